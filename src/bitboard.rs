@@ -1,0 +1,331 @@
+//! `Bitboard`: a set of squares in one `u128`, for both 9x9 and 11x11 boards.
+//!
+//! Bit `y * 11 + x` stands for the square at file `x`, rank `y` (see [`Square::index`]). A 9x9
+//! board uses the lower-left part of the same 11-wide grid, so shifting by one file is always a
+//! shift by 1 and by one rank always a shift by 11, whatever the board size.
+
+use std::fmt;
+use std::iter::FusedIterator;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
+
+use crate::square::{MAX_BOARD_SIZE, STRIDE, Square};
+
+/// A set of squares.
+///
+/// ```
+/// use tafl_engine::{Bitboard, Square};
+/// let e5: Square = "e5".parse().unwrap();
+/// let set = Bitboard::EMPTY | e5;
+/// assert!(set.contains(e5));
+/// assert_eq!(set.count(), 1);
+/// assert_eq!(set.into_iter().collect::<Vec<_>>(), vec![e5]);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct Bitboard(pub u128);
+
+/// The four directions a piece moves in (R5), as used by the set-wise shifts.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Direction {
+    North,
+    South,
+    East,
+    West,
+}
+
+impl Direction {
+    pub(crate) const ALL: [Direction; 4] = [
+        Direction::North,
+        Direction::South,
+        Direction::East,
+        Direction::West,
+    ];
+
+    /// How far the square index moves for one step in this direction.
+    pub(crate) const fn index_step(self) -> i32 {
+        match self {
+            Direction::North => STRIDE as i32,
+            Direction::South => -(STRIDE as i32),
+            Direction::East => 1,
+            Direction::West => -1,
+        }
+    }
+}
+
+const fn file_mask(x: u8) -> u128 {
+    let mut mask = 0u128;
+    let mut y = 0;
+    while y < MAX_BOARD_SIZE {
+        mask |= 1u128 << (y * STRIDE + x);
+        y += 1;
+    }
+    mask
+}
+
+/// Squares of the 11x11 grid (bits 0..121).
+const GRID: u128 = (1u128 << 121) - 1;
+/// After a shift east, bits that wrapped round into file `a` of the next rank are dropped.
+const NOT_FIRST_FILE: u128 = !file_mask(0) & GRID;
+/// After a shift west, bits that wrapped round into the last grid file of the rank below are dropped.
+const NOT_LAST_GRID_FILE: u128 = !file_mask(MAX_BOARD_SIZE - 1) & GRID;
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard(0);
+
+    /// The set holding only `square`.
+    pub const fn from_square(square: Square) -> Bitboard {
+        Bitboard(1u128 << square.index())
+    }
+
+    /// All squares of a `size` x `size` board (`size` at most 11; larger sizes give the 11x11 board).
+    pub const fn board(size: u8) -> Bitboard {
+        let size = if size > MAX_BOARD_SIZE {
+            MAX_BOARD_SIZE
+        } else {
+            size
+        };
+        let mut mask = 0u128;
+        let mut y = 0;
+        while y < size {
+            let row = ((1u128 << size) - 1) << (y * STRIDE);
+            mask |= row;
+            y += 1;
+        }
+        Bitboard(mask)
+    }
+
+    /// The edge squares of a `size` x `size` board: rank 1, the last rank, file `a` and the last file.
+    pub const fn edge(size: u8) -> Bitboard {
+        let all = Bitboard::board(size).0;
+        if size <= 2 {
+            return Bitboard(all);
+        }
+        let inner = Bitboard::board(size - 2).0 << (STRIDE + 1);
+        Bitboard(all & !inner)
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether the set has at least one square.
+    pub const fn any(self) -> bool {
+        self.0 != 0
+    }
+
+    /// Whether `square` is in the set.
+    pub const fn contains(self, square: Square) -> bool {
+        self.0 & (1u128 << square.index()) != 0
+    }
+
+    /// How many squares the set holds.
+    pub const fn count(self) -> u32 {
+        self.0.count_ones()
+    }
+
+    /// The lowest-index square of the set, if any.
+    pub const fn first(self) -> Option<Square> {
+        if self.0 == 0 {
+            None
+        } else {
+            Square::from_index(self.0.trailing_zeros() as u8)
+        }
+    }
+
+    /// Whether the set holds exactly one square.
+    pub const fn is_single(self) -> bool {
+        self.0 != 0 && self.0 & (self.0 - 1) == 0
+    }
+
+    /// The set with `square` added.
+    #[must_use]
+    pub const fn with(self, square: Square) -> Bitboard {
+        Bitboard(self.0 | 1u128 << square.index())
+    }
+
+    /// The set with `square` removed.
+    #[must_use]
+    pub const fn without(self, square: Square) -> Bitboard {
+        Bitboard(self.0 & !(1u128 << square.index()))
+    }
+
+    /// Every square moved one step in `direction`; squares that would leave the 11x11 grid (or
+    /// wrap round to the other side) are dropped. Squares past the edge of a smaller board stay
+    /// in the grid: intersect with a set on the board to drop them.
+    #[inline(always)]
+    pub(crate) const fn shift(self, direction: Direction) -> Bitboard {
+        Bitboard(match direction {
+            Direction::North => (self.0 << STRIDE) & GRID,
+            Direction::South => self.0 >> STRIDE,
+            Direction::East => (self.0 << 1) & NOT_FIRST_FILE,
+            Direction::West => (self.0 >> 1) & NOT_LAST_GRID_FILE,
+        })
+    }
+
+    /// The orthogonal neighbours (R2a) of the set's squares, on the 11x11 grid.
+    #[inline(always)]
+    pub(crate) const fn neighbours(self) -> Bitboard {
+        Bitboard(
+            self.shift(Direction::North).0
+                | self.shift(Direction::South).0
+                | self.shift(Direction::East).0
+                | self.shift(Direction::West).0,
+        )
+    }
+}
+
+impl From<Square> for Bitboard {
+    fn from(square: Square) -> Bitboard {
+        Bitboard::from_square(square)
+    }
+}
+
+macro_rules! set_operator {
+    ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:tt) => {
+        impl<T: Into<Bitboard>> $trait<T> for Bitboard {
+            type Output = Bitboard;
+            #[inline(always)]
+            fn $method(self, other: T) -> Bitboard {
+                Bitboard(self.0 $op other.into().0)
+            }
+        }
+        impl<T: Into<Bitboard>> $assign_trait<T> for Bitboard {
+            #[inline(always)]
+            fn $assign_method(&mut self, other: T) {
+                self.0 = self.0 $op other.into().0;
+            }
+        }
+    };
+}
+
+set_operator!(BitAnd, bitand, BitAndAssign, bitand_assign, &);
+set_operator!(BitOr, bitor, BitOrAssign, bitor_assign, |);
+set_operator!(BitXor, bitxor, BitXorAssign, bitxor_assign, ^);
+
+impl<T: Into<Bitboard>> Sub<T> for Bitboard {
+    type Output = Bitboard;
+    /// Set difference: the squares of `self` that are not in `other`.
+    #[inline(always)]
+    fn sub(self, other: T) -> Bitboard {
+        Bitboard(self.0 & !other.into().0)
+    }
+}
+
+impl Not for Bitboard {
+    type Output = Bitboard;
+    /// Complement within the 11x11 grid.
+    #[inline(always)]
+    fn not(self) -> Bitboard {
+        Bitboard(!self.0 & GRID)
+    }
+}
+
+impl fmt::Debug for Bitboard {
+    /// An 11x11 picture, rank 11 at the top: `X` for a square in the set, `.` otherwise.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Bitboard(")?;
+        for y in (0..MAX_BOARD_SIZE).rev() {
+            for x in 0..MAX_BOARD_SIZE {
+                let square = Square::new(x, y).expect("x and y are below 11");
+                f.write_str(if self.contains(square) { " X" } else { " ." })?;
+            }
+            writeln!(f)?;
+        }
+        write!(f, ")")
+    }
+}
+
+/// Iterator over the squares of a [`Bitboard`], lowest index first.
+#[derive(Clone, Debug)]
+pub struct SquareIter(u128);
+
+impl Iterator for SquareIter {
+    type Item = Square;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = self.0.trailing_zeros() as u8;
+        self.0 &= self.0 - 1;
+        Square::from_index(index)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let count = self.0.count_ones() as usize;
+        (count, Some(count))
+    }
+}
+
+impl DoubleEndedIterator for SquareIter {
+    fn next_back(&mut self) -> Option<Square> {
+        if self.0 == 0 {
+            return None;
+        }
+        let index = 127 - self.0.leading_zeros() as u8;
+        self.0 &= !(1u128 << index);
+        Square::from_index(index)
+    }
+}
+
+impl ExactSizeIterator for SquareIter {}
+impl FusedIterator for SquareIter {}
+
+impl IntoIterator for Bitboard {
+    type Item = Square;
+    type IntoIter = SquareIter;
+    fn into_iter(self) -> SquareIter {
+        SquareIter(self.0)
+    }
+}
+
+impl FromIterator<Square> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Square>>(squares: I) -> Bitboard {
+        squares
+            .into_iter()
+            .fold(Bitboard::EMPTY, |set, square| set | square)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    #[test]
+    fn board_masks_have_the_right_sizes() {
+        assert_eq!(Bitboard::board(9).count(), 81);
+        assert_eq!(Bitboard::board(11).count(), 121);
+        assert_eq!(Bitboard::edge(9).count(), 32);
+        assert_eq!(Bitboard::edge(11).count(), 40);
+        assert!(Bitboard::edge(9).contains(sq("i5")));
+        assert!(!Bitboard::edge(9).contains(sq("h5")));
+    }
+
+    #[test]
+    fn shifts_do_not_wrap_round_the_grid() {
+        let k5 = Bitboard::from(sq("k5"));
+        assert!(k5.shift(Direction::East).is_empty());
+        let a5 = Bitboard::from(sq("a5"));
+        assert!(a5.shift(Direction::West).is_empty());
+        assert!(Bitboard::from(sq("e11")).shift(Direction::North).is_empty());
+        assert!(Bitboard::from(sq("e1")).shift(Direction::South).is_empty());
+        assert_eq!(Bitboard::from(sq("e5")).neighbours().count(), 4);
+    }
+
+    #[test]
+    fn iteration_visits_each_square_once_in_both_orders() {
+        let set: Bitboard = ["a1", "e5", "k11"].iter().map(|s| sq(s)).collect();
+        let forward: Vec<_> = set.into_iter().collect();
+        let mut backward: Vec<_> = set.into_iter().rev().collect();
+        backward.reverse();
+        assert_eq!(forward, backward);
+        assert_eq!(forward.len(), 3);
+        assert_eq!(set.into_iter().len(), 3);
+    }
+}

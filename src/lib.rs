@@ -1,0 +1,25 @@
+#![doc = include_str!("../README.md")]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod bitboard;
+mod game;
+mod movegen;
+mod moves;
+pub mod notation;
+pub mod perft;
+mod piece;
+mod position;
+mod rules;
+mod square;
+mod variant;
+mod zobrist;
+
+pub use bitboard::{Bitboard, SquareIter};
+pub use game::{Game, PlayError};
+pub use moves::{MAX_LEGAL_MOVES, Move, MoveList};
+pub use piece::{Piece, Side};
+pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
+pub use rules::{RepetitionRule, RuleFlags, Rules, RulesError};
+pub use square::{MAX_BOARD_SIZE, Square, SquareParseError};
+pub use variant::{RulesStringError, Variant};

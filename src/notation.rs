@@ -1,0 +1,477 @@
+//! Text in and out: OpenTafl position records, simple and full moves, board diagrams.
+//!
+//! See PROTOCOL.md ("Notation used on the wire"). Records list rank 1 first; full moves are
+//! `[piece]from-to[xcap[/cap]...][+|-|++|--]`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
+use crate::piece::{Piece, Side};
+use crate::position::{Position, SetupError};
+use crate::rules::Rules;
+use crate::square::{MAX_BOARD_SIZE, Square, SquareParseError};
+
+/// Why a position record could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RecordError {
+    /// The record holds no rows.
+    #[error("the position record is empty")]
+    Empty,
+    /// The record has more rows than the largest board.
+    #[error("the record has {0} rows; the largest board is 11x11")]
+    TooManyRows(usize),
+    /// A character that is neither a digit nor a piece letter of these games.
+    #[error("row {row}: '{found}' is not a piece of these games (t, T, K) or a digit")]
+    BadCharacter {
+        /// Row number in the record, from 1.
+        row: usize,
+        /// The character.
+        found: char,
+    },
+    /// A row does not have as many squares as the record has rows.
+    #[error("row {row} has {found} squares; the board is {expected} wide")]
+    RowLength {
+        /// Row number in the record, from 1.
+        row: usize,
+        /// Squares counted in the row.
+        found: usize,
+        /// Squares needed (the number of rows).
+        expected: usize,
+    },
+    /// The record's board is not the size the rules play on.
+    #[error("the record is {found}x{found}, the rules play on {expected}x{expected}")]
+    WrongSize {
+        /// The record's size.
+        found: usize,
+        /// The rules' size.
+        expected: u8,
+    },
+    /// The pieces do not make a position (two kings, ...).
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+}
+
+/// The pieces of a record, with the board size it describes. `top_down` reads the first row as
+/// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1.
+pub(crate) fn parse_record_pieces(
+    record: &str,
+    top_down: bool,
+) -> Result<(usize, Vec<(Square, Piece)>), RecordError> {
+    let record = record.trim();
+    let trimmed = record.strip_prefix('/').unwrap_or(record);
+    let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
+    if trimmed.is_empty() {
+        return Err(RecordError::Empty);
+    }
+    let rows: Vec<&str> = trimmed.split('/').collect();
+    let size = rows.len();
+    if size > usize::from(MAX_BOARD_SIZE) {
+        return Err(RecordError::TooManyRows(size));
+    }
+    let mut pieces = Vec::new();
+    for (row_index, row) in rows.iter().enumerate() {
+        let row_number = row_index + 1;
+        let y = if top_down { size - 1 - row_index } else { row_index };
+        let mut x = 0usize;
+        let mut chars = row.chars().peekable();
+        while let Some(c) = chars.next() {
+            if let Some(digit) = c.to_digit(10) {
+                let mut run = digit as usize;
+                while let Some(next) = chars.peek().and_then(|d| d.to_digit(10)) {
+                    chars.next();
+                    // Any run longer than a row is caught below; saturate so it cannot overflow.
+                    run = run.saturating_mul(10).saturating_add(next as usize);
+                }
+                x = x.saturating_add(run);
+            } else if let Some(piece) = Piece::from_record_char(c) {
+                if x < size {
+                    // x and y are below size <= 11, so the square exists.
+                    if let Some(square) = Square::new(x as u8, y as u8) {
+                        pieces.push((square, piece));
+                    }
+                }
+                x += 1;
+            } else {
+                return Err(RecordError::BadCharacter {
+                    row: row_number,
+                    found: c,
+                });
+            }
+            if x > size {
+                break;
+            }
+        }
+        if x != size {
+            return Err(RecordError::RowLength {
+                row: row_number,
+                found: x,
+                expected: size,
+            });
+        }
+    }
+    Ok((size, pieces))
+}
+
+/// Reads an OpenTafl position record (rank 1 first) for a game played under `rules`, with
+/// `side_to_move` to move (a record does not say whose move it is).
+///
+/// ```
+/// use tafl_engine::{notation, Rules, Side};
+/// let record = "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+/// let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers).unwrap();
+/// assert_eq!(notation::position_record(&position), record);
+/// ```
+pub fn parse_position_record(
+    record: &str,
+    rules: Rules,
+    side_to_move: Side,
+) -> Result<Position, RecordError> {
+    let (size, pieces) = parse_record_pieces(record, false)?;
+    if size != usize::from(rules.size()) {
+        return Err(RecordError::WrongSize {
+            found: size,
+            expected: rules.size(),
+        });
+    }
+    Ok(Position::from_pieces(rules, side_to_move, pieces)?)
+}
+
+fn write_row(out: &mut String, position: &Position, y: u8) {
+    let mut empty_run = 0;
+    for x in 0..position.rules().size() {
+        match Square::new(x, y).and_then(|square| position.piece_at(square)) {
+            Some(piece) => {
+                if empty_run > 0 {
+                    out.push_str(&empty_run.to_string());
+                    empty_run = 0;
+                }
+                out.push(piece.record_char());
+            }
+            None => empty_run += 1,
+        }
+    }
+    if empty_run > 0 {
+        out.push_str(&empty_run.to_string());
+    }
+    out.push('/');
+}
+
+/// The OpenTafl position record of `position`, rank 1 first: `/3ttt3/4t4/.../`.
+pub fn position_record(position: &Position) -> String {
+    let mut out = String::from("/");
+    for y in 0..position.rules().size() {
+        write_row(&mut out, position, y);
+    }
+    out
+}
+
+/// A board diagram as RULES.md draws them: rank 1 at the bottom, files along the foot, `a`
+/// attacker, `d` defender, `K` king, `#` the empty castle, `.` an empty square.
+///
+/// ```
+/// use tafl_engine::{notation, Position};
+/// let diagram = notation::diagram(&Position::tablut());
+/// assert!(diagram.starts_with("9  . . . a a a . . ."));
+/// assert!(diagram.contains("5  a a d d K d d a a"));
+/// ```
+pub fn diagram(position: &Position) -> String {
+    let size = position.rules().size();
+    let castle = position.rules().castle();
+    let mut out = String::new();
+    for y in (0..size).rev() {
+        out.push_str(&format!("{:>2} ", y + 1));
+        for x in 0..size {
+            let Some(square) = Square::new(x, y) else {
+                continue;
+            };
+            let symbol = match position.piece_at(square) {
+                Some(piece) => piece.diagram_char(),
+                None if square == castle => '#',
+                None => '.',
+            };
+            out.push(' ');
+            out.push(symbol);
+        }
+        out.push('\n');
+    }
+    out.push_str("   ");
+    for x in 0..size {
+        out.push(' ');
+        out.push((b'a' + x) as char);
+    }
+    out.push('\n');
+    // Drop the leading space of two-digit-free boards so 9x9 matches RULES.md's layout.
+    if size < 10 {
+        out = out
+            .lines()
+            .map(|line| line.strip_prefix(' ').unwrap_or(line))
+            .collect::<Vec<_>>()
+            .join("\n")
+            + "\n";
+    }
+    out
+}
+
+/// The marker at the end of a full move.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum KingMarker {
+    /// `+`: the attackers, to move next, can capture the king.
+    Threatened,
+    /// `-`: the defenders, to move next, can move the king to an edge.
+    WayOut,
+    /// `++`: this move captured the king.
+    Captured,
+    /// `--`: this move took the king to an edge.
+    Escaped,
+}
+
+impl KingMarker {
+    /// The marker's text.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            KingMarker::Threatened => "+",
+            KingMarker::WayOut => "-",
+            KingMarker::Captured => "++",
+            KingMarker::Escaped => "--",
+        }
+    }
+}
+
+/// A move in OpenTafl's full notation: the piece, the move, what it captured and a king marker,
+/// e.g. `Ke5-e8xe9--`. Only the move itself decides anything; the rest is description.
+///
+/// ```
+/// use tafl_engine::{notation::FullMove, Position};
+/// let position = Position::tablut();
+/// let full = FullMove::describe(&position, "e2-h2".parse().unwrap());
+/// assert_eq!(full.to_string(), "te2-h2");
+/// let read: FullMove = "te2-h2".parse().unwrap();
+/// assert_eq!(read, full);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct FullMove {
+    /// The moving piece, when the text names it.
+    pub piece: Option<Piece>,
+    /// The move.
+    pub mv: Move,
+    /// Squares the move captures (the king's too, with `++`).
+    pub captures: Bitboard,
+    /// The king marker, if any.
+    pub marker: Option<KingMarker>,
+}
+
+impl FullMove {
+    /// Describes `m` played in `position` (assumed legal there): piece, captures and marker.
+    pub fn describe(position: &Position, m: Move) -> FullMove {
+        let mut after = *position;
+        let captures = after.play_unchecked(m);
+        let marker = match after.winner() {
+            Some(Side::Attackers) => Some(KingMarker::Captured),
+            Some(Side::Defenders) => Some(KingMarker::Escaped),
+            None => {
+                let next_mover_wins = after.legal_moves().iter().any(|&reply| {
+                    let mut next = after;
+                    next.play_unchecked(reply);
+                    next.winner().is_some()
+                });
+                match (next_mover_wins, after.side_to_move()) {
+                    (false, _) => None,
+                    (true, Side::Attackers) => Some(KingMarker::Threatened),
+                    (true, Side::Defenders) => Some(KingMarker::WayOut),
+                }
+            }
+        };
+        FullMove {
+            piece: position.piece_at(m.from()),
+            mv: m,
+            captures,
+            marker,
+        }
+    }
+}
+
+impl fmt::Display for FullMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(piece) = self.piece {
+            write!(f, "{}", piece.record_char())?;
+        }
+        write!(f, "{}", self.mv)?;
+        for (i, square) in self.captures.into_iter().enumerate() {
+            f.write_str(if i == 0 { "x" } else { "/" })?;
+            write!(f, "{square}")?;
+        }
+        if let Some(marker) = self.marker {
+            f.write_str(marker.as_str())?;
+        }
+        Ok(())
+    }
+}
+
+/// Why a move could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveParseError {
+    /// The text was empty.
+    #[error("empty move")]
+    Empty,
+    /// `---` is a resignation, not a move.
+    #[error("'---' is a resignation, not a move")]
+    Resignation,
+    /// No `-` between the two squares.
+    #[error("'{0}' is not a move: expected from-to, like e1-e3")]
+    NoDash(String),
+    /// A leading piece letter that these games do not have.
+    #[error("'{0}' is not a piece of these games (t, T, K)")]
+    BadPiece(char),
+    /// The starting square is not a square.
+    #[error("bad starting square: {0}")]
+    BadFrom(SquareParseError),
+    /// The destination is not a square.
+    #[error("bad destination: {0}")]
+    BadTo(SquareParseError),
+    /// A captured square after `x` or `/` is not a square.
+    #[error("bad captured square: {0}")]
+    BadCapture(SquareParseError),
+    /// Something other than captures and a king marker follows the destination.
+    #[error("unexpected '{0}' after the move")]
+    Trailing(String),
+}
+
+fn split_square_prefix(text: &str) -> (&str, &str) {
+    // A square is a letter then one or two digits.
+    let mut end = 0;
+    for (i, c) in text.char_indices() {
+        if i == 0 {
+            if !c.is_ascii_alphabetic() {
+                break;
+            }
+        } else if !(c.is_ascii_digit() && i <= 2) {
+            break;
+        }
+        end = i + c.len_utf8();
+    }
+    text.split_at(end)
+}
+
+impl FromStr for FullMove {
+    type Err = MoveParseError;
+
+    /// Reads a simple (`e1-e3`) or full (`Ke5-e8xe9/d8--`) move.
+    fn from_str(text: &str) -> Result<FullMove, MoveParseError> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(MoveParseError::Empty);
+        }
+        if text == "---" {
+            return Err(MoveParseError::Resignation);
+        }
+        let mut rest = text;
+        let mut piece = None;
+        let mut chars = text.chars();
+        if let (Some(first), Some(second)) = (chars.next(), chars.next()) {
+            // A square starts with a letter then a digit; a piece letter is followed by a letter.
+            if first.is_ascii_alphabetic() && !second.is_ascii_digit() && second != '-' {
+                piece = Some(Piece::from_record_char(first).ok_or(MoveParseError::BadPiece(first))?);
+                rest = &text[first.len_utf8()..];
+            }
+        }
+        let Some((from_text, after_dash)) = rest.split_once('-') else {
+            return Err(MoveParseError::NoDash(text.to_string()));
+        };
+        let from: Square = from_text.parse().map_err(MoveParseError::BadFrom)?;
+        let (to_text, mut tail) = split_square_prefix(after_dash);
+        let to: Square = to_text.parse().map_err(MoveParseError::BadTo)?;
+        let mut captures = Bitboard::EMPTY;
+        let mut first_capture = true;
+        while let Some(after) = tail
+            .strip_prefix('x')
+            .or_else(|| if first_capture { None } else { tail.strip_prefix('/') })
+        {
+            let (square_text, next) = split_square_prefix(after);
+            let square: Square = square_text.parse().map_err(MoveParseError::BadCapture)?;
+            captures |= square;
+            tail = next;
+            first_capture = false;
+        }
+        let marker = match tail {
+            "" => None,
+            "+" => Some(KingMarker::Threatened),
+            "-" => Some(KingMarker::WayOut),
+            "++" => Some(KingMarker::Captured),
+            "--" => Some(KingMarker::Escaped),
+            other => return Err(MoveParseError::Trailing(other.to_string())),
+        };
+        Ok(FullMove {
+            piece,
+            mv: Move::new(from, to),
+            captures,
+            marker,
+        })
+    }
+}
+
+impl FromStr for Move {
+    type Err = MoveParseError;
+
+    /// Reads a move in simple (`e1-e3`) or full (`Ke5-e8xe9--`) notation; the extras of the full
+    /// form are checked for syntax and then dropped (the rules decide what a move captures).
+    fn from_str(text: &str) -> Result<Move, MoveParseError> {
+        text.parse::<FullMove>().map(|full| full.mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn records_round_trip_for_both_start_positions() {
+        for record in [
+            "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+            "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+        ] {
+            let (size, _) = parse_record_pieces(record, false).unwrap();
+            let rules = if size == 9 { Rules::TABLUT } else { Rules::TAWLBWRDD };
+            let position = parse_position_record(record, rules, Side::Attackers).unwrap();
+            assert_eq!(position_record(&position), record);
+        }
+    }
+
+    #[test]
+    fn malformed_records_are_refused_with_the_row() {
+        let rules = Rules::TABLUT;
+        let cases = [
+            ("", "empty"),
+            ("/9/9/9/9/9/9/9/9/", "WrongSize"),
+            ("/9/9/9/9/9/9/9/9/8/", "RowLength"),
+            ("/9/9/9/9/9/9/9/9/99999999999999999999999/", "RowLength"),
+            ("/9/9/9/9/9/9/9/9/8c/", "BadCharacter"),
+            ("/K8/9/9/9/9/9/9/9/8K/", "SecondKing"),
+        ];
+        for (record, expected) in cases {
+            let error = parse_position_record(record, rules, Side::Attackers).unwrap_err();
+            let debug = format!("{error:?} {error}");
+            assert!(
+                debug.to_lowercase().contains(&expected.to_lowercase()),
+                "{record:?}: {debug}"
+            );
+        }
+    }
+
+    #[test]
+    fn full_moves_parse_with_captures_and_markers() {
+        let full: FullMove = "Ke5-e8xe9/d8--".parse().unwrap();
+        assert_eq!(full.piece, Some(Piece::King));
+        assert_eq!(full.mv.to_string(), "e5-e8");
+        assert_eq!(full.captures.count(), 2);
+        assert_eq!(full.marker, Some(KingMarker::Escaped));
+        assert_eq!(full.to_string(), "Ke5-e8xd8/e9--");
+        for bad in ["", "e5", "e5-", "e5-e8x", "e5-e8?", "Xe5-e8", "---", "e5-e8+++"] {
+            assert!(bad.parse::<FullMove>().is_err(), "{bad:?}");
+        }
+        assert_eq!("a10-a11".parse::<Move>().unwrap().to().to_string(), "a11");
+    }
+}

@@ -1,0 +1,549 @@
+//! `Position`: the placement of the pieces, the side to move and the rules; playing moves,
+//! captures (R8-R13) and the end of the game on the board (R13, R14, R17).
+
+use std::fmt;
+
+use thiserror::Error;
+
+use crate::bitboard::{Bitboard, Direction};
+use crate::movegen;
+use crate::moves::{Move, MoveList};
+use crate::piece::{Piece, Side};
+use crate::rules::{RuleFlags, Rules};
+use crate::square::Square;
+use crate::zobrist;
+
+/// How a game ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Outcome {
+    /// One side won.
+    Win {
+        /// The winner.
+        winner: Side,
+        /// How.
+        reason: WinReason,
+    },
+    /// Nobody won.
+    Draw(DrawReason),
+}
+
+impl Outcome {
+    /// The winning side, if any.
+    pub const fn winner(self) -> Option<Side> {
+        match self {
+            Outcome::Win { winner, .. } => Some(winner),
+            Outcome::Draw(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Win { winner, reason } => write!(f, "{winner} win: {reason}"),
+            Outcome::Draw(reason) => write!(f, "draw: {reason}"),
+        }
+    }
+}
+
+/// How a side won.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum WinReason {
+    /// The attackers captured the king (R13).
+    KingCaptured,
+    /// The king reached an edge square (R14).
+    KingEscaped,
+}
+
+impl fmt::Display for WinReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            WinReason::KingCaptured => "the king was captured",
+            WinReason::KingEscaped => "the king escaped",
+        })
+    }
+}
+
+/// Why a game was drawn.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum DrawReason {
+    /// A position occurred again (R16).
+    Repetition,
+    /// The side to move has no legal move (R17).
+    NoLegalMoves,
+    /// The players agreed (R18).
+    Agreement,
+}
+
+impl fmt::Display for DrawReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DrawReason::Repetition => "the position repeated",
+            DrawReason::NoLegalMoves => "the side to move has no legal move",
+            DrawReason::Agreement => "agreed",
+        })
+    }
+}
+
+/// Why a set of pieces does not make a position.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum SetupError {
+    /// A piece stands outside the board.
+    #[error("{square} is not on a {size}x{size} board")]
+    OffBoard {
+        /// The square.
+        square: Square,
+        /// The board's size.
+        size: u8,
+    },
+    /// Two pieces were put on one square.
+    #[error("two pieces on {0}")]
+    SquareTaken(Square),
+    /// More than one king.
+    #[error("a second king on {0}: a position has at most one king")]
+    SecondKing(Square),
+}
+
+/// Why a move cannot be played in a position. The position is left as it was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum IllegalMoveError {
+    /// The game on the board is already won (R13, R14): no move is legal.
+    #[error("the game is over ({0})")]
+    GameOver(Outcome),
+    /// A square of the move is outside the board.
+    #[error("{0} is not on the board")]
+    OffBoard(Square),
+    /// No piece of the side to move stands on the starting square.
+    #[error("no piece of the {side} on {square}")]
+    NotYourPiece {
+        /// The starting square.
+        square: Square,
+        /// The side to move.
+        side: Side,
+    },
+    /// The move does not go along one rank or file (R5), or goes nowhere.
+    #[error("{0} is not a move along a rank or a file")]
+    NotStraight(Move),
+    /// A piece stands in the way or on the destination (R5).
+    #[error("{0} is blocked: pieces cannot jump or share a square")]
+    Blocked(Square),
+    /// The move ends on the castle (R6).
+    #[error("no piece may stop on the castle {0}")]
+    Castle(Square),
+}
+
+/// A position: where the pieces stand, who is to move, and the rules of the game.
+///
+/// `Position` is `Copy` and small: search and perft copy it and play on the copy. Its Zobrist
+/// hash is kept up to date as moves are played.
+///
+/// ```
+/// use tafl_engine::{Position, Rules, Side};
+/// let start = Position::tablut();
+/// assert_eq!(start.side_to_move(), Side::Attackers);
+/// assert_eq!(start.legal_moves().len(), 80);
+/// let mut next = start;
+/// let captured = next.play("e2-h2".parse().unwrap()).unwrap();
+/// assert!(captured.is_empty());
+/// assert_eq!(next.side_to_move(), Side::Defenders);
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Position {
+    attackers: Bitboard,
+    defenders: Bitboard,
+    king: Bitboard,
+    side_to_move: Side,
+    rules: Rules,
+    hash: u64,
+}
+
+impl Position {
+    /// An empty board with the given rules and side to move.
+    pub fn empty(rules: Rules, side_to_move: Side) -> Position {
+        let hash = match side_to_move {
+            Side::Attackers => 0,
+            Side::Defenders => zobrist::DEFENDERS_TO_MOVE,
+        };
+        Position {
+            attackers: Bitboard::EMPTY,
+            defenders: Bitboard::EMPTY,
+            king: Bitboard::EMPTY,
+            side_to_move,
+            rules,
+            hash,
+        }
+    }
+
+    /// A position with the given pieces. A position without a king is allowed: it is a game the
+    /// attackers have won (R13).
+    pub fn from_pieces<I>(rules: Rules, side_to_move: Side, pieces: I) -> Result<Position, SetupError>
+    where
+        I: IntoIterator<Item = (Square, Piece)>,
+    {
+        let mut position = Position::empty(rules, side_to_move);
+        for (square, piece) in pieces {
+            if !rules.contains(square) {
+                return Err(SetupError::OffBoard {
+                    square,
+                    size: rules.size(),
+                });
+            }
+            if position.occupied().contains(square) {
+                return Err(SetupError::SquareTaken(square));
+            }
+            if piece == Piece::King && position.king.any() {
+                return Err(SetupError::SecondKing(square));
+            }
+            *position.set_mut(piece) |= square;
+            position.hash ^= zobrist::piece_key(piece, square);
+        }
+        Ok(position)
+    }
+
+    /// The start position of Tablut (RULES.md), attackers to move.
+    pub fn tablut() -> Position {
+        crate::variant::Variant::tablut().start()
+    }
+
+    /// The start position of Tawlbwrdd (RULES.md), attackers to move.
+    pub fn tawlbwrdd() -> Position {
+        crate::variant::Variant::tawlbwrdd().start()
+    }
+
+    /// The rules the position is played under.
+    pub const fn rules(&self) -> Rules {
+        self.rules
+    }
+
+    /// The side to move.
+    pub const fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The same placement with `side` to move.
+    #[must_use]
+    pub fn with_side_to_move(mut self, side: Side) -> Position {
+        if side != self.side_to_move {
+            self.side_to_move = side;
+            self.hash ^= zobrist::DEFENDERS_TO_MOVE;
+        }
+        self
+    }
+
+    /// The attacking soldiers.
+    pub const fn attackers(&self) -> Bitboard {
+        self.attackers
+    }
+
+    /// The defending soldiers (without the king).
+    pub const fn defenders(&self) -> Bitboard {
+        self.defenders
+    }
+
+    /// The king's square, or `None` once he has been captured.
+    pub fn king(&self) -> Option<Square> {
+        self.king.first()
+    }
+
+    /// The king as a set (empty once he has been captured).
+    pub const fn king_set(&self) -> Bitboard {
+        self.king
+    }
+
+    /// Every piece of `side` (the king counts for the defenders).
+    pub fn pieces(&self, side: Side) -> Bitboard {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders | self.king,
+        }
+    }
+
+    /// Every occupied square.
+    pub fn occupied(&self) -> Bitboard {
+        self.attackers | self.defenders | self.king
+    }
+
+    /// The piece on `square`, if any.
+    pub fn piece_at(&self, square: Square) -> Option<Piece> {
+        if self.attackers.contains(square) {
+            Some(Piece::Attacker)
+        } else if self.defenders.contains(square) {
+            Some(Piece::Defender)
+        } else if self.king.contains(square) {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// All pieces with their squares, by square index.
+    pub fn pieces_with_squares(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.occupied()
+            .into_iter()
+            .filter_map(|square| self.piece_at(square).map(|piece| (square, piece)))
+    }
+
+    /// The Zobrist hash of placement and side to move, kept up to date by [`Position::play`].
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; always equal to [`Position::hash`] (a check for tests).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut hash = match self.side_to_move {
+            Side::Attackers => 0,
+            Side::Defenders => zobrist::DEFENDERS_TO_MOVE,
+        };
+        for (square, piece) in self.pieces_with_squares() {
+            hash ^= zobrist::piece_key(piece, square);
+        }
+        hash
+    }
+
+    /// The winner if the game on the board is won: the king captured (R13) or on an edge square
+    /// (R14). A position set up with the king on the edge counts as won by the defenders.
+    #[inline]
+    pub fn winner(&self) -> Option<Side> {
+        if self.king.is_empty() {
+            Some(Side::Attackers)
+        } else if (self.king & self.rules.geometry().edge).any() {
+            Some(Side::Defenders)
+        } else {
+            None
+        }
+    }
+
+    /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
+    /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
+    /// the game's history: see [`Game::outcome`](crate::Game::outcome).
+    pub fn outcome(&self) -> Option<Outcome> {
+        match self.winner() {
+            Some(Side::Attackers) => Some(Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::KingCaptured,
+            }),
+            Some(Side::Defenders) => Some(Outcome::Win {
+                winner: Side::Defenders,
+                reason: WinReason::KingEscaped,
+            }),
+            None if movegen::count(self) == 0 => Some(Outcome::Draw(DrawReason::NoLegalMoves)),
+            None => None,
+        }
+    }
+
+    /// Every legal move of the side to move (none once the game is won).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        movegen::generate(self, &mut moves);
+        moves
+    }
+
+    /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
+    pub fn count_legal_moves(&self) -> u32 {
+        movegen::count(self)
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// Why `m` is not legal here, or `Ok(())` if it is.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
+        if let Some(outcome) = self.outcome_if_won() {
+            return Err(IllegalMoveError::GameOver(outcome));
+        }
+        for square in [m.from(), m.to()] {
+            if !self.rules.contains(square) {
+                return Err(IllegalMoveError::OffBoard(square));
+            }
+        }
+        if !self.pieces(self.side_to_move).contains(m.from()) {
+            return Err(IllegalMoveError::NotYourPiece {
+                square: m.from(),
+                side: self.side_to_move,
+            });
+        }
+        let (from, to) = (m.from(), m.to());
+        let (dx, dy) = (
+            i8::try_from(to.x()).unwrap_or(0) - i8::try_from(from.x()).unwrap_or(0),
+            i8::try_from(to.y()).unwrap_or(0) - i8::try_from(from.y()).unwrap_or(0),
+        );
+        if (dx != 0) == (dy != 0) {
+            return Err(IllegalMoveError::NotStraight(m));
+        }
+        // R5: every square after `from` up to and including `to` must be empty.
+        let step = (dx.signum(), dy.signum());
+        let mut square = from;
+        while square != to {
+            square = match square.offset(step.0, step.1) {
+                Some(next) => next,
+                None => return Err(IllegalMoveError::NotStraight(m)),
+            };
+            if self.occupied().contains(square) {
+                return Err(IllegalMoveError::Blocked(square));
+            }
+        }
+        if to == self.rules.castle() {
+            return Err(IllegalMoveError::Castle(to)); // R6
+        }
+        Ok(())
+    }
+
+    fn outcome_if_won(&self) -> Option<Outcome> {
+        self.winner().and_then(|_| self.outcome())
+    }
+
+    /// Plays `m` if it is legal and returns the captured squares (the king's too, if R13 took
+    /// him). If it is not legal, the position is unchanged and the error says why.
+    pub fn play(&mut self, m: Move) -> Result<Bitboard, IllegalMoveError> {
+        self.check_move(m)?;
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns the captured
+    /// squares. For speed it does not check legality: an illegal move never panics or causes
+    /// undefined behaviour, but leaves a position that the rules cannot reach.
+    #[inline]
+    pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
+        let (from, to) = (m.from(), m.to());
+        let mover = self.side_to_move;
+        let moving_piece = match self.piece_at(from) {
+            Some(piece) if piece.side() == mover => piece,
+            _ => {
+                // Not a legal move: only the turn passes, so that the position stays well formed.
+                self.pass_turn();
+                return Bitboard::EMPTY;
+            }
+        };
+        let set = self.set_mut(moving_piece);
+        *set = (*set - from) | to;
+        self.hash ^= zobrist::piece_key(moving_piece, from) ^ zobrist::piece_key(moving_piece, to);
+
+        // R15: soldiers first, then the king.
+        let mut captured = self.capture_soldiers(to, moving_piece == Piece::King);
+        if mover == Side::Attackers && self.king_is_captured(to) {
+            if let Some(king) = self.king.first() {
+                self.hash ^= zobrist::piece_key(Piece::King, king);
+            }
+            captured |= self.king;
+            self.king = Bitboard::EMPTY;
+        }
+        self.pass_turn();
+        captured
+    }
+
+    /// The squares `m` would capture, without playing it.
+    pub fn captures_of(&self, m: Move) -> Bitboard {
+        let mut copy = *self;
+        copy.play_unchecked(m)
+    }
+
+    fn pass_turn(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+        self.hash ^= zobrist::DEFENDERS_TO_MOVE;
+    }
+
+    fn set_mut(&mut self, piece: Piece) -> &mut Bitboard {
+        match piece {
+            Piece::Attacker => &mut self.attackers,
+            Piece::Defender => &mut self.defenders,
+            Piece::King => &mut self.king,
+        }
+    }
+
+    /// R8-R12: after the mover lands on `to`, remove each enemy soldier next to `to` whose far
+    /// side is hostile. Returns the captured squares.
+    #[inline]
+    fn capture_soldiers(&mut self, to: Square, mover_is_king: bool) -> Bitboard {
+        let flags = self.rules.flags();
+        if mover_is_king && !flags.contains(RuleFlags::KING_HAMMER) {
+            return Bitboard::EMPTY; // R9: the king captures only if armed as a hammer.
+        }
+        let geometry = self.rules.geometry();
+        let castle_empty = (self.occupied() & geometry.castle).is_empty();
+        let (victims, mut hostile, castle_flag) = match self.side_to_move {
+            Side::Attackers => (
+                self.defenders,
+                self.attackers,
+                RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS,
+            ),
+            Side::Defenders => {
+                let mut hostile = self.defenders;
+                if flags.contains(RuleFlags::KING_ANVIL) {
+                    hostile |= self.king; // R9: the king is an anvil.
+                }
+                (
+                    self.attackers,
+                    hostile,
+                    RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS,
+                )
+            }
+        };
+        // R10: the empty castle is hostile; occupied, it is not (the king on it is a piece).
+        if castle_empty && flags.contains(castle_flag) {
+            hostile |= geometry.castle;
+        }
+        let landing = Bitboard::from_square(to);
+        let mut captured = Bitboard::EMPTY;
+        // R11: up to one soldier per direction.
+        for direction in Direction::ALL {
+            let neighbour = landing.shift(direction) & victims;
+            if neighbour.any() && (neighbour.shift(direction) & hostile).any() {
+                captured |= neighbour;
+            }
+        }
+        if captured.any() {
+            let (set, piece) = match self.side_to_move {
+                Side::Attackers => (&mut self.defenders, Piece::Defender),
+                Side::Defenders => (&mut self.attackers, Piece::Attacker),
+            };
+            *set = *set - captured;
+            for square in captured {
+                self.hash ^= zobrist::piece_key(piece, square);
+            }
+        }
+        captured
+    }
+
+    /// R13: whether an attacker that has just landed on `to` captures the king.
+    #[inline]
+    fn king_is_captured(&self, to: Square) -> bool {
+        let king = self.king;
+        let landing = Bitboard::from_square(to);
+        if (landing.neighbours() & king).is_empty() {
+            return false;
+        }
+        let geometry = self.rules.geometry();
+        if king == geometry.castle {
+            // On the castle: attackers on all four sides.
+            (king.neighbours() - self.attackers).is_empty()
+        } else if (king & geometry.castle_neighbours).any() {
+            // Next to the castle: attackers on the three other sides, the castle is the fourth wall.
+            (king.neighbours() - geometry.castle - self.attackers).is_empty()
+        } else {
+            // Elsewhere: the mover and an attacker on the opposite side, in one line.
+            Direction::ALL.into_iter().any(|direction| {
+                landing.shift(direction) == king && (king.shift(direction) & self.attackers).any()
+            })
+        }
+    }
+}
+
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position({} {} to move)",
+            crate::notation::position_record(self),
+            self.side_to_move
+        )
+    }
+}
+
+impl fmt::Display for Position {
+    /// The board diagram of [`notation::diagram`](crate::notation::diagram).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&crate::notation::diagram(self))
+    }
+}

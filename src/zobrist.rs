@@ -1,0 +1,64 @@
+//! Zobrist keys, built at compile time: one per piece kind and square, and one for the side to move.
+
+use crate::piece::Piece;
+use crate::square::Square;
+
+const SQUARES: usize = 121;
+
+/// splitmix64: a small, well-mixed generator, good enough for hash keys.
+const fn splitmix(state: u64) -> (u64, u64) {
+    let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (state, z ^ (z >> 31))
+}
+
+const fn build_keys() -> [[u64; SQUARES]; 3] {
+    let mut keys = [[0u64; SQUARES]; 3];
+    let mut state = 0x7AF1_2024_0000_0001u64;
+    let mut kind = 0;
+    while kind < 3 {
+        let mut square = 0;
+        while square < SQUARES {
+            let (next, key) = splitmix(state);
+            state = next;
+            keys[kind][square] = key;
+            square += 1;
+        }
+        kind += 1;
+    }
+    keys
+}
+
+static PIECE_KEYS: [[u64; SQUARES]; 3] = build_keys();
+
+/// Key toggled when the defenders are to move.
+pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x5EED_0F_7AF1).1;
+
+/// The key of `piece` standing on `square`.
+#[inline(always)]
+pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
+    let kind = match piece {
+        Piece::Attacker => 0,
+        Piece::Defender => 1,
+        Piece::King => 2,
+    };
+    PIECE_KEYS[kind][square.index() as usize]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_distinct_and_non_zero() {
+        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().copied().collect();
+        all.push(DEFENDERS_TO_MOVE);
+        let count = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), count);
+        assert!(all.iter().all(|&key| key != 0));
+    }
+}
