@@ -61,6 +61,8 @@ const fn file_mask(x: u8) -> u128 {
     mask
 }
 
+/// Number of squares of the 11x11 grid.
+const GRID_SQUARES: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
 /// Squares of the 11x11 grid (bits 0..121).
 const GRID: u128 = (1u128 << 121) - 1;
 /// After a shift east, bits that wrapped round into file `a` of the next rank are dropped.
@@ -163,6 +165,19 @@ impl Bitboard {
         })
     }
 
+    /// The set holding only `square`, from a table (cheaper than a shift of a u128 by a
+    /// variable amount, on the hot path of every move).
+    #[inline(always)]
+    pub(crate) fn single(square: Square) -> Bitboard {
+        Bitboard(SINGLES[usize::from(square.index())])
+    }
+
+    /// The orthogonal neighbours (R2a) of `square` on the 11x11 grid, from a table.
+    #[inline(always)]
+    pub(crate) fn neighbours_of(square: Square) -> Bitboard {
+        Bitboard(NEIGHBOURS[usize::from(square.index())])
+    }
+
     /// The orthogonal neighbours (R2a) of the set's squares, on the 11x11 grid.
     #[inline(always)]
     pub(crate) const fn neighbours(self) -> Bitboard {
@@ -174,6 +189,28 @@ impl Bitboard {
         )
     }
 }
+
+/// The set of each square of the grid alone.
+static SINGLES: [u128; GRID_SQUARES] = {
+    let mut table = [0u128; GRID_SQUARES];
+    let mut index = 0;
+    while index < GRID_SQUARES {
+        table[index] = 1u128 << index;
+        index += 1;
+    }
+    table
+};
+
+/// The neighbours of each square of the grid, looked up on every move (R8).
+static NEIGHBOURS: [u128; GRID_SQUARES] = {
+    let mut table = [0u128; GRID_SQUARES];
+    let mut index = 0;
+    while index < GRID_SQUARES {
+        table[index] = Bitboard(1u128 << index).neighbours().0;
+        index += 1;
+    }
+    table
+};
 
 impl From<Square> for Bitboard {
     fn from(square: Square) -> Bitboard {

@@ -13,6 +13,7 @@ mod position;
 mod rules;
 mod square;
 mod variant;
+mod views;
 mod zobrist;
 
 pub use bitboard::{Bitboard, SquareIter};

@@ -1,5 +1,8 @@
 //! Perft (RULES.md P1): the number of move paths of a given length, to check move generation.
 
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
+use crate::movegen;
 use crate::moves::Move;
 use crate::position::Position;
 
@@ -13,15 +16,30 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => u64::from(position.count_legal_moves()),
-        _ => position
-            .legal_moves()
-            .iter()
-            .map(|&m| {
+        2 => {
+            // The last ply is counted, not played; moves that cannot capture are not even
+            // played at the ply before it (see `count_after_quiet_move`).
+            let mut total = 0;
+            movegen::for_each_move(position, |m| {
+                let count = movegen::count_after_quiet_move(position, m).unwrap_or_else(|| {
+                    let mut next = *position;
+                    next.play_unchecked(m);
+                    movegen::count(&next)
+                });
+                total += u64::from(count);
+            });
+            total
+        }
+        _ => {
+            // Moves are visited as they are generated: no list is built.
+            let mut total = 0;
+            movegen::for_each_move(position, |m| {
                 let mut next = *position;
                 next.play_unchecked(m);
-                perft(&next, depth - 1)
-            })
-            .sum(),
+                total += perft(&next, depth - 1);
+            });
+            total
+        }
     }
 }
 
@@ -30,15 +48,14 @@ pub fn perft_without_bulk(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    position
-        .legal_moves()
-        .iter()
-        .map(|&m| {
-            let mut next = *position;
-            next.play_unchecked(m);
-            perft_without_bulk(&next, depth - 1)
-        })
-        .sum()
+    let mut total = 0;
+    movegen::for_each_move(position, |m| {
+        let mut next = *position;
+        next.play_unchecked(m);
+        // Without this the compiler may see that a leaf is never looked at and skip the move.
+        total += perft_without_bulk(std::hint::black_box(&next), depth - 1);
+    });
+    total
 }
 
 /// Perft split by first move: each legal move with `perft` of the position after it, sorted by
@@ -55,4 +72,62 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect();
     split.sort_by_key(|(m, _)| m.to_string());
     split
+}
+
+/// [`perft()`] with the root moves shared out over `threads` threads (at least one).
+///
+/// ```
+/// use tafl_engine::{perft, Position};
+/// let start = Position::tablut();
+/// assert_eq!(perft::perft_parallel(&start, 3, 2), perft::perft(&start, 3));
+/// ```
+pub fn perft_parallel(position: &Position, depth: u32, threads: usize) -> u64 {
+    perft_parallel_with_progress(position, depth, threads, |_, _| {})
+}
+
+/// [`perft_parallel()`] that calls `progress(done, total)` each time a root move's subtree is
+/// counted, `total` being the number of root moves (for progress lines on long runs).
+///
+/// ```
+/// use std::sync::atomic::{AtomicUsize, Ordering};
+/// use tafl_engine::{perft, Position};
+/// let calls = AtomicUsize::new(0);
+/// let count = perft::perft_parallel_with_progress(&Position::tablut(), 2, 2, |_, total| {
+///     assert_eq!(total, 80);
+///     calls.fetch_add(1, Ordering::Relaxed);
+/// });
+/// assert_eq!(count, 4400);
+/// assert_eq!(calls.into_inner(), 80);
+/// ```
+pub fn perft_parallel_with_progress(
+    position: &Position,
+    depth: u32,
+    threads: usize,
+    progress: impl Fn(usize, usize) + Sync,
+) -> u64 {
+    if depth <= 1 {
+        return perft(position, depth);
+    }
+    let moves = position.legal_moves();
+    let next_move = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let total = AtomicU64::new(0);
+    // Each thread takes the next root move not yet taken, so uneven subtrees balance out.
+    let work = || {
+        let mut subtotal = 0;
+        while let Some(&m) = moves.get(next_move.fetch_add(1, Ordering::Relaxed)) {
+            let mut next = *position;
+            next.play_unchecked(m);
+            subtotal += perft(&next, depth - 1);
+            progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
+        }
+        total.fetch_add(subtotal, Ordering::Relaxed);
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..threads {
+            scope.spawn(work);
+        }
+        work();
+    });
+    total.into_inner()
 }

@@ -11,6 +11,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, Side};
 use crate::rules::{RuleFlags, Rules};
 use crate::square::Square;
+use crate::views::SideViews;
 use crate::zobrist;
 
 /// How a game ended.
@@ -155,6 +156,8 @@ pub struct Position {
     side_to_move: Side,
     rules: Rules,
     hash: u64,
+    /// The pieces as seen from the other directions, for move generation (see `views`).
+    views: SideViews,
 }
 
 impl Position {
@@ -171,12 +174,17 @@ impl Position {
             side_to_move,
             rules,
             hash,
+            views: SideViews::default(),
         }
     }
 
     /// A position with the given pieces. A position without a king is allowed: it is a game the
     /// attackers have won (R13).
-    pub fn from_pieces<I>(rules: Rules, side_to_move: Side, pieces: I) -> Result<Position, SetupError>
+    pub fn from_pieces<I>(
+        rules: Rules,
+        side_to_move: Side,
+        pieces: I,
+    ) -> Result<Position, SetupError>
     where
         I: IntoIterator<Item = (Square, Piece)>,
     {
@@ -196,6 +204,7 @@ impl Position {
             }
             *position.set_mut(piece) |= square;
             position.hash ^= zobrist::piece_key(piece, square);
+            position.views.toggle(piece.side(), square);
         }
         Ok(position)
     }
@@ -256,6 +265,12 @@ impl Position {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders | self.king,
         }
+    }
+
+    /// The pieces of `side` in the `West`, `North` and `South` views (see `views`).
+    #[inline(always)]
+    pub(crate) fn viewed_pieces(&self, side: Side) -> &[u128; 3] {
+        self.views.side(side)
     }
 
     /// Every occupied square.
@@ -408,29 +423,50 @@ impl Position {
     pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
         let (from, to) = (m.from(), m.to());
         let mover = self.side_to_move;
-        let moving_piece = match self.piece_at(from) {
-            Some(piece) if piece.side() == mover => piece,
-            _ => {
-                // Not a legal move: only the turn passes, so that the position stays well formed.
-                self.pass_turn();
-                return Bitboard::EMPTY;
-            }
+        let (from_set, to_set) = (Bitboard::single(from), Bitboard::single(to));
+        let moving_piece = match mover {
+            Side::Attackers if (self.attackers & from_set).any() => Piece::Attacker,
+            Side::Defenders if (self.defenders & from_set).any() => Piece::Defender,
+            Side::Defenders if (self.king & from_set).any() => Piece::King,
+            // Not a legal move: only the turn passes, so that the position stays well formed.
+            _ => return self.pass_turn_only(),
         };
-        let set = self.set_mut(moving_piece);
-        *set = (*set - from) | to;
+        if (self.occupied() & to_set).any() {
+            // Not a legal move either: two pieces would share a square.
+            return self.pass_turn_only();
+        }
+        *self.set_mut(moving_piece) ^= from_set | to_set;
         self.hash ^= zobrist::piece_key(moving_piece, from) ^ zobrist::piece_key(moving_piece, to);
+        self.views.slide(mover, from, to);
 
-        // R15: soldiers first, then the king.
-        let mut captured = self.capture_soldiers(to, moving_piece == Piece::King);
-        if mover == Side::Attackers && self.king_is_captured(to) {
-            if let Some(king) = self.king.first() {
-                self.hash ^= zobrist::piece_key(Piece::King, king);
+        // R8: only pieces next to the landing square can be taken. Most moves land next to no
+        // enemy at all, so that is looked up before any capture test.
+        let next_to_landing = Bitboard::neighbours_of(to);
+        let mut captured = Bitboard::EMPTY;
+        if (next_to_landing & self.pieces(mover.opponent())).any() {
+            // R15: soldiers first, then the king.
+            captured = self.capture_soldiers(to, moving_piece == Piece::King);
+            if mover == Side::Attackers
+                && (next_to_landing & self.king).any()
+                && self.king_is_captured(to)
+            {
+                if let Some(king) = self.king.first() {
+                    self.hash ^= zobrist::piece_key(Piece::King, king);
+                    self.views.toggle(Side::Defenders, king);
+                }
+                captured |= self.king;
+                self.king = Bitboard::EMPTY;
             }
-            captured |= self.king;
-            self.king = Bitboard::EMPTY;
         }
         self.pass_turn();
         captured
+    }
+
+    /// What `play_unchecked` does with a move that is not legal: the turn passes, nothing else.
+    #[cold]
+    fn pass_turn_only(&mut self) -> Bitboard {
+        self.pass_turn();
+        Bitboard::EMPTY
     }
 
     /// The squares `m` would capture, without playing it.
@@ -484,13 +520,13 @@ impl Position {
         if castle_empty && flags.contains(castle_flag) {
             hostile |= geometry.castle;
         }
-        let landing = Bitboard::from_square(to);
         let mut captured = Bitboard::EMPTY;
-        // R11: up to one soldier per direction.
-        for direction in Direction::ALL {
-            let neighbour = landing.shift(direction) & victims;
-            if neighbour.any() && (neighbour.shift(direction) & hostile).any() {
-                captured |= neighbour;
+        // R11: up to one soldier per direction; only enemy soldiers next to `to` are looked at.
+        for victim in Bitboard::neighbours_of(to) & victims {
+            if let Some(beyond) = square_beyond(to, victim)
+                && hostile.contains(beyond)
+            {
+                captured |= victim;
             }
         }
         if captured.any() {
@@ -501,6 +537,7 @@ impl Position {
             *set = *set - captured;
             for square in captured {
                 self.hash ^= zobrist::piece_key(piece, square);
+                self.views.toggle(piece.side(), square);
             }
         }
         captured
@@ -528,6 +565,15 @@ impl Position {
             })
         }
     }
+}
+
+/// The square past `next` seen from its neighbour `from`, on the same rank or file, if the grid
+/// goes on that far.
+#[inline(always)]
+fn square_beyond(from: Square, next: Square) -> Option<Square> {
+    let dx = i8::try_from(next.x()).ok()? - i8::try_from(from.x()).ok()?;
+    let dy = i8::try_from(next.y()).ok()? - i8::try_from(from.y()).ok()?;
+    next.offset(dx, dy)
 }
 
 impl fmt::Debug for Position {
