@@ -11,6 +11,7 @@
 //! Runs of the deepest depths print a progress line on stderr as root moves finish.
 
 use std::process::ExitCode;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use tafl_engine::{Variant, perft};
@@ -66,8 +67,21 @@ fn parse_options() -> Result<Options, String> {
     })
 }
 
+/// The processor time this process has used so far, where the system says (Linux: user and
+/// system time in `/proc/self/stat`, in clock ticks of 1/100 s). On a shared machine, wall time
+/// also counts the time other programs held the processor; this does not.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces): utime and
+    // stime are the 12th and 13th.
+    let after_name = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after_name.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks as f64 / 100.0)
+}
+
 /// Runs longer than this print progress on stderr.
-const PROGRESS_AFTER: Duration = Duration::from_secs(2);
+const PROGRESS_AFTER: Duration = Duration::from_secs(5);
 
 fn main() -> ExitCode {
     let options = match parse_options() {
@@ -90,13 +104,19 @@ fn main() -> ExitCode {
     );
     let first = if options.only { options.depth } else { 1 };
     for depth in first..=options.depth {
+        let cpu_before = cpu_seconds();
         let began = Instant::now();
+        // One progress line every PROGRESS_AFTER at most, once the run has taken that long.
+        let last_report = Mutex::new(began);
         let progress = |done: usize, total: usize| {
-            let elapsed = began.elapsed();
-            if elapsed >= PROGRESS_AFTER {
+            let Ok(mut last) = last_report.lock() else {
+                return;
+            };
+            if last.elapsed() >= PROGRESS_AFTER {
+                *last = Instant::now();
                 eprintln!(
                     "  depth {depth}: {done}/{total} root moves done, {:.1} s",
-                    elapsed.as_secs_f64()
+                    began.elapsed().as_secs_f64()
                 );
             }
         };
@@ -106,8 +126,12 @@ fn main() -> ExitCode {
             perft::perft_without_bulk(&start, depth)
         };
         let seconds = began.elapsed().as_secs_f64();
+        let cpu = cpu_seconds()
+            .zip(cpu_before)
+            .map(|(now, before)| format!("  (cpu {:.3} s)", now - before))
+            .unwrap_or_default();
         println!(
-            "perft {depth}: {leaves:>15} leaves  {seconds:>9.3} s  {:>9.1} M leaves/s",
+            "perft {depth}: {leaves:>15} leaves  {seconds:>9.3} s  {:>9.1} M leaves/s{cpu}",
             leaves as f64 / seconds.max(1e-9) / 1e6
         );
     }

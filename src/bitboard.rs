@@ -39,16 +39,6 @@ impl Direction {
         Direction::East,
         Direction::West,
     ];
-
-    /// How far the square index moves for one step in this direction.
-    pub(crate) const fn index_step(self) -> i32 {
-        match self {
-            Direction::North => STRIDE as i32,
-            Direction::South => -(STRIDE as i32),
-            Direction::East => 1,
-            Direction::West => -1,
-        }
-    }
 }
 
 const fn file_mask(x: u8) -> u128 {
