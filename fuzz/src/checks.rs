@@ -1,0 +1,248 @@
+//! The invariants the fuzz targets check, one function per target. Each takes the raw fuzz input
+//! and panics (a finding) when an invariant breaks; on any input it must otherwise return.
+//!
+//! This file is shared: the fuzz targets call it through `tafl_engine_fuzz::checks`, and the main
+//! crate's `tests/fuzz_corpus_replay.rs` includes it with `#[path]` to replay the committed corpora
+//! in every `cargo test`, without a nightly toolchain. So it depends on `std` and `tafl_engine`
+//! only.
+
+use std::collections::BTreeSet;
+
+use tafl_engine::notation::{self, FullMove};
+use tafl_engine::{
+    DrawReason, Move, Outcome, Position, RepetitionRule, RuleFlags, Rules, Side, Square, Variant,
+};
+
+/// The fuzz input as text: invalid UTF-8 becomes U+FFFD, so every input reaches the parsers.
+fn text_of(data: &[u8]) -> String {
+    String::from_utf8_lossy(data).into_owned()
+}
+
+/// Every board size the crate plays, with the rules of RULES.md.
+fn all_rules() -> Vec<Rules> {
+    let mut rules = vec![Rules::TABLUT, Rules::TAWLBWRDD];
+    for size in [5, 7] {
+        if let Ok(small) = Rules::new(size, RuleFlags::STANDARD, RepetitionRule::SecondOccurrenceDraws)
+        {
+            rules.push(small);
+        }
+    }
+    rules
+}
+
+/// `position_record`: any text either parses as a position record or is refused with an error.
+/// A record that parses prints back to a record that parses to the same position, and the
+/// position agrees square by square with a naive reading of the text.
+pub fn check_position_record(data: &[u8]) {
+    let text = text_of(data);
+    for rules in all_rules() {
+        let mut parsed = Vec::new();
+        for side in Side::ALL {
+            match notation::parse_position_record(&text, rules, side) {
+                Ok(position) => {
+                    assert_eq!(position.rules(), rules);
+                    assert_eq!(position.side_to_move(), side);
+                    let printed = notation::position_record(&position);
+                    let again = notation::parse_position_record(&printed, rules, side)
+                        .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, refused: {e}"));
+                    assert_eq!(again, position, "{text:?} printed as {printed:?}");
+                    assert_eq!(notation::position_record(&again), printed);
+                    assert_eq!(
+                        naive_board(&text),
+                        board_rows(&position),
+                        "{text:?}: squares differ from a naive reading"
+                    );
+                    check_position(&position);
+                    parsed.push(position.with_side_to_move(Side::Attackers));
+                }
+                Err(error) => {
+                    assert!(!error.to_string().is_empty());
+                }
+            }
+        }
+        // The side to move is not part of the record: both sides parse, or neither does.
+        assert!(
+            parsed.is_empty() || (parsed.len() == 2 && parsed[0] == parsed[1]),
+            "{text:?}: the side to move changed what was parsed"
+        );
+    }
+}
+
+/// The rows of a record as one char per square, rank 1 first, read the simplest way: digit runs
+/// become that many `.`; anything else is kept. Only called on records the library accepted.
+fn naive_board(text: &str) -> Vec<String> {
+    let text = text.trim();
+    let text = text.strip_prefix('/').unwrap_or(text);
+    let text = text.strip_suffix('/').unwrap_or(text);
+    text.split('/')
+        .map(|row| {
+            let mut out = String::new();
+            let mut run = String::new();
+            for c in row.chars().chain(std::iter::once('/')) {
+                if c.is_ascii_digit() {
+                    run.push(c);
+                    continue;
+                }
+                let empty: usize = if run.is_empty() { 0 } else { run.parse().unwrap_or(usize::MAX) };
+                out.extend(std::iter::repeat_n('.', empty));
+                run.clear();
+                if c != '/' {
+                    out.push(c);
+                }
+            }
+            out
+        })
+        .collect()
+}
+
+/// The position's rows as record letters and `.`, rank 1 first.
+fn board_rows(position: &Position) -> Vec<String> {
+    let size = position.rules().size();
+    (0..size)
+        .map(|y| {
+            (0..size)
+                .map(|x| {
+                    Square::new(x, y)
+                        .and_then(|square| position.piece_at(square))
+                        .map_or('.', |piece| piece.record_char())
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Invariants of any position, reachable or not: the hash, move generation against the
+/// move-by-move legality check, counting, the outcome, and every move played from it.
+fn check_position(position: &Position) {
+    assert_eq!(position.hash(), position.hash_from_scratch(), "{position:?}");
+    let moves = position.legal_moves();
+    let generated: BTreeSet<Move> = moves.iter().copied().collect();
+    assert_eq!(generated.len(), moves.len(), "{position:?}: a move generated twice");
+    assert_eq!(position.count_legal_moves() as usize, moves.len(), "{position:?}");
+    // Every generated move passes the legality check, and every move that passes is generated.
+    let board: Vec<Square> = (0..121)
+        .filter_map(Square::from_index)
+        .filter(|&square| position.rules().contains(square))
+        .collect();
+    for from in position.pieces(position.side_to_move()) {
+        for &to in &board {
+            let m = Move::new(from, to);
+            assert_eq!(
+                position.is_legal(m),
+                generated.contains(&m),
+                "{position:?}: {m} legal by check_move but generated is {}",
+                generated.contains(&m)
+            );
+        }
+    }
+    match position.outcome() {
+        Some(Outcome::Win { winner, .. }) => {
+            assert_eq!(position.winner(), Some(winner));
+            assert!(moves.is_empty(), "{position:?}: a won position has moves");
+        }
+        Some(Outcome::Draw(reason)) => {
+            assert_eq!(reason, DrawReason::NoLegalMoves, "{position:?}");
+            assert!(moves.is_empty());
+        }
+        None => assert!(!moves.is_empty(), "{position:?}: no moves but no outcome"),
+    }
+    let diagram = notation::diagram(position);
+    assert_eq!(diagram.lines().count(), usize::from(position.rules().size()) + 1);
+    for &m in &moves {
+        let mut after = *position;
+        let captured = after.play(m).unwrap_or_else(|e| panic!("{position:?} {m}: {e}"));
+        assert_eq!(after.hash(), after.hash_from_scratch(), "{position:?} {m}");
+        assert_eq!(position.captures_of(m), captured);
+        assert!((captured & position.pieces(position.side_to_move())).is_empty());
+        assert!((captured & after.occupied()).is_empty(), "{position:?} {m}: captured stays");
+        assert_eq!(
+            after.occupied().count() + captured.count(),
+            position.occupied().count(),
+            "{position:?} {m}"
+        );
+        assert_eq!(after.side_to_move(), position.side_to_move().opponent());
+    }
+}
+
+/// The two start positions, and one from the middle of a Tablut game, as contexts for moves.
+fn move_contexts() -> Vec<Position> {
+    let mut contexts = vec![Position::tablut(), Position::tawlbwrdd()];
+    let mut middle = Position::tablut();
+    for text in ["e2-h2", "e3-h3", "d1-d4", "f5-f2"] {
+        if let Ok(m) = text.parse() {
+            let _ = middle.play(m);
+        }
+    }
+    contexts.push(middle);
+    contexts
+}
+
+/// `move_notation`: any text is a simple or full move or is refused. A move that parses prints
+/// back to text that parses to the same move; `Move` and `FullMove` agree on what parses; playing
+/// it in a position never panics, and the full description of a legal move round-trips too.
+pub fn check_move_notation(data: &[u8]) {
+    let text = text_of(data);
+    let full = text.parse::<FullMove>();
+    let simple = text.parse::<Move>();
+    match (&full, &simple) {
+        (Ok(full), Ok(simple)) => {
+            assert_eq!(full.mv, *simple);
+            let printed = full.to_string();
+            assert_eq!(printed.parse::<FullMove>().as_ref(), Ok(full), "{text:?} -> {printed:?}");
+            let printed_simple = simple.to_string();
+            assert_eq!(printed_simple.parse::<Move>().as_ref(), Ok(simple));
+            assert_eq!(printed_simple.parse::<FullMove>().map(|f| f.mv).as_ref(), Ok(simple));
+        }
+        (Err(full_error), Err(simple_error)) => {
+            assert_eq!(full_error, simple_error);
+            assert!(!full_error.to_string().is_empty());
+            return;
+        }
+        _ => panic!("{text:?}: FullMove says {full:?}, Move says {simple:?}"),
+    }
+    let Ok(m) = simple else { return };
+    for position in move_contexts() {
+        let legal = position.legal_moves().contains(&m);
+        assert_eq!(position.is_legal(m), legal, "{position:?} {m}");
+        let mut after = position;
+        match after.play(m) {
+            Ok(captured) => {
+                assert!(legal);
+                assert_eq!(after.hash(), after.hash_from_scratch());
+                let described = FullMove::describe(&position, m);
+                assert_eq!(described.mv, m);
+                assert_eq!(described.captures, captured);
+                assert_eq!(described.piece, position.piece_at(m.from()));
+                let printed = described.to_string();
+                assert_eq!(printed.parse::<FullMove>(), Ok(described), "{printed:?}");
+            }
+            Err(error) => {
+                assert!(!legal, "{position:?} {m}: legal but refused: {error}");
+                assert_eq!(after, position, "a refused move changed the position");
+            }
+        }
+    }
+}
+
+/// `rules_string`: any text is an OpenTafl rules string this engine plays, or is refused with an
+/// error. An accepted string prints back to a string that is accepted as the same game, and
+/// printing is then stable.
+pub fn check_rules_string(data: &[u8]) {
+    let text = text_of(data);
+    match text.parse::<Variant>() {
+        Ok(variant) => {
+            let printed = variant.to_string();
+            let again: Variant = printed
+                .parse()
+                .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, refused: {e}"));
+            assert_eq!(again, variant, "{text:?} printed as {printed:?}");
+            assert_eq!(again.to_string(), printed);
+            let start = variant.start();
+            assert_eq!(start.rules(), variant.rules());
+            check_position(&start);
+        }
+        Err(error) => {
+            assert!(!error.to_string().is_empty());
+        }
+    }
+}
