@@ -176,7 +176,11 @@ impl Position {
 
     /// A position with the given pieces. A position without a king is allowed: it is a game the
     /// attackers have won (R13).
-    pub fn from_pieces<I>(rules: Rules, side_to_move: Side, pieces: I) -> Result<Position, SetupError>
+    pub fn from_pieces<I>(
+        rules: Rules,
+        side_to_move: Side,
+        pieces: I,
+    ) -> Result<Position, SetupError>
     where
         I: IntoIterator<Item = (Square, Piece)>,
     {

@@ -150,7 +150,11 @@ fn piece_letters(field: &str, value: &str) -> Result<(bool, bool, bool), RulesSt
             },
         });
     }
-    Ok((value.contains('t'), value.contains('T'), value.contains('K')))
+    Ok((
+        value.contains('t'),
+        value.contains('T'),
+        value.contains('K'),
+    ))
 }
 
 fn unsupported(field: &str, value: &str, rule: &'static str) -> RulesStringError {
@@ -388,7 +392,13 @@ impl FromStr for Variant {
             "n" => {}
             "h" => flags |= RuleFlags::KING_HAMMER,
             "a" => flags |= RuleFlags::KING_ANVIL,
-            _ => return Err(bad_value("ka", ka, "y, n, h (hammer only) or a (anvil only)")),
+            _ => {
+                return Err(bad_value(
+                    "ka",
+                    ka,
+                    "y, n, h (hammer only) or a (anvil only)",
+                ));
+            }
         }
         // cenh: the occupied castle holds only the king. Hostile to attackers is what an anvil
         // king already is; hostile to defenders is not R10.
