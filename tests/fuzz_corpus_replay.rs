@@ -21,7 +21,11 @@ fn replay(target: &str, check: fn(&[u8])) {
         .filter(|path| path.is_file())
         .collect();
     files.sort();
-    assert!(files.len() >= 5, "{}: the seed corpus is missing", dir.display());
+    assert!(
+        files.len() >= 5,
+        "{}: the seed corpus is missing",
+        dir.display()
+    );
     let mut failures = Vec::new();
     for file in &files {
         let data = fs::read(file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
@@ -51,4 +55,9 @@ fn move_notation_corpus() {
 #[test]
 fn rules_string_corpus() {
     replay("rules_string", checks::check_rules_string);
+}
+
+#[test]
+fn random_game_corpus() {
+    replay("random_game", checks::check_random_game);
 }

@@ -4,14 +4,22 @@
 //! This file is shared: the fuzz targets call it through `tafl_engine_fuzz::checks`, and the main
 //! crate's `tests/fuzz_corpus_replay.rs` includes it with `#[path]` to replay the committed corpora
 //! in every `cargo test`, without a nightly toolchain. So it depends on `std` and `tafl_engine`
-//! only.
+//! only, plus the slow reference rules of `tests/common/reference.rs` (std only as well), the
+//! oracle of the differential checks.
 
 use std::collections::BTreeSet;
 
 use tafl_engine::notation::{self, FullMove};
 use tafl_engine::{
-    DrawReason, Move, Outcome, Position, RepetitionRule, RuleFlags, Rules, Side, Square, Variant,
+    Bitboard, DrawReason, Game, Move, Outcome, Position, RepetitionRule, RuleFlags, Rules, Side,
+    Square, Variant, WinReason,
 };
+
+// The path is relative to this file's directory, however this file is itself included.
+#[path = "../../tests/common/reference.rs"]
+mod reference;
+
+use reference::{RefBoard, RefOutcome};
 
 /// The fuzz input as text: invalid UTF-8 becomes U+FFFD, so every input reaches the parsers.
 fn text_of(data: &[u8]) -> String {
@@ -22,8 +30,11 @@ fn text_of(data: &[u8]) -> String {
 fn all_rules() -> Vec<Rules> {
     let mut rules = vec![Rules::TABLUT, Rules::TAWLBWRDD];
     for size in [5, 7] {
-        if let Ok(small) = Rules::new(size, RuleFlags::STANDARD, RepetitionRule::SecondOccurrenceDraws)
-        {
+        if let Ok(small) = Rules::new(
+            size,
+            RuleFlags::STANDARD,
+            RepetitionRule::SecondOccurrenceDraws,
+        ) {
             rules.push(small);
         }
     }
@@ -35,7 +46,18 @@ fn all_rules() -> Vec<Rules> {
 /// position agrees square by square with a naive reading of the text.
 pub fn check_position_record(data: &[u8]) {
     let text = text_of(data);
+    // The reference reads records more strictly (slashes at both ends, no `0` runs); what it
+    // accepts, the library must accept as the same board.
+    let strict = RefBoard::from_record(&text, true).ok();
     for rules in all_rules() {
+        if let Some(board) = strict
+            .as_ref()
+            .filter(|b| b.size == usize::from(rules.size()))
+        {
+            let position = notation::parse_position_record(&text, rules, Side::Attackers)
+                .unwrap_or_else(|e| panic!("{text:?}: the reference reads it, the library: {e}"));
+            assert_eq!(&to_reference(&position), board, "{text:?}");
+        }
         let mut parsed = Vec::new();
         for side in Side::ALL {
             match notation::parse_position_record(&text, rules, side) {
@@ -44,7 +66,9 @@ pub fn check_position_record(data: &[u8]) {
                     assert_eq!(position.side_to_move(), side);
                     let printed = notation::position_record(&position);
                     let again = notation::parse_position_record(&printed, rules, side)
-                        .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, refused: {e}"));
+                        .unwrap_or_else(|e| {
+                            panic!("{text:?} printed as {printed:?}, refused: {e}")
+                        });
                     assert_eq!(again, position, "{text:?} printed as {printed:?}");
                     assert_eq!(notation::position_record(&again), printed);
                     assert_eq!(
@@ -83,7 +107,11 @@ fn naive_board(text: &str) -> Vec<String> {
                     run.push(c);
                     continue;
                 }
-                let empty: usize = if run.is_empty() { 0 } else { run.parse().unwrap_or(usize::MAX) };
+                let empty: usize = if run.is_empty() {
+                    0
+                } else {
+                    run.parse().unwrap_or(usize::MAX)
+                };
                 out.extend(std::iter::repeat_n('.', empty));
                 run.clear();
                 if c != '/' {
@@ -114,11 +142,23 @@ fn board_rows(position: &Position) -> Vec<String> {
 /// Invariants of any position, reachable or not: the hash, move generation against the
 /// move-by-move legality check, counting, the outcome, and every move played from it.
 fn check_position(position: &Position) {
-    assert_eq!(position.hash(), position.hash_from_scratch(), "{position:?}");
+    assert_eq!(
+        position.hash(),
+        position.hash_from_scratch(),
+        "{position:?}"
+    );
     let moves = position.legal_moves();
     let generated: BTreeSet<Move> = moves.iter().copied().collect();
-    assert_eq!(generated.len(), moves.len(), "{position:?}: a move generated twice");
-    assert_eq!(position.count_legal_moves() as usize, moves.len(), "{position:?}");
+    assert_eq!(
+        generated.len(),
+        moves.len(),
+        "{position:?}: a move generated twice"
+    );
+    assert_eq!(
+        position.count_legal_moves() as usize,
+        moves.len(),
+        "{position:?}"
+    );
     // Every generated move passes the legality check, and every move that passes is generated.
     let board: Vec<Square> = (0..121)
         .filter_map(Square::from_index)
@@ -146,15 +186,26 @@ fn check_position(position: &Position) {
         }
         None => assert!(!moves.is_empty(), "{position:?}: no moves but no outcome"),
     }
+    if position.rules().flags() == RuleFlags::STANDARD {
+        check_against_reference(position);
+    }
     let diagram = notation::diagram(position);
-    assert_eq!(diagram.lines().count(), usize::from(position.rules().size()) + 1);
+    assert_eq!(
+        diagram.lines().count(),
+        usize::from(position.rules().size()) + 1
+    );
     for &m in &moves {
         let mut after = *position;
-        let captured = after.play(m).unwrap_or_else(|e| panic!("{position:?} {m}: {e}"));
+        let captured = after
+            .play(m)
+            .unwrap_or_else(|e| panic!("{position:?} {m}: {e}"));
         assert_eq!(after.hash(), after.hash_from_scratch(), "{position:?} {m}");
         assert_eq!(position.captures_of(m), captured);
         assert!((captured & position.pieces(position.side_to_move())).is_empty());
-        assert!((captured & after.occupied()).is_empty(), "{position:?} {m}: captured stays");
+        assert!(
+            (captured & after.occupied()).is_empty(),
+            "{position:?} {m}: captured stays"
+        );
         assert_eq!(
             after.occupied().count() + captured.count(),
             position.occupied().count(),
@@ -188,10 +239,17 @@ pub fn check_move_notation(data: &[u8]) {
         (Ok(full), Ok(simple)) => {
             assert_eq!(full.mv, *simple);
             let printed = full.to_string();
-            assert_eq!(printed.parse::<FullMove>().as_ref(), Ok(full), "{text:?} -> {printed:?}");
+            assert_eq!(
+                printed.parse::<FullMove>().as_ref(),
+                Ok(full),
+                "{text:?} -> {printed:?}"
+            );
             let printed_simple = simple.to_string();
             assert_eq!(printed_simple.parse::<Move>().as_ref(), Ok(simple));
-            assert_eq!(printed_simple.parse::<FullMove>().map(|f| f.mv).as_ref(), Ok(simple));
+            assert_eq!(
+                printed_simple.parse::<FullMove>().map(|f| f.mv).as_ref(),
+                Ok(simple)
+            );
         }
         (Err(full_error), Err(simple_error)) => {
             assert_eq!(full_error, simple_error);
@@ -244,5 +302,200 @@ pub fn check_rules_string(data: &[u8]) {
         Err(error) => {
             assert!(!error.to_string().is_empty());
         }
+    }
+}
+
+/// A square as the reference names it: (file, rank - 1).
+type RefSquare = (usize, usize);
+
+fn ref_square(square: Square) -> RefSquare {
+    (usize::from(square.x()), usize::from(square.y()))
+}
+
+fn ref_move(m: Move) -> (RefSquare, RefSquare) {
+    (ref_square(m.from()), ref_square(m.to()))
+}
+
+fn ref_squares(set: Bitboard) -> BTreeSet<RefSquare> {
+    set.into_iter().map(ref_square).collect()
+}
+
+/// The same position on the reference's board.
+fn to_reference(position: &Position) -> RefBoard {
+    let record = notation::position_record(position);
+    RefBoard::from_record(&record, position.side_to_move() == Side::Attackers)
+        .unwrap_or_else(|e| panic!("the reference refuses {record:?}: {e}"))
+}
+
+/// The outcome on the board (R13, R14, R17) as the reference says it.
+fn board_outcome(outcome: Option<Outcome>) -> Option<RefOutcome> {
+    match outcome? {
+        Outcome::Win {
+            winner: Side::Attackers,
+            reason: WinReason::KingCaptured,
+        } => Some(RefOutcome::AttackersWin),
+        Outcome::Win {
+            winner: Side::Defenders,
+            reason: WinReason::KingEscaped,
+        } => Some(RefOutcome::DefendersWin),
+        Outcome::Draw(DrawReason::NoLegalMoves) => Some(RefOutcome::DrawNoMoves),
+        other => panic!("{other:?} is not an outcome on the board"),
+    }
+}
+
+/// Differential check against the reference rules (RULES.md, standard flags only): the same
+/// legal moves, the same outcome, and every move captures the same squares and leads to the
+/// same board.
+fn check_against_reference(position: &Position) {
+    let board = to_reference(position);
+    let fast: BTreeSet<_> = position
+        .legal_moves()
+        .iter()
+        .map(|&m| ref_move(m))
+        .collect();
+    let slow: BTreeSet<_> = board.legal_moves().into_iter().collect();
+    assert_eq!(
+        fast, slow,
+        "{position:?}: legal moves differ from the reference"
+    );
+    assert_eq!(
+        board_outcome(position.outcome()),
+        board.outcome(),
+        "{position:?}"
+    );
+    for m in position.legal_moves() {
+        let mut after = *position;
+        let captured = after.play_unchecked(m);
+        let (slow_after, slow_captured) = board.play(ref_square(m.from()), ref_square(m.to()));
+        assert_eq!(
+            ref_squares(captured),
+            slow_captured.into_iter().collect(),
+            "{position:?} {m}: captures differ from the reference"
+        );
+        assert_eq!(to_reference(&after), slow_after, "{position:?} {m}");
+    }
+}
+
+/// Most plies one `random_game` input plays: enough for long games, short enough to stay fast.
+const MAX_PLIES: usize = 600;
+
+/// `random_game`: the first byte picks the start (bit 0: Tablut or Tawlbwrdd; bit 1: attackers
+/// or defenders first), then every two bytes pick one legal move. After every move: the
+/// incremental hash equals the hash from scratch; the fast move generator gives the reference's
+/// moves; the move captures what the reference captures and leads to the reference's board; piece
+/// counts only go down, by what was captured; undo restores the game; and the game's outcome,
+/// repetition (R16) included, is the one the reference and the game's own history give.
+pub fn check_random_game(data: &[u8]) {
+    let Some((&first, choices)) = data.split_first() else {
+        return;
+    };
+    let variant = if first & 1 == 0 {
+        Variant::tablut()
+    } else {
+        Variant::tawlbwrdd()
+    };
+    let side = if first & 2 == 0 {
+        Side::Attackers
+    } else {
+        Side::Defenders
+    };
+    let mut game = Game::from_position(variant.start().with_side_to_move(side));
+    let mut board = to_reference(game.position());
+    let mut history = vec![board.clone()];
+    for choice in choices.chunks(2).take(MAX_PLIES) {
+        let position = *game.position();
+        assert_eq!(
+            position.hash(),
+            position.hash_from_scratch(),
+            "{position:?}"
+        );
+
+        let fast: BTreeSet<Move> = position.legal_moves().into_iter().collect();
+        let slow: BTreeSet<_> = board.legal_moves().into_iter().collect();
+        let fast_as_ref: BTreeSet<_> = fast.iter().map(|&m| ref_move(m)).collect();
+        assert_eq!(
+            fast_as_ref, slow,
+            "{position:?}: legal moves differ from the reference"
+        );
+        assert_eq!(position.count_legal_moves() as usize, fast.len());
+
+        // R16 from the reference's own history: the current board seen before in this game.
+        let repeated = history.iter().filter(|&b| b == &board).count() >= 2;
+        let expected = match board.outcome() {
+            Some(RefOutcome::AttackersWin) => Some(Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::KingCaptured,
+            }),
+            Some(RefOutcome::DefendersWin) => Some(Outcome::Win {
+                winner: Side::Defenders,
+                reason: WinReason::KingEscaped,
+            }),
+            _ if repeated => Some(Outcome::Draw(DrawReason::Repetition)),
+            Some(RefOutcome::DrawNoMoves) => Some(Outcome::Draw(DrawReason::NoLegalMoves)),
+            None => None,
+        };
+        assert_eq!(
+            game.outcome(),
+            expected,
+            "{position:?} after {} moves",
+            game.moves().len()
+        );
+        if let Some(outcome) = expected {
+            assert!(
+                game.legal_moves().is_empty(),
+                "{position:?}: moves after {outcome:?}"
+            );
+            if let Some(&m) = fast.first() {
+                assert!(
+                    game.play(m).is_err(),
+                    "{position:?}: {m} played after {outcome:?}"
+                );
+            }
+            return;
+        }
+
+        let index = usize::from(u16::from_le_bytes([
+            choice[0],
+            *choice.get(1).unwrap_or(&0),
+        ]));
+        // `fast` is not empty: a game without an outcome has a legal move (R17).
+        let Some(&m) = fast.iter().nth(index % fast.len()) else {
+            panic!("{position:?}: no legal move but no outcome");
+        };
+        let captured = game
+            .play(m)
+            .unwrap_or_else(|e| panic!("{position:?}: generated move {m} refused: {e}"));
+        let (next_board, slow_captured) = board.play(ref_square(m.from()), ref_square(m.to()));
+        assert_eq!(
+            ref_squares(captured),
+            slow_captured.into_iter().collect(),
+            "{position:?} {m}: captures differ from the reference"
+        );
+        let after = *game.position();
+        assert_eq!(to_reference(&after), next_board, "{position:?} {m}");
+        assert_eq!(after.hash(), after.hash_from_scratch(), "{position:?} {m}");
+
+        // Piece counts only go down, each by what the move captured of it.
+        let mover = position.side_to_move();
+        let opponent = mover.opponent();
+        assert_eq!(after.pieces(mover).count(), position.pieces(mover).count());
+        assert_eq!(
+            after.pieces(opponent).count() + captured.count(),
+            position.pieces(opponent).count(),
+            "{position:?} {m}"
+        );
+        assert!(after.attackers().count() <= position.attackers().count());
+        assert!(after.defenders().count() <= position.defenders().count());
+        assert!(after.king_set().count() <= position.king_set().count());
+
+        // Undo gives the game back as it was; playing again gives the same game.
+        let before_undo = game.clone();
+        assert_eq!(game.undo(), Some(m));
+        assert_eq!(*game.position(), position);
+        assert_eq!(game.play(m), Ok(captured));
+        assert_eq!(game, before_undo);
+
+        board = next_board;
+        history.push(board.clone());
     }
 }
