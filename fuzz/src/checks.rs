@@ -7,19 +7,19 @@
 //! only, plus the slow reference rules of `tests/common/reference.rs` (std only as well), the
 //! oracle of the differential checks.
 
-use std::collections::BTreeSet;
+use std::collections::HashMap;
 
 use tafl_engine::notation::{self, FullMove};
 use tafl_engine::{
-    Bitboard, DrawReason, Game, Move, Outcome, Position, RepetitionRule, RuleFlags, Rules, Side,
-    Square, Variant, WinReason,
+    Bitboard, DrawReason, Game, Move, Outcome, Piece, Position, RepetitionRule, RuleFlags, Rules,
+    Side, Square, Variant, WinReason,
 };
 
 // The path is relative to this file's directory, however this file is itself included.
 #[path = "../../tests/common/reference.rs"]
 mod reference;
 
-use reference::{RefBoard, RefOutcome};
+use reference::{Cell, RefBoard, RefOutcome};
 
 /// The fuzz input as text: invalid UTF-8 becomes U+FFFD, so every input reaches the parsers.
 fn text_of(data: &[u8]) -> String {
@@ -148,12 +148,7 @@ fn check_position(position: &Position) {
         "{position:?}"
     );
     let moves = position.legal_moves();
-    let generated: BTreeSet<Move> = moves.iter().copied().collect();
-    assert_eq!(
-        generated.len(),
-        moves.len(),
-        "{position:?}: a move generated twice"
-    );
+    let generated = MoveTable::new(moves.iter().copied());
     assert_eq!(
         position.count_legal_moves() as usize,
         moves.len(),
@@ -169,9 +164,9 @@ fn check_position(position: &Position) {
             let m = Move::new(from, to);
             assert_eq!(
                 position.is_legal(m),
-                generated.contains(&m),
+                generated.contains(m),
                 "{position:?}: {m} legal by check_move but generated is {}",
-                generated.contains(&m)
+                generated.contains(m)
             );
         }
     }
@@ -312,12 +307,92 @@ fn ref_square(square: Square) -> RefSquare {
     (usize::from(square.x()), usize::from(square.y()))
 }
 
-fn ref_move(m: Move) -> (RefSquare, RefSquare) {
-    (ref_square(m.from()), ref_square(m.to()))
+/// The reference's square as a library square.
+fn square_of(square: RefSquare) -> Square {
+    u8::try_from(square.0)
+        .ok()
+        .zip(u8::try_from(square.1).ok())
+        .and_then(|(x, y)| Square::new(x, y))
+        .unwrap_or_else(|| panic!("the reference names the square {square:?}, off an 11x11 grid"))
 }
 
-fn ref_squares(set: Bitboard) -> BTreeSet<RefSquare> {
-    set.into_iter().map(ref_square).collect()
+/// The reference's captured squares as a set.
+fn captured_set(squares: &[RefSquare]) -> Bitboard {
+    squares
+        .iter()
+        .fold(Bitboard::EMPTY, |set, &square| set | square_of(square))
+}
+
+/// Legal moves as the set of destinations of each starting square (by square index): two move
+/// lists compare without sorting, which keeps the fuzz targets fast under libFuzzer's
+/// instrumentation of every comparison.
+#[derive(PartialEq, Eq)]
+struct MoveTable([Bitboard; 121]);
+
+impl MoveTable {
+    fn new(moves: impl IntoIterator<Item = Move>) -> MoveTable {
+        let mut table = MoveTable([Bitboard::EMPTY; 121]);
+        for m in moves {
+            let entry = &mut table.0[usize::from(m.from().index())];
+            assert!(!entry.contains(m.to()), "{m} generated twice");
+            *entry |= m.to();
+        }
+        table
+    }
+
+    fn of_reference(board: &RefBoard) -> MoveTable {
+        MoveTable::new(
+            board
+                .legal_moves()
+                .into_iter()
+                .map(|(from, to)| Move::new(square_of(from), square_of(to))),
+        )
+    }
+
+    fn contains(&self, m: Move) -> bool {
+        self.0[usize::from(m.from().index())].contains(m.to())
+    }
+
+    fn len(&self) -> usize {
+        self.0.iter().map(|set| set.count() as usize).sum()
+    }
+
+    /// The moves in a fixed order (by starting square, then destination), whatever order the
+    /// generator produced them in, so that a fuzz input keeps choosing the same moves.
+    fn moves(&self) -> impl Iterator<Item = Move> + '_ {
+        (0..121u8)
+            .filter_map(Square::from_index)
+            .flat_map(move |from| {
+                self.0[usize::from(from.index())]
+                    .into_iter()
+                    .map(move |to| Move::new(from, to))
+            })
+    }
+
+    /// The moves one table has and the other lacks, for a failure message.
+    fn difference(&self, other: &MoveTable) -> String {
+        let only = |a: &MoveTable, b: &MoveTable| -> Vec<String> {
+            a.moves()
+                .filter(|&m| !b.contains(m))
+                .map(|m| m.to_string())
+                .collect()
+        };
+        format!(
+            "generated only by the library: {:?}; only by the reference: {:?}",
+            only(self, other),
+            only(other, self)
+        )
+    }
+}
+
+/// Panics unless the library's and the reference's legal moves are the same.
+fn assert_same_moves(position: &Position, fast: &MoveTable, slow: &MoveTable) {
+    if fast != slow {
+        panic!(
+            "{position:?}: legal moves differ from the reference: {}",
+            fast.difference(slow)
+        );
+    }
 }
 
 /// The same position on the reference's board.
@@ -325,6 +400,33 @@ fn to_reference(position: &Position) -> RefBoard {
     let record = notation::position_record(position);
     RefBoard::from_record(&record, position.side_to_move() == Side::Attackers)
         .unwrap_or_else(|e| panic!("the reference refuses {record:?}: {e}"))
+}
+
+/// Panics unless the library's position and the reference's board hold the same pieces on the
+/// same squares with the same side to move (compared square by square: no allocation).
+fn assert_same_board(position: &Position, board: &RefBoard, context: &dyn Fn() -> String) {
+    let size = usize::from(position.rules().size());
+    let same = board.size == size
+        && board.attackers_to_move == (position.side_to_move() == Side::Attackers)
+        && (0..size).all(|y| {
+            (0..size).all(|x| {
+                let piece = position.piece_at(square_of((x, y)));
+                let expected = match board.get(x, y) {
+                    Cell::Empty => None,
+                    Cell::Attacker => Some(Piece::Attacker),
+                    Cell::Defender => Some(Piece::Defender),
+                    Cell::King => Some(Piece::King),
+                };
+                piece == expected
+            })
+        });
+    if !same {
+        panic!(
+            "{}: the library has {position:?}, the reference {}",
+            context(),
+            board.to_record()
+        );
+    }
 }
 
 /// The outcome on the board (R13, R14, R17) as the reference says it.
@@ -348,16 +450,8 @@ fn board_outcome(outcome: Option<Outcome>) -> Option<RefOutcome> {
 /// same board.
 fn check_against_reference(position: &Position) {
     let board = to_reference(position);
-    let fast: BTreeSet<_> = position
-        .legal_moves()
-        .iter()
-        .map(|&m| ref_move(m))
-        .collect();
-    let slow: BTreeSet<_> = board.legal_moves().into_iter().collect();
-    assert_eq!(
-        fast, slow,
-        "{position:?}: legal moves differ from the reference"
-    );
+    let fast = MoveTable::new(position.legal_moves());
+    assert_same_moves(position, &fast, &MoveTable::of_reference(&board));
     assert_eq!(
         board_outcome(position.outcome()),
         board.outcome(),
@@ -368,16 +462,16 @@ fn check_against_reference(position: &Position) {
         let captured = after.play_unchecked(m);
         let (slow_after, slow_captured) = board.play(ref_square(m.from()), ref_square(m.to()));
         assert_eq!(
-            ref_squares(captured),
-            slow_captured.into_iter().collect(),
+            captured,
+            captured_set(&slow_captured),
             "{position:?} {m}: captures differ from the reference"
         );
-        assert_eq!(to_reference(&after), slow_after, "{position:?} {m}");
+        assert_same_board(&after, &slow_after, &|| format!("{position:?} {m}"));
     }
 }
 
 /// Most plies one `random_game` input plays: enough for long games, short enough to stay fast.
-const MAX_PLIES: usize = 600;
+const MAX_PLIES: usize = 300;
 
 /// `random_game`: the first byte picks the start (bit 0: Tablut or Tawlbwrdd; bit 1: attackers
 /// or defenders first), then every two bytes pick one legal move. After every move: the
@@ -401,7 +495,10 @@ pub fn check_random_game(data: &[u8]) {
     };
     let mut game = Game::from_position(variant.start().with_side_to_move(side));
     let mut board = to_reference(game.position());
-    let mut history = vec![board.clone()];
+    // How often each board (with the side to move) has occurred in this game, for R16.
+    // Keyed by the reference's record and side to move (hashing the board cell by cell is slow).
+    let key = |board: &RefBoard| (board.to_record(), board.attackers_to_move);
+    let mut seen: HashMap<(String, bool), usize> = HashMap::from([(key(&board), 1)]);
     for choice in choices.chunks(2).take(MAX_PLIES) {
         let position = *game.position();
         assert_eq!(
@@ -410,17 +507,13 @@ pub fn check_random_game(data: &[u8]) {
             "{position:?}"
         );
 
-        let fast: BTreeSet<Move> = position.legal_moves().into_iter().collect();
-        let slow: BTreeSet<_> = board.legal_moves().into_iter().collect();
-        let fast_as_ref: BTreeSet<_> = fast.iter().map(|&m| ref_move(m)).collect();
-        assert_eq!(
-            fast_as_ref, slow,
-            "{position:?}: legal moves differ from the reference"
-        );
-        assert_eq!(position.count_legal_moves() as usize, fast.len());
+        let fast = MoveTable::new(position.legal_moves());
+        assert_same_moves(&position, &fast, &MoveTable::of_reference(&board));
+        let move_count = fast.len();
+        assert_eq!(position.count_legal_moves() as usize, move_count);
 
         // R16 from the reference's own history: the current board seen before in this game.
-        let repeated = history.iter().filter(|&b| b == &board).count() >= 2;
+        let repeated = seen.get(&key(&board)).copied().unwrap_or(0) >= 2;
         let expected = match board.outcome() {
             Some(RefOutcome::AttackersWin) => Some(Outcome::Win {
                 winner: Side::Attackers,
@@ -445,7 +538,7 @@ pub fn check_random_game(data: &[u8]) {
                 game.legal_moves().is_empty(),
                 "{position:?}: moves after {outcome:?}"
             );
-            if let Some(&m) = fast.first() {
+            if let Some(m) = fast.moves().next() {
                 assert!(
                     game.play(m).is_err(),
                     "{position:?}: {m} played after {outcome:?}"
@@ -459,7 +552,7 @@ pub fn check_random_game(data: &[u8]) {
             *choice.get(1).unwrap_or(&0),
         ]));
         // `fast` is not empty: a game without an outcome has a legal move (R17).
-        let Some(&m) = fast.iter().nth(index % fast.len()) else {
+        let Some(m) = fast.moves().nth(index % move_count.max(1)) else {
             panic!("{position:?}: no legal move but no outcome");
         };
         let captured = game
@@ -467,12 +560,12 @@ pub fn check_random_game(data: &[u8]) {
             .unwrap_or_else(|e| panic!("{position:?}: generated move {m} refused: {e}"));
         let (next_board, slow_captured) = board.play(ref_square(m.from()), ref_square(m.to()));
         assert_eq!(
-            ref_squares(captured),
-            slow_captured.into_iter().collect(),
+            captured,
+            captured_set(&slow_captured),
             "{position:?} {m}: captures differ from the reference"
         );
         let after = *game.position();
-        assert_eq!(to_reference(&after), next_board, "{position:?} {m}");
+        assert_same_board(&after, &next_board, &|| format!("{position:?} {m}"));
         assert_eq!(after.hash(), after.hash_from_scratch(), "{position:?} {m}");
 
         // Piece counts only go down, each by what the move captured of it.
@@ -488,14 +581,17 @@ pub fn check_random_game(data: &[u8]) {
         assert!(after.defenders().count() <= position.defenders().count());
         assert!(after.king_set().count() <= position.king_set().count());
 
-        // Undo gives the game back as it was; playing again gives the same game.
-        let before_undo = game.clone();
+        // Undo gives the position back; playing the move again gives the same position.
+        let plies = game.moves().len();
         assert_eq!(game.undo(), Some(m));
-        assert_eq!(*game.position(), position);
+        assert_eq!(
+            (*game.position(), game.moves().len()),
+            (position, plies - 1)
+        );
         assert_eq!(game.play(m), Ok(captured));
-        assert_eq!(game, before_undo);
+        assert_eq!((*game.position(), game.moves().len()), (after, plies));
 
         board = next_board;
-        history.push(board.clone());
+        *seen.entry(key(&board)).or_insert(0) += 1;
     }
 }
