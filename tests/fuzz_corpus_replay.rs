@@ -8,6 +8,9 @@ mod checks;
 use std::fs;
 use std::panic;
 use std::path::PathBuf;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::thread;
+use std::time::Duration;
 
 /// Runs `check` on every file of `fuzz/corpus/<target>/` and fails, naming every file that
 /// panicked, if any did.
@@ -60,4 +63,64 @@ fn rules_string_corpus() {
 #[test]
 fn random_game_corpus() {
     replay("random_game", checks::check_random_game);
+}
+
+/// The per-input timeout of scripts/fuzz.sh (libFuzzer's `-timeout`): an input that keeps a check
+/// busy this long is a hang. Not a speed test: every input below needs milliseconds when parsing
+/// is linear.
+const HANG: Duration = Duration::from_secs(10);
+
+/// Runs `check` on `data` and fails if it panics or is still running after [`HANG`].
+fn assert_no_hang(what: &str, check: fn(&[u8]), data: Vec<u8>) {
+    let (done, finished) = mpsc::channel();
+    thread::spawn(move || {
+        check(&data);
+        let _ = done.send(());
+    });
+    match finished.recv_timeout(HANG) {
+        Ok(()) => {}
+        Err(RecvTimeoutError::Timeout) => panic!("{what}: still running after {HANG:?}"),
+        Err(RecvTimeoutError::Disconnected) => panic!("{what}: the check panicked"),
+    }
+}
+
+// Inputs far longer than libFuzzer's 4 KB, which the fuzzer itself never tries: a protocol line
+// from a host can be any length.
+
+#[test]
+fn long_records_and_moves_are_read_without_a_hang() {
+    let runs = format!("/{}/", "1".repeat(1_000_000));
+    assert_no_hang(
+        "a 1 MB digit run",
+        checks::check_position_record,
+        runs.into_bytes(),
+    );
+    let slashes = "/".repeat(1_000_000);
+    assert_no_hang(
+        "1 MB of slashes",
+        checks::check_position_record,
+        slashes.into_bytes(),
+    );
+    let captures = format!("te1-e2{}", "xe3/e4".repeat(150_000));
+    assert_no_hang(
+        "a 900 KB capture list",
+        checks::check_move_notation,
+        captures.into_bytes(),
+    );
+}
+
+#[test]
+fn a_rules_string_with_100_000_fields_is_refused_without_a_hang() {
+    let fields: String = (0..100_000).map(|i| format!("k{i}:v ")).collect();
+    assert_no_hang(
+        "100 000 distinct fields",
+        checks::check_rules_string,
+        fields.into_bytes(),
+    );
+    let name = format!("name:{}", "a ".repeat(500_000));
+    assert_no_hang(
+        "a 500 000-word name",
+        checks::check_rules_string,
+        name.into_bytes(),
+    );
 }
