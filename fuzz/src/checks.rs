@@ -228,6 +228,14 @@ fn move_contexts() -> Vec<Position> {
 /// it in a position never panics, and the full description of a legal move round-trips too.
 pub fn check_move_notation(data: &[u8]) {
     let text = text_of(data);
+    // Squares and side names are read with the same care: what is accepted prints back.
+    if let Ok(square) = text.parse::<Square>() {
+        assert_eq!(square.to_string(), text.to_ascii_lowercase(), "{text:?}");
+        assert_eq!(square.to_string().parse::<Square>(), Ok(square));
+    }
+    if let Some(side) = Side::from_name(&text) {
+        assert_eq!(Side::from_name(side.name()), Some(side));
+    }
     let full = text.parse::<FullMove>();
     let simple = text.parse::<Move>();
     match (&full, &simple) {
