@@ -1,1 +1,2 @@
+pub mod diagram;
 pub mod fixtures;
