@@ -11,6 +11,7 @@ pub mod perft;
 mod piece;
 mod position;
 mod rules;
+pub mod search;
 mod square;
 mod variant;
 mod zobrist;

@@ -34,7 +34,7 @@ const fn build_keys() -> [[u64; SQUARES]; 3] {
 static PIECE_KEYS: [[u64; SQUARES]; 3] = build_keys();
 
 /// Key toggled when the defenders are to move.
-pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x5EED_0F_7AF1).1;
+pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
 
 /// The key of `piece` standing on `square`.
 #[inline(always)]

@@ -1,2 +1,3 @@
 pub mod diagram;
 pub mod fixtures;
+pub mod reference;
