@@ -1,0 +1,224 @@
+//! The fast library against the slow reference rules of tests/common/reference.rs (an array
+//! board written separately from RULES.md): legal moves, the captures of every move, the board
+//! after it, the outcome and perft, along random games and on random placements.
+//!
+//! The reference board is built square by square from `Position::piece_at`, not from the
+//! library's notation, so the two sides share nothing but the squares.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::diagram::{position_from_diagram, show};
+use common::random::{RandomGame, random_position, sharp_game_from, start_positions};
+use common::reference::{Cell, RefBoard, RefOutcome};
+use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
+use tafl_engine::{Bitboard, DrawReason, Outcome, Piece, Position, Side, Square, perft};
+
+type Xy = (usize, usize);
+
+fn xy(square: Square) -> Xy {
+    (usize::from(square.x()), usize::from(square.y()))
+}
+
+/// The reference board with the same pieces and side to move.
+fn reference_of(position: &Position) -> RefBoard {
+    let size = usize::from(position.rules().size());
+    let mut cells = vec![Cell::Empty; size * size];
+    for (square, piece) in position.pieces_with_squares() {
+        let (x, y) = xy(square);
+        cells[y * size + x] = match piece {
+            Piece::Attacker => Cell::Attacker,
+            Piece::Defender => Cell::Defender,
+            Piece::King => Cell::King,
+        };
+    }
+    RefBoard {
+        size,
+        cells,
+        attackers_to_move: position.side_to_move() == Side::Attackers,
+    }
+}
+
+fn library_moves(position: &Position) -> BTreeSet<(Xy, Xy)> {
+    position
+        .legal_moves()
+        .iter()
+        .map(|m| (xy(m.from()), xy(m.to())))
+        .collect()
+}
+
+fn library_set(set: Bitboard) -> BTreeSet<Xy> {
+    set.into_iter().map(xy).collect()
+}
+
+fn library_outcome(position: &Position) -> Result<Option<RefOutcome>, TestCaseError> {
+    Ok(match position.outcome() {
+        None => None,
+        Some(Outcome::Win {
+            winner: Side::Attackers,
+            ..
+        }) => Some(RefOutcome::AttackersWin),
+        Some(Outcome::Win {
+            winner: Side::Defenders,
+            ..
+        }) => Some(RefOutcome::DefendersWin),
+        Some(Outcome::Draw(DrawReason::NoLegalMoves)) => Some(RefOutcome::DrawNoMoves),
+        Some(other) => {
+            return Err(TestCaseError::fail(format!(
+                "a position alone cannot be {other}\n{}",
+                show(position)
+            )));
+        }
+    })
+}
+
+/// Compares one position: the legal moves, the outcome, and for every legal move what it
+/// captures and the board it leaves.
+fn compare(position: &Position) -> Result<(), TestCaseError> {
+    let board = show(position);
+    let reference = reference_of(position);
+    let reference_moves: BTreeSet<(Xy, Xy)> = reference.legal_moves().into_iter().collect();
+    let moves = library_moves(position);
+    prop_assert_eq!(
+        &moves,
+        &reference_moves,
+        "legal moves differ (library left, reference right; (x, y) from a1 = (0, 0)) in\n{}",
+        board
+    );
+    prop_assert_eq!(
+        library_outcome(position)?,
+        reference.outcome(),
+        "outcome (library left) of\n{}",
+        board
+    );
+    for m in position.legal_moves() {
+        let mut after = *position;
+        let captured = library_set(after.play_unchecked(m));
+        let (reference_after, reference_captured) = reference.play(xy(m.from()), xy(m.to()));
+        let reference_captured: BTreeSet<Xy> = reference_captured.into_iter().collect();
+        prop_assert_eq!(
+            &captured,
+            &reference_captured,
+            "captures of {} (library left, reference right) in\n{}",
+            m,
+            board
+        );
+        prop_assert_eq!(
+            reference_of(&after),
+            reference_after,
+            "board after {} (library left) from\n{}",
+            m,
+            board
+        );
+    }
+    Ok(())
+}
+
+fn compare_game(game: &RandomGame) -> Result<(), TestCaseError> {
+    for position in &game.positions {
+        compare(position)?;
+    }
+    Ok(())
+}
+
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
+
+proptest! {
+    #![proptest_config(config(48))]
+
+    #[test]
+    fn games_from_both_starts_agree_with_the_reference(
+        game in sharp_game_from(vec![Position::tablut(), Position::tawlbwrdd()], 160)
+    ) {
+        compare_game(&game)?;
+    }
+
+    #[test]
+    fn games_from_the_perft_fixtures_agree_with_the_reference(
+        game in sharp_game_from(start_positions(), 60)
+    ) {
+        compare_game(&game)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn random_positions_agree_with_the_reference(board in random_position(&[9, 11])) {
+        compare(&board.0)?;
+        let reference = reference_of(&board.0);
+        prop_assert_eq!(perft::perft(&board.0, 2), reference.perft(2), "perft 2 of{:?}", board);
+    }
+
+    #[test]
+    fn small_boards_agree_with_the_reference(board in random_position(&[5, 7])) {
+        compare(&board.0)?;
+        let reference = reference_of(&board.0);
+        prop_assert_eq!(perft::perft(&board.0, 3), reference.perft(3), "perft 3 of{:?}", board);
+    }
+}
+
+/// The games above reach what they should test: captures of soldiers, both wins, and more
+/// than one capture in a move. Without this, a generator that never reached them would let the
+/// comparisons pass having checked little.
+#[test]
+fn random_games_reach_captures_and_both_wins() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = sharp_game_from(vec![Position::tablut(), Position::tawlbwrdd()], 160);
+    let (mut captures, mut multiple, mut attackers_won, mut defenders_won) = (0, 0, 0, 0);
+    for _ in 0..48 {
+        let game = strategy.new_tree(&mut runner).unwrap().current();
+        for (position, m) in game.plies() {
+            let taken = position.captures_of(m).count();
+            captures += usize::from(taken > 0);
+            multiple += usize::from(taken > 1);
+        }
+        match game.positions.last().and_then(Position::winner) {
+            Some(Side::Attackers) => attackers_won += 1,
+            Some(Side::Defenders) => defenders_won += 1,
+            None => {}
+        }
+    }
+    assert!(captures > 100, "{captures} capturing moves");
+    assert!(multiple > 0, "{multiple} moves with several captures");
+    assert!(
+        attackers_won > 0 && defenders_won > 0,
+        "{attackers_won} / {defenders_won} wins"
+    );
+}
+
+/// `reference_of` puts every piece where the reference's own record reader does (rank 1 first,
+/// file a at x = 0), so the comparisons above compare the same boards.
+#[test]
+fn the_conversion_to_the_reference_board_keeps_every_square() {
+    let record = "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+    let reference = RefBoard::from_record(record, true).unwrap();
+    assert_eq!(reference_of(&Position::tawlbwrdd()), reference);
+    let corners = position_from_diagram(
+        "
+        9  . . . . . . . . d
+        8  . . . . . . . . .
+        7  . . . . . . . . .
+        6  . . . . . . . . .
+        5  . . . . # . . . .
+        4  . . . . . . . . .
+        3  . . . . . . . . .
+        2  . K . . . . . . .
+        1  a . . . . . . . .
+           a b c d e f g h i
+        ",
+        Side::Defenders,
+    );
+    let reference = RefBoard::from_record("/t8/1K7/9/9/9/9/9/9/8T/", false).unwrap();
+    assert_eq!(reference_of(&corners), reference);
+}
