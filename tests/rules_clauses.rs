@@ -1971,3 +1971,14 @@ fn p1_perft_ignores_repetition() {
         "some 5-ply paths pass a repetition at ply 4, and perft counts them"
     );
 }
+
+#[test]
+#[ignore = "BUG: Game::undo after agree_draw takes back the agreement and the last move; its doc says it takes back the last move or an agreement made since it"]
+fn r18_undo_after_an_agreement_takes_back_only_the_agreement() {
+    let mut game = Game::new(&Variant::tablut());
+    game.play(mv("e2-h2")).unwrap();
+    let before = game.clone();
+    game.agree_draw();
+    game.undo();
+    assert_eq!(game, before, "the move e2-h2 should still be on the board");
+}
