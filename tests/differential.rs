@@ -149,7 +149,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(config(256))]
+    #![proptest_config(config(384))]
 
     #[test]
     fn random_positions_agree_with_the_reference(board in random_position(&[9, 11])) {
@@ -221,4 +221,57 @@ fn the_conversion_to_the_reference_board_keeps_every_square() {
     );
     let reference = RefBoard::from_record("/t8/1K7/9/9/9/9/9/9/8T/", false).unwrap();
     assert_eq!(reference_of(&corners), reference);
+}
+
+/// The random placements above reach every kind of move the rules treat apart: the king
+/// captured on the castle, next to it and elsewhere (R13), the king escaping (R14), a soldier
+/// captured against the empty castle (R10) and several soldiers at once (R11).
+#[test]
+fn random_positions_reach_every_king_capture_regime() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let strategy = random_position(&[5, 7, 9, 11]);
+    let (mut on_castle, mut next_to_castle, mut elsewhere) = (0, 0, 0);
+    let (mut escapes, mut against_castle, mut several) = (0, 0, 0);
+    for _ in 0..1000 {
+        let position = strategy.new_tree(&mut runner).unwrap().current().0;
+        let castle = position.rules().castle();
+        let castle_xy = xy(castle);
+        for m in position.legal_moves() {
+            let mut after = position;
+            let captured = after.play_unchecked(m);
+            if let Some(king) = position.king().filter(|&king| captured.contains(king)) {
+                let (kx, ky) = xy(king);
+                match kx.abs_diff(castle_xy.0) + ky.abs_diff(castle_xy.1) {
+                    0 => on_castle += 1,
+                    1 => next_to_castle += 1,
+                    _ => elsewhere += 1,
+                }
+            }
+            escapes += usize::from(after.winner() == Some(Side::Defenders));
+            several += usize::from(captured.count() > 1);
+            let (tx, ty) = xy(m.to());
+            against_castle += captured
+                .into_iter()
+                .map(xy)
+                .filter(|&(cx, cy)| {
+                    // The captured soldier lies between the landing square and the castle.
+                    (2 * cx == tx + castle_xy.0 && 2 * cy == ty + castle_xy.1)
+                        && !position.occupied().contains(castle)
+                })
+                .count();
+        }
+    }
+    let counts = [
+        ("king captured on the castle", on_castle),
+        ("king captured next to the castle", next_to_castle),
+        ("king captured elsewhere", elsewhere),
+        ("king escapes", escapes),
+        ("soldier captured against the empty castle", against_castle),
+        ("moves capturing several soldiers", several),
+    ];
+    for (what, count) in counts {
+        assert!(count >= 5, "{what}: only {count} in 1000 random positions");
+    }
 }

@@ -180,15 +180,17 @@ fn king_place() -> impl Strategy<Value = KingPlace> {
 
 /// Builds a placement: each square but the castle holds an attacker with probability
 /// `attackers`%, else a defender with probability `defenders`%, from its roll in `0..100`
-/// (a roll of 0 is always empty, so shrinking empties the board). No soldier stands on the
-/// castle: the rules never put one there.
+/// (a roll of 0 is always empty, so shrinking empties the board). Under a `siege`, a square
+/// next to the king with a roll of 35 or more holds an attacker, so that king captures (R13),
+/// rare on a random board, are tried often. No soldier stands on the castle: the rules never
+/// put one there.
 fn placement(
     rules: Rules,
     side: Side,
-    attackers: u8,
-    defenders: u8,
+    (attackers, defenders): (u8, u8),
     rolls: &[u8],
     king: KingPlace,
+    siege: bool,
 ) -> Position {
     let size = rules.size();
     let castle = rules.castle();
@@ -217,7 +219,11 @@ fn placement(
                 continue;
             }
             let roll = rolls[usize::from(y) * usize::from(size) + usize::from(x)];
-            if roll >= 100 - attackers {
+            let next_to_king =
+                king_square.is_some_and(|king| king.x().abs_diff(x) + king.y().abs_diff(y) == 1);
+            if siege && next_to_king && roll >= 35 {
+                pieces.push((square, Piece::Attacker));
+            } else if roll >= 100 - attackers {
                 pieces.push((square, Piece::Attacker));
             } else if roll >= 100 - attackers - defenders {
                 pieces.push((square, Piece::Defender));
@@ -235,27 +241,19 @@ pub fn random_position(sizes: &'static [u8]) -> impl Strategy<Value = Board> {
         (
             Just(size),
             any::<bool>(),
-            0u8..=45,
-            0u8..=30,
+            (0u8..=45, 0u8..=30),
             proptest::collection::vec(0u8..100, squares),
             king_place(),
+            proptest::bool::weighted(0.3),
         )
-            .prop_map(
-                |(size, attackers_move, attackers, defenders, rolls, king)| {
-                    let side = if attackers_move {
-                        Side::Attackers
-                    } else {
-                        Side::Defenders
-                    };
-                    Board(placement(
-                        standard_rules(size),
-                        side,
-                        attackers,
-                        defenders,
-                        &rolls,
-                        king,
-                    ))
-                },
-            )
+            .prop_map(|(size, attackers_move, density, rolls, king, siege)| {
+                let side = if attackers_move {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                };
+                let rules = standard_rules(size);
+                Board(placement(rules, side, density, &rolls, king, siege))
+            })
     })
 }
