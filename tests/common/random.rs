@@ -221,9 +221,8 @@ fn placement(
             let roll = rolls[usize::from(y) * usize::from(size) + usize::from(x)];
             let next_to_king =
                 king_square.is_some_and(|king| king.x().abs_diff(x) + king.y().abs_diff(y) == 1);
-            if siege && next_to_king && roll >= 35 {
-                pieces.push((square, Piece::Attacker));
-            } else if roll >= 100 - attackers {
+            let besieging = siege && next_to_king && roll >= 35;
+            if besieging || roll >= 100 - attackers {
                 pieces.push((square, Piece::Attacker));
             } else if roll >= 100 - attackers - defenders {
                 pieces.push((square, Piece::Defender));
