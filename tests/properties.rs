@@ -203,6 +203,11 @@ proptest! {
             prop_assert_eq!(played.last_move(), Some((m, captured)));
             prop_assert_eq!(played.undo(), Some(m));
             prop_assert_eq!(&played, &before);
+            // A draw agreement (R18) is taken back alone.
+            played.agree_draw();
+            prop_assert_eq!(played.outcome(), Some(Outcome::Draw(DrawReason::Agreement)));
+            prop_assert_eq!(played.undo(), None);
+            prop_assert_eq!(&played, &before);
             played.play(m).map_err(|e| TestCaseError::fail(e.to_string()))?;
         }
         while played.undo().is_some() {}

@@ -1973,7 +1973,6 @@ fn p1_perft_ignores_repetition() {
 }
 
 #[test]
-#[ignore = "BUG: Game::undo after agree_draw takes back the agreement and the last move; its doc says it takes back the last move or an agreement made since it"]
 fn r18_undo_after_an_agreement_takes_back_only_the_agreement() {
     let mut game = Game::new(&Variant::tablut());
     game.play(mv("e2-h2")).unwrap();
@@ -1981,4 +1980,10 @@ fn r18_undo_after_an_agreement_takes_back_only_the_agreement() {
     game.agree_draw();
     game.undo();
     assert_eq!(game, before, "the move e2-h2 should still be on the board");
+    assert_eq!(game.outcome(), None);
+    assert_eq!(
+        game.undo(),
+        Some(mv("e2-h2")),
+        "the next undo takes back the move"
+    );
 }
