@@ -311,6 +311,26 @@ proptest! {
     }
 
     #[test]
+    fn any_move_in_any_position_never_panics(
+        board in random_position(ALL_SIZES),
+        from in 0u8..121,
+        to in 0u8..121,
+    ) {
+        // Squares off a small board, pieces of the wrong side, diagonal moves: every call
+        // answers without panicking (play_unchecked promises this for illegal moves too).
+        let position = board.0;
+        let m = Move::new(Square::from_index(from).unwrap(), Square::from_index(to).unwrap());
+        let legal = position.is_legal(m);
+        prop_assert_eq!(position.check_move(m).is_ok(), legal);
+        let mut copy = position;
+        prop_assert_eq!(copy.play(m).is_ok(), legal);
+        let mut copy = position;
+        let _ = copy.play_unchecked(m);
+        let _ = position.captures_of(m);
+        let _ = FullMove::describe(&position, m).to_string();
+    }
+
+    #[test]
     fn parsers_never_panic(text in "\\PC{0,40}") {
         let _ = text.parse::<Square>();
         let _ = text.parse::<Move>();

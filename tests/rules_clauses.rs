@@ -8,10 +8,13 @@
 
 mod common;
 
-use common::diagram::{assert_move, mv, play_checked, position_from_diagram, show, sq, squares};
+use common::diagram::{
+    assert_move, mv, play_checked, position_from_diagram, position_from_diagram_with_rules, show,
+    sq, squares,
+};
 use tafl_engine::{
-    DrawReason, Game, IllegalMoveError, Outcome, PlayError, Position, Rules, Side, Variant,
-    WinReason, notation, perft,
+    DrawReason, Game, IllegalMoveError, Outcome, PlayError, Position, RepetitionRule, RuleFlags,
+    Rules, Side, Variant, WinReason, notation, perft,
 };
 
 const KING_CAPTURED: Outcome = Outcome::Win {
@@ -1986,4 +1989,146 @@ fn r18_undo_after_an_agreement_takes_back_only_the_agreement() {
         Some(mv("e2-h2")),
         "the next undo takes back the move"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rule choices of other tafl games, which the engine plays from a rules string (RuleFlags,
+// RepetitionRule): each flag changes exactly the rule it names.
+
+fn rules_with(flags: RuleFlags, repetition: RepetitionRule) -> Rules {
+    Rules::new(9, flags, repetition).unwrap()
+}
+
+const KING_HAMMER_BOARD: &str = "
+    9  . . . . . . . . .
+    8  . . . . . . . . .
+    7  . . . . . K . . .
+    6  . . . . . . . . .
+    5  . . . . # . . . .
+    4  . . . . . . . . .
+    3  . . . d a . . . .
+    2  . . . . . . . . .
+    1  . . . . . . . . .
+    ";
+const KING_ANVIL_BOARD: &str = "
+    9  . . . . . . . . .
+    8  . . . . . . . . .
+    7  . . . . . . . . .
+    6  . . . . . . . . .
+    5  . . . . # . . . .
+    4  . . . . . . . . .
+    3  . . K a . . . . .
+    2  . . . . . . . . .
+    1  . . . . d . . . .
+    ";
+
+fn captures_under(rules: Rules, board: &str, side: Side, m: &str) -> tafl_engine::Bitboard {
+    let position = position_from_diagram_with_rules(board, rules, side);
+    play_checked(&position, mv(m)).1
+}
+
+#[test]
+fn r9_with_the_king_unarmed_he_is_neither_hammer_nor_anvil() {
+    let second = RepetitionRule::SecondOccurrenceDraws;
+    let standard = RuleFlags::STANDARD;
+    let cases = [
+        (standard, "e3", "d3"),
+        (standard - RuleFlags::KING_HAMMER, "", "d3"),
+        (standard - RuleFlags::KING_ANVIL, "e3", ""),
+        (
+            standard - RuleFlags::KING_HAMMER - RuleFlags::KING_ANVIL,
+            "",
+            "",
+        ),
+    ];
+    for (flags, as_hammer, as_anvil) in cases {
+        let rules = rules_with(flags, second);
+        let hammer = captures_under(rules, KING_HAMMER_BOARD, Side::Defenders, "f7-f3");
+        assert_eq!(hammer, squares(as_hammer), "king as hammer under {flags:?}");
+        let anvil = captures_under(rules, KING_ANVIL_BOARD, Side::Defenders, "e1-e3");
+        assert_eq!(anvil, squares(as_anvil), "king as anvil under {flags:?}");
+    }
+}
+
+#[test]
+fn r10_the_empty_castle_can_be_hostile_to_one_side_only() {
+    // An attacker lands on c5 next to the defender on d5; a defender lands on g5 next to the
+    // attacker on f5. Each is captured only where the castle is hostile to its side.
+    let board = "
+        9  . . . . . . . . .
+        8  . . . . . . . . .
+        7  . . . . . . K . .
+        6  . . . . . . . . .
+        5  . . . d # a . . .
+        4  . . . . . . . . .
+        3  . . . . . . . . .
+        2  . . . . . . . . .
+        1  . . a . . . d . .
+        ";
+    let second = RepetitionRule::SecondOccurrenceDraws;
+    let standard = RuleFlags::STANDARD;
+    let cases = [
+        (standard, "d5", "f5"),
+        (
+            standard - RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS,
+            "",
+            "f5",
+        ),
+        (
+            standard - RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS,
+            "d5",
+            "",
+        ),
+    ];
+    for (flags, defender_taken, attacker_taken) in cases {
+        let rules = rules_with(flags, second);
+        let by_attackers = captures_under(rules, board, Side::Attackers, "c1-c5");
+        assert_eq!(by_attackers, squares(defender_taken), "under {flags:?}");
+        let by_defenders = captures_under(rules, board, Side::Defenders, "g1-g5");
+        assert_eq!(by_defenders, squares(attacker_taken), "under {flags:?}");
+    }
+}
+
+#[test]
+fn r16_other_repetition_rules_draw_on_the_third_occurrence_or_never() {
+    let board = "
+        9  . . . . . . . . .
+        8  . . . . . . . . .
+        7  . . . . . . K . .
+        6  . . . . . . . . .
+        5  . . . . # . . . .
+        4  . . . . . . . . .
+        3  . . . . . . . . .
+        2  . . . . . . . . .
+        1  . . a . . . . . .
+        ";
+    let shuffle = "c1-c2 g7-g6 c2-c1 g6-g7";
+    for (repetition, drawn_after) in [
+        (RepetitionRule::SecondOccurrenceDraws, Some(1)),
+        (RepetitionRule::ThirdOccurrenceDraws, Some(2)),
+        (RepetitionRule::Ignored, None),
+    ] {
+        let rules = rules_with(RuleFlags::STANDARD, repetition);
+        let mut game = Game::from_position(position_from_diagram_with_rules(
+            board,
+            rules,
+            Side::Attackers,
+        ));
+        for round in 1..=3 {
+            play_all(&mut game, shuffle);
+            let expected = match drawn_after {
+                Some(n) if round >= n => Some(Outcome::Draw(DrawReason::Repetition)),
+                _ => None,
+            };
+            assert_eq!(
+                game.outcome(),
+                expected,
+                "{repetition:?} after round {round}"
+            );
+            assert_eq!(game.repetitions(), round + 1);
+            if expected.is_some() {
+                break;
+            }
+        }
+    }
 }

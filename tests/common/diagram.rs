@@ -71,13 +71,24 @@ fn diagram_rows(diagram: &str) -> Vec<Vec<char>> {
 /// The position drawn in `diagram`, with `side` to move. Panics on a malformed diagram: the
 /// diagrams are written by hand in the tests, so a mistake there should stop the test loudly.
 pub fn position_from_diagram(diagram: &str, side: Side) -> Position {
-    let rows = diagram_rows(diagram);
-    let size = rows.len();
+    let size = diagram_rows(diagram).len();
     assert!(
         (5..=11).contains(&size) && size % 2 == 1,
         "diagram: {size} rows; a board is odd and from 5 to 11 squares wide"
     );
-    let rules = rules_for_size(size as u8);
+    position_from_diagram_with_rules(diagram, rules_for_size(size as u8), side)
+}
+
+/// The position drawn in `diagram` under other rules than RULES.md's (rule flags, repetition);
+/// the diagram must have `rules.size()` rows.
+pub fn position_from_diagram_with_rules(diagram: &str, rules: Rules, side: Side) -> Position {
+    let rows = diagram_rows(diagram);
+    let size = rows.len();
+    assert_eq!(
+        size,
+        usize::from(rules.size()),
+        "diagram: rows against the rules' size"
+    );
     let mut pieces = Vec::new();
     for (row_index, row) in rows.iter().enumerate() {
         assert_eq!(
