@@ -10,7 +10,9 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::diagram::{position_from_diagram, show};
-use common::random::{RandomGame, random_position, sharp_game_from, start_positions};
+use common::random::{
+    RandomGame, random_position, sharp_game_from, standard_rules, start_positions,
+};
 use common::reference::{Cell, RefBoard, RefOutcome};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -74,6 +76,40 @@ fn library_outcome(position: &Position) -> Result<Option<RefOutcome>, TestCaseEr
     })
 }
 
+fn name((x, y): Xy) -> String {
+    Square::new(x as u8, y as u8).map_or_else(|| format!("({x}, {y})"), |s| s.to_string())
+}
+
+fn move_name((from, to): (Xy, Xy)) -> String {
+    format!("{}-{}", name(from), name(to))
+}
+
+/// The reference board drawn as a diagram, through a library position built square by square.
+fn reference_diagram(reference: &RefBoard) -> String {
+    let size = u8::try_from(reference.size).expect("at most 11");
+    let mut pieces = Vec::new();
+    for y in 0..size {
+        for x in 0..size {
+            let piece = match reference.get(usize::from(x), usize::from(y)) {
+                Cell::Empty => continue,
+                Cell::Attacker => Piece::Attacker,
+                Cell::Defender => Piece::Defender,
+                Cell::King => Piece::King,
+            };
+            pieces.push((Square::new(x, y).expect("on the grid"), piece));
+        }
+    }
+    let side = if reference.attackers_to_move {
+        Side::Attackers
+    } else {
+        Side::Defenders
+    };
+    match Position::from_pieces(standard_rules(size), side, pieces) {
+        Ok(position) => show(&position),
+        Err(error) => format!("{} ({error})", reference.to_record()),
+    }
+}
+
 /// Compares one position: the legal moves, the outcome, and for every legal move what it
 /// captures and the board it leaves.
 fn compare(position: &Position) -> Result<(), TestCaseError> {
@@ -81,23 +117,35 @@ fn compare(position: &Position) -> Result<(), TestCaseError> {
     let reference = reference_of(position);
     let reference_moves: BTreeSet<(Xy, Xy)> = reference.legal_moves().into_iter().collect();
     let moves = library_moves(position);
-    prop_assert_eq!(
-        &moves,
-        &reference_moves,
-        "legal moves differ (library left, reference right; (x, y) from a1 = (0, 0)) in\n{}",
-        board
-    );
+    if moves != reference_moves {
+        let only = |a: &BTreeSet<(Xy, Xy)>, b: &BTreeSet<(Xy, Xy)>| {
+            a.difference(b)
+                .copied()
+                .map(move_name)
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        return Err(TestCaseError::fail(format!(
+            "legal moves differ in\n{board}only the library: {}\nonly the reference: {}",
+            only(&moves, &reference_moves),
+            only(&reference_moves, &moves),
+        )));
+    }
     prop_assert_eq!(
         library_outcome(position)?,
         reference.outcome(),
-        "outcome (library left) of\n{}",
+        "outcome (library left, reference right) of\n{}",
         board
     );
     for m in position.legal_moves() {
         let mut after = *position;
-        let captured = library_set(after.play_unchecked(m));
+        let captured: BTreeSet<String> = library_set(after.play_unchecked(m))
+            .into_iter()
+            .map(name)
+            .collect();
         let (reference_after, reference_captured) = reference.play(xy(m.from()), xy(m.to()));
-        let reference_captured: BTreeSet<Xy> = reference_captured.into_iter().collect();
+        let reference_captured: BTreeSet<String> =
+            reference_captured.into_iter().map(name).collect();
         prop_assert_eq!(
             &captured,
             &reference_captured,
@@ -105,12 +153,14 @@ fn compare(position: &Position) -> Result<(), TestCaseError> {
             m,
             board
         );
-        prop_assert_eq!(
-            reference_of(&after),
-            reference_after,
-            "board after {} (library left) from\n{}",
+        let library_after = reference_of(&after);
+        prop_assert!(
+            library_after == reference_after,
+            "board after {} from\n{}library:\n{}reference:\n{}",
             m,
-            board
+            board,
+            show(&after),
+            reference_diagram(&reference_after)
         );
     }
     Ok(())
