@@ -1514,10 +1514,12 @@ fn r13_a_captured_king_wins_the_game_for_the_attackers() {
         "the defenders' e3 may not move any more"
     );
     assert_eq!(after.count_legal_moves(), 0);
+    let mut over = after;
     assert_eq!(
-        after.clone().play(mv("e3-e4")),
+        over.play(mv("e3-e4")),
         Err(IllegalMoveError::GameOver(KING_CAPTURED))
     );
+    assert_eq!(over, after, "a refused move leaves the position as it was");
 
     let mut game = Game::from_position(position);
     game.play(mv("d1-d7")).unwrap();
