@@ -131,10 +131,14 @@ impl Game {
         Ok(captured)
     }
 
-    /// Takes back the last move (or a draw agreement made since it) and returns the move. `None`
-    /// at the start.
+    /// Takes back the last thing that happened: a draw agreement made since the last move (then
+    /// no move is taken back and it returns `None`), or else the last move, which it returns.
+    /// `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
-        self.agreed_draw = false;
+        if self.agreed_draw {
+            self.agreed_draw = false;
+            return None;
+        }
         let (m, _) = self.moves.pop()?;
         self.positions.pop();
         Some(m)
