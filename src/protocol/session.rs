@@ -726,6 +726,14 @@ impl Session {
                 return;
             }
         };
+        let last = moves.last().copied();
+        let last_played = table.game.last_move().map(|(m, _)| m);
+        if same_placement(&current, &host) && last.is_some() && last == last_played {
+            // Our board is the host's already. OpenTafl resends the last move after refusing
+            // ours (`error`, `opponent-move`, `play`): nothing to do, and the refusal stands.
+            table.pending = None;
+            return;
+        }
         // The ways the host's board may have come about, most likely first: the moves on our
         // board; on our board after our own move (if the host never said `move`); on our board
         // with the other side to move (OpenTafl sends `side <engine's side>` before the first
@@ -743,22 +751,16 @@ impl Session {
         for base in &bases {
             if let Some(game) = replay(base, moves) {
                 if same_placement(game.position(), &host) {
+                    if game.position() != &current {
+                        table.refused.clear();
+                    }
                     table.game = game;
                     table.pending = None;
-                    table.refused.clear();
                     return;
                 }
             }
         }
-        let last = moves.last().copied();
         if same_placement(&current, &host) {
-            // Our board is the host's already. OpenTafl resends the last move after refusing
-            // ours (`error`, `opponent-move`, `play`): nothing to do then.
-            let last_played = table.game.last_move().map(|(m, _)| m);
-            if last.is_some() && last == last_played {
-                table.pending = None;
-                return;
-            }
             let why = match moves.first().map(|&m| (m, current.check_move(m))) {
                 Some((m, Err(error))) => format!("illegal move {m}: {error}"),
                 _ => "the moves do not lead to the board given".to_string(),
