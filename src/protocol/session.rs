@@ -626,10 +626,10 @@ impl Session {
         let (limits, hard) = self.play_limits(side);
         let table = self.table.as_mut()?;
         // The host says who is to move; a new `play` also ends any wait for our last move.
-        table.set_side_to_move(side);
-        table.pending = None;
-        let Some(game) = searchable(&table.game) else {
-            let why = table
+        let mut would_be = table.clone();
+        would_be.set_side_to_move(side);
+        let Some(game) = searchable(&would_be.game) else {
+            let why = would_be
                 .game
                 .outcome()
                 .map_or_else(|| "no legal move".to_string(), |o| o.to_string());
@@ -639,6 +639,8 @@ impl Session {
             ));
             return None;
         };
+        table.set_side_to_move(side);
+        table.pending = None;
         let refused = table.refused.clone();
         Some(self.job(JobKind::Play { side, refused }, game, limits, Some(hard)))
     }
