@@ -13,6 +13,7 @@
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
@@ -408,7 +409,15 @@ pub fn run_stdio(options: SessionOptions) -> ! {
     let spawned = thread::Builder::new().name("search".into()).spawn(move || {
         for (id, job, cancel) in job_queue {
             let mut out = |line: String| worker_printer.line(&line);
-            let outcome = job.run(&mut searcher, &cancel, &mut out);
+            // A bug in the search must not leave the host without an answer.
+            let run = panic::catch_unwind(AssertUnwindSafe(|| {
+                job.run(&mut searcher, &cancel, &mut out)
+            }));
+            let outcome = run.unwrap_or_else(|_| {
+                // The searcher may be half-updated: forget what it learnt.
+                searcher.clear();
+                JobOutcome::Failed
+            });
             if worker_events.send(Event::Done(id, outcome)).is_err() {
                 return;
             }

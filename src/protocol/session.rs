@@ -119,6 +119,8 @@ pub(crate) struct Job {
 pub(crate) enum JobOutcome {
     /// A search's result.
     Search(SearchResult),
+    /// The search failed (it panicked): answer with any legal move rather than not at all.
+    Failed,
     /// A count, already printed.
     Counted,
 }
@@ -158,27 +160,27 @@ impl Job {
                         stop.stop();
                         return;
                     }
+                    // " pv" and the moves, each after a space (no trailing space without moves).
+                    let pv: String = legal_prefix(self.game.position(), &info.pv)
+                        .iter()
+                        .map(|m| format!(" {m}"))
+                        .collect();
                     match kind {
                         JobKind::Play { .. } => out(reply::status(&format!(
-                            "depth {} score {} nodes {} nps {} pv {}",
+                            "depth {} score {} nodes {} nps {} pv{pv}",
                             info.depth,
                             reply::decimal(info.score),
                             info.nodes,
                             info.nodes_per_second(),
-                            reply::join_moves(&legal_prefix(self.game.position(), &info.pv), " ")
                         ))),
-                        JobKind::Go => {
-                            let pv = legal_prefix(self.game.position(), &info.pv);
-                            out(format!(
-                                "info depth {} score {} nodes {} nps {} time {} pv {}",
-                                info.depth,
-                                reply::decimal(info.score),
-                                info.nodes,
-                                info.nodes_per_second(),
-                                reply::seconds(started.elapsed()),
-                                reply::join_moves(&pv, " ")
-                            ));
-                        }
+                        JobKind::Go => out(format!(
+                            "info depth {} score {} nodes {} nps {} time {} pv{pv}",
+                            info.depth,
+                            reply::decimal(info.score),
+                            info.nodes,
+                            info.nodes_per_second(),
+                            reply::seconds(started.elapsed()),
+                        )),
                         _ => {}
                     }
                 };
@@ -795,8 +797,23 @@ impl Session {
         outcome: JobOutcome,
         out: &mut dyn FnMut(String),
     ) {
-        let JobOutcome::Search(result) = outcome else {
-            return;
+        let result = match outcome {
+            JobOutcome::Search(result) => result,
+            JobOutcome::Counted => return,
+            JobOutcome::Failed => {
+                out(reply::status(
+                    "the search failed; answering with a legal move",
+                ));
+                SearchResult {
+                    best_move: None,
+                    score: crate::search::Score::DRAW,
+                    pv: Vec::new(),
+                    lines: Vec::new(),
+                    depth: 0,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                }
+            }
         };
         let position = *job.game.position();
         match &job.kind {
