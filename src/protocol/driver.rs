@@ -197,13 +197,14 @@ impl Driver {
             // The worker is gone (it cannot be, short of a panic): nothing more can be done.
             exit_now(&self.printer);
         }
+        let discard = self.exit_by.is_some() && job.is_search();
         self.running = Some(Running {
             id,
             job,
             started,
             deadline,
             cancel,
-            discard: false,
+            discard,
         });
     }
 
@@ -260,14 +261,16 @@ impl Driver {
         }
     }
 
-    /// `goodbye` or end of input: stop thinking, answer, finish what was asked, exit. After
-    /// `goodbye` (`hard`) a search that does not answer within [`CLOSING_GRACE`] is abandoned.
+    /// `goodbye` (`hard`) or end of input: stop thinking, finish what was asked before, exit.
+    /// After `goodbye` searches are not answered, and one that does not stop within
+    /// [`CLOSING_GRACE`] is abandoned; after end of input they answer with what they have.
     fn close(&mut self, hard: bool) {
         self.closing = true;
         if hard && self.exit_by.is_none() {
             self.exit_by = Some(Instant::now() + CLOSING_GRACE);
         }
-        self.stop_running(false);
+        // After goodbye nobody reads a search's answer; after end of input a script may.
+        self.stop_running(hard);
         if self.running.is_none() && self.queue.is_empty() {
             exit_now(&self.printer);
         }
