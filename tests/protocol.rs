@@ -506,6 +506,7 @@ fn bad_input_gets_one_error_and_changes_nothing() {
         "move",
         "move RECORD",
         "rules",
+        "rules tablut please",
         "goodbye now",
         "go depth 0",
         "go sideways",

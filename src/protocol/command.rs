@@ -506,6 +506,17 @@ fn parse_rules(rest: &str) -> Result<Command, CommandError> {
     if let Some(variant) = Variant::by_name(rest) {
         return Ok(Command::Rules(Box::new(variant)));
     }
+    let mut words = rest.split_ascii_whitespace();
+    if let (Some(first), Some(extra)) = (words.next(), words.next()) {
+        if Variant::by_name(first).is_some() {
+            // `rules tablut extra`: a shorthand with a stray word, not a rules string.
+            return Err(CommandError::Extra {
+                command: "rules",
+                takes: "a rules string, or tablut or tawlbwrdd alone",
+                extra: quote(extra),
+            });
+        }
+    }
     rest.parse::<Variant>()
         .map(|variant| Command::Rules(Box::new(variant)))
         .map_err(CommandError::Rules)
@@ -813,8 +824,11 @@ mod tests {
             parse_command(&format!("rules {}", string.replace("linc:n", "linc:y"))).unwrap_err();
         assert!(refused.is_critical());
         assert!(refused.to_string().contains("linc"), "{refused}");
-        // A missing rules string is a malformed command, not a refused game.
+        // A missing rules string, or a shorthand with more words, is a malformed command, not
+        // a refused game.
         assert_eq!(parse_command("rules").unwrap_err().code(), 0);
+        assert_eq!(parse_command("rules tablut 9").unwrap_err().code(), 0);
+        assert_eq!(parse_command("rules dim:9").unwrap_err().code(), -1);
     }
 
     #[test]
