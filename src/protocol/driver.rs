@@ -129,6 +129,14 @@ fn exit_now(printer: &Printer) -> ! {
     std::process::exit(0)
 }
 
+/// What the worker thread is asked to do.
+enum WorkerMessage {
+    /// Run a job and report its outcome.
+    Run(u64, Job, Arc<AtomicBool>),
+    /// Forget what the searcher learnt (new rules), while the host is still setting up.
+    Clear,
+}
+
 enum Event {
     Input(Input),
     Done(u64, JobOutcome),
@@ -154,8 +162,10 @@ const STOP_REPEAT: Duration = Duration::from_millis(5);
 struct Driver {
     session: Session,
     printer: Printer,
-    jobs: Sender<(u64, Job, Arc<AtomicBool>)>,
-    stop: StopHandle,
+    jobs: Sender<WorkerMessage>,
+    /// The searcher's stop handle, once the worker has made the searcher.
+    stop: Option<StopHandle>,
+    stop_receiver: Receiver<StopHandle>,
     running: Option<Running>,
     queue: VecDeque<Result<Command, CommandError>>,
     next_id: u64,
@@ -166,6 +176,17 @@ struct Driver {
 }
 
 impl Driver {
+    /// Sets the searcher's stop flag (a search that has not begun yet sees its job's cancel
+    /// flag instead).
+    fn stop_searcher(&mut self) {
+        if self.stop.is_none() {
+            self.stop = self.stop_receiver.try_recv().ok();
+        }
+        if let Some(stop) = &self.stop {
+            stop.stop();
+        }
+    }
+
     /// Ask the running search to stop, now and again until it does.
     fn stop_running(&mut self, discard: bool) {
         if let Some(running) = self.running.as_mut() {
@@ -173,7 +194,7 @@ impl Driver {
                 running.discard |= discard;
                 running.cancel.store(true, Ordering::Relaxed);
                 running.deadline = Some(Instant::now());
-                self.stop.stop();
+                self.stop_searcher();
             }
         }
     }
@@ -189,11 +210,8 @@ impl Driver {
             cancel.store(true, Ordering::Relaxed);
             deadline = Some(started);
         }
-        if self
-            .jobs
-            .send((id, job.clone(), Arc::clone(&cancel)))
-            .is_err()
-        {
+        let message = WorkerMessage::Run(id, job.clone(), Arc::clone(&cancel));
+        if self.jobs.send(message).is_err() {
             // The worker is gone (it cannot be, short of a panic): nothing more can be done.
             exit_now(&self.printer);
         }
@@ -216,7 +234,12 @@ impl Driver {
             Ok(command) => {
                 let printer = self.printer.clone();
                 let mut out = |line: String| printer.line(&line);
-                if let Some(job) = self.session.handle_command(command, &mut out) {
+                let job = self.session.handle_command(command, &mut out);
+                if self.session.take_rules_changed() {
+                    // Cleared now, on the worker, rather than on the clock of the next `play`.
+                    let _ = self.jobs.send(WorkerMessage::Clear);
+                }
+                if let Some(job) = job {
                     self.start(job);
                 }
             }
@@ -350,7 +373,7 @@ impl Driver {
             if running.deadline.is_some_and(|deadline| now >= deadline) {
                 running.cancel.store(true, Ordering::Relaxed);
                 running.deadline = Some(now + STOP_REPEAT);
-                self.stop.stop();
+                self.stop_searcher();
             }
         }
     }
@@ -404,13 +427,23 @@ pub fn run_stdio(options: SessionOptions) -> ! {
     }
 
     let session = Session::new(options);
-    let mut searcher = Searcher::new(session.search_config());
-    let stop = searcher.stop_handle();
-    let (jobs, job_queue) = mpsc::channel::<(u64, Job, Arc<AtomicBool>)>();
+    let config = session.search_config();
+    let (jobs, job_queue) = mpsc::channel::<WorkerMessage>();
+    let (stop_sender, stop_receiver) = mpsc::channel::<StopHandle>();
     let worker_printer = printer.clone();
     let worker_events = events_in;
     let spawned = thread::Builder::new().name("search".into()).spawn(move || {
-        for (id, job, cancel) in job_queue {
+        // The table is allocated here, while the main thread already reads commands.
+        let mut searcher = Searcher::new(config);
+        let _ = stop_sender.send(searcher.stop_handle());
+        for message in job_queue {
+            let (id, job, cancel) = match message {
+                WorkerMessage::Clear => {
+                    searcher.clear();
+                    continue;
+                }
+                WorkerMessage::Run(id, job, cancel) => (id, job, cancel),
+            };
             let mut out = |line: String| worker_printer.line(&line);
             // A bug in the search must not leave the host without an answer.
             let run = panic::catch_unwind(AssertUnwindSafe(|| {
@@ -434,7 +467,8 @@ pub fn run_stdio(options: SessionOptions) -> ! {
         session,
         printer,
         jobs,
-        stop,
+        stop: None,
+        stop_receiver,
         running: None,
         queue: VecDeque::new(),
         next_id: 0,

@@ -110,8 +110,6 @@ pub(crate) struct Job {
     limits: Limits,
     /// Time after which the driver stops the search whatever it is doing (watchdog).
     pub(crate) hard_limit: Option<Duration>,
-    /// Forget the transposition table first (a new game).
-    pub(crate) clear_hash: bool,
 }
 
 /// What a job produced.
@@ -145,9 +143,6 @@ impl Job {
                 JobOutcome::Counted
             }
             kind => {
-                if self.clear_hash {
-                    searcher.clear();
-                }
                 let stop = searcher.stop_handle();
                 let mut limits = self.limits;
                 if cancel.load(Ordering::Relaxed) {
@@ -334,9 +329,9 @@ pub struct Session {
     clock: Option<ClockCommand>,
     /// The searcher for in-process searches (the binary's worker thread has its own).
     searcher: Option<Searcher>,
-    /// New rules since the last search: the transposition table should be cleared. (Only
-    /// then: clearing reallocates the table, too slow to do for every `position`.)
-    fresh_game: bool,
+    /// Other rules than before since the last [`Session::take_rules_changed`]: what the
+    /// searcher learnt no longer applies. (Only then: clearing the table takes time.)
+    rules_changed: bool,
 }
 
 impl Session {
@@ -347,8 +342,14 @@ impl Session {
             table: None,
             clock: None,
             searcher: None,
-            fresh_game: true,
+            rules_changed: false,
         }
+    }
+
+    /// Whether `rules` set up other rules than before since the last call: the searcher's
+    /// table should then be cleared before it searches again.
+    pub(crate) fn take_rules_changed(&mut self) -> bool {
+        std::mem::take(&mut self.rules_changed)
     }
 
     /// The options.
@@ -392,6 +393,9 @@ impl Session {
             return Flow::Quit;
         }
         if let Some(job) = self.handle_command(command, &mut *out) {
+            if self.take_rules_changed() {
+                self.searcher = None;
+            }
             let config = self.search_config();
             let searcher = self.searcher.get_or_insert_with(|| Searcher::new(config));
             let outcome = job.run(searcher, &AtomicBool::new(false), &mut *out);
@@ -411,9 +415,13 @@ impl Session {
         match command {
             Command::Hello | Command::Start | Command::Goodbye | Command::Stop => None,
             Command::Rules(variant) => {
+                let other_rules = self
+                    .table
+                    .as_ref()
+                    .is_some_and(|table| table.variant != *variant);
+                self.rules_changed |= other_rules;
                 self.table = Some(Table::new(*variant));
                 self.clock = None;
-                self.fresh_game = true;
                 None
             }
             Command::Clock(clock) => {
@@ -575,14 +583,11 @@ impl Session {
     }
 
     fn job(&mut self, kind: JobKind, game: Game, limits: Limits, hard: Option<Duration>) -> Job {
-        let clear_hash =
-            !matches!(kind, JobKind::Perft { .. }) && std::mem::take(&mut self.fresh_game);
         Job {
             kind,
             game,
             limits,
             hard_limit: hard,
-            clear_hash,
         }
     }
 
