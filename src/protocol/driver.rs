@@ -132,7 +132,7 @@ fn exit_now(printer: &Printer) -> ! {
 /// What the worker thread is asked to do.
 enum WorkerMessage {
     /// Run a job and report its outcome.
-    Run(u64, Job, Arc<AtomicBool>),
+    Run(u64, Box<Job>, Arc<AtomicBool>),
     /// Forget what the searcher learnt (new rules), while the host is still setting up.
     Clear,
 }
@@ -210,7 +210,7 @@ impl Driver {
             cancel.store(true, Ordering::Relaxed);
             deadline = Some(started);
         }
-        let message = WorkerMessage::Run(id, job.clone(), Arc::clone(&cancel));
+        let message = WorkerMessage::Run(id, Box::new(job.clone()), Arc::clone(&cancel));
         if self.jobs.send(message).is_err() {
             // The worker is gone (it cannot be, short of a panic): nothing more can be done.
             exit_now(&self.printer);
