@@ -232,11 +232,19 @@ fn same_placement(a: &Position, b: &Position) -> bool {
     a.attackers() == b.attackers() && a.defenders() == b.defenders() && a.king_set() == b.king_set()
 }
 
-/// Plays `moves` on a copy of `game`; `None` if one is illegal.
+/// Plays `moves` on a copy of `game`; `None` if one is illegal on the board. A game that has
+/// ended by a draw that depends on the history (R16, R18) goes on from its board alone: the host
+/// decides when its game ends.
 fn replay(game: &Game, moves: &[Move]) -> Option<Game> {
     let mut game = game.clone();
     for &m in moves {
-        game.play(m).ok()?;
+        if game.play(m).is_err() {
+            if !game.position().is_legal(m) {
+                return None;
+            }
+            game = Game::from_position(*game.position());
+            game.play(m).ok()?;
+        }
     }
     Some(game)
 }
@@ -1060,6 +1068,27 @@ mod tests {
             .map(|p| p[1].parse().unwrap())
             .collect();
         assert!(evals.windows(2).all(|w| w[0] >= w[1]), "{evals:?}");
+    }
+
+    #[test]
+    fn the_host_may_play_on_after_a_repetition_draw() {
+        let mut session = tablut();
+        // R16: the start position with attackers to move occurs again after four moves.
+        for m in ["e2-h2", "e3-h3", "h2-e2"] {
+            run(&mut session, &format!("play-move {m}"));
+        }
+        let mut board = *session.game().unwrap().position();
+        board.play("h3-e3".parse().unwrap()).unwrap();
+        let record = notation::position_record(&board);
+        assert!(run(&mut session, &format!("opponent-move h3-e3 {record}")).is_empty());
+        assert!(session.game().unwrap().outcome().is_some());
+        // The host plays on: the engine answers a move, and takes the host's word for it.
+        let replies = run(&mut session, "play attackers");
+        let m: Move = replies.last().unwrap()["move ".len()..].parse().unwrap();
+        board.play(m).unwrap();
+        let confirm = format!("move {}", notation::position_record(&board));
+        assert!(run(&mut session, &confirm).is_empty(), "no status: in step");
+        assert_eq!(session.game().unwrap().position(), &board);
     }
 
     #[test]
