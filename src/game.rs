@@ -72,9 +72,16 @@ impl Game {
         &self.positions
     }
 
-    /// The moves played so far.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+    /// The moves played so far, first to last.
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Move> + ExactSizeIterator + '_ {
         self.moves.iter().map(|&(m, _)| m)
+    }
+
+    /// The moves played so far, each with the squares it captured, first to last.
+    pub fn moves_with_captures(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (Move, Bitboard)> + ExactSizeIterator + '_ {
+        self.moves.iter().copied()
     }
 
     /// The last move played and what it captured.

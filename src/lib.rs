@@ -10,6 +10,7 @@ pub mod notation;
 pub mod perft;
 mod piece;
 mod position;
+pub mod protocol;
 mod rules;
 pub mod search;
 mod square;

@@ -31,12 +31,17 @@ const TAWLBWRDD_START: &str =
     "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
 
 impl Variant {
-    /// A game from its parts.
-    pub fn new(name: impl Into<String>, start: Position) -> Variant {
-        Variant {
-            name: name.into(),
-            start,
-        }
+    /// A game from its parts. The name is made safe for a rules string: runs of white space
+    /// become one space, ends are trimmed, and `:` becomes `-` (so that no word of the name can
+    /// be read back as a rule field).
+    pub fn new(name: impl AsRef<str>, start: Position) -> Variant {
+        let name = name
+            .as_ref()
+            .split_whitespace()
+            .map(|word| word.replace(':', "-"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Variant { name, start }
     }
 
     /// Tablut (Linnaeus, 1732), 9x9, as RULES.md gives it.

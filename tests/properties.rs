@@ -482,7 +482,6 @@ fn the_generators_make_what_they_claim() {
 }
 
 #[test]
-#[ignore = "BUG: a Variant name holding `key:value` words or unusual spaces does not survive Display -> FromStr; `x tfr:n` even changes the rules (repetition ignored)"]
 fn rules_strings_round_trip_whatever_the_name() {
     for name in [
         "x tfr:n",
