@@ -61,6 +61,11 @@ fn rules_string_corpus() {
 }
 
 #[test]
+fn protocol_corpus() {
+    replay("protocol", checks::check_protocol);
+}
+
+#[test]
 fn random_game_corpus() {
     replay("random_game", checks::check_random_game);
 }

@@ -7,9 +7,12 @@
 //! only, plus the slow reference rules of `tests/common/reference.rs` (std only as well), the
 //! oracle of the differential checks.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use tafl_engine::notation::{self, FullMove};
+use tafl_engine::protocol::{
+    Flow, Input, LineReader, Session, SessionOptions, is_documented_reply,
+};
 use tafl_engine::{
     Bitboard, DrawReason, Game, Move, Outcome, Piece, Position, RepetitionRule, RuleFlags, Rules,
     Side, Square, Variant, WinReason,
@@ -601,5 +604,242 @@ pub fn check_random_game(data: &[u8]) {
 
         board = next_board;
         *seen.entry(key(&board)).or_insert(0) += 1;
+    }
+}
+
+/// Most lines of one `protocol` input that are handled: searches run in process, so a cap keeps
+/// every input well inside libFuzzer's timeout.
+const MAX_PROTOCOL_LINES: usize = 64;
+
+/// Session options for fuzzing: the quick settings, with searches cut shorter still.
+fn fuzz_session_options() -> SessionOptions {
+    SessionOptions {
+        max_search_time: Some(std::time::Duration::from_millis(5)),
+        ..SessionOptions::quick()
+    }
+}
+
+/// `protocol`: arbitrary bytes, split into lines the way the binary splits stdin
+/// ([`LineReader`]), fed to the in-process command handler ([`Session::handle_line`]). No panic;
+/// every reply is one of the documented line forms (docs/protocol.md), both by the library's own
+/// [`is_documented_reply`] and by the independent reading below, which also checks what the
+/// replies say against the game: moves and lines legal where they are played, `perft` counts
+/// equal to the reference's, `record`, `hash` and `to-move` those of the game. A line answered
+/// with `error 0` leaves the game as it was.
+pub fn check_protocol(data: &[u8]) {
+    let mut session = Session::new(fuzz_session_options());
+    let mut reader = LineReader::new(data);
+    for _ in 0..MAX_PROTOCOL_LINES {
+        let line = match reader.next_input() {
+            Input::Line(line) => line,
+            Input::TooLong(_) => continue,
+            Input::End => break,
+        };
+        let before = session.game().cloned();
+        let mut replies = Vec::new();
+        let flow = session.handle_line(&line, &mut |reply| replies.push(reply));
+        let after = session.game().cloned();
+        for reply in &replies {
+            assert!(
+                is_documented_reply(reply),
+                "{line:?}: the library's own check refuses the reply {reply:?}"
+            );
+            check_reply(reply, before.as_ref(), after.as_ref(), &line);
+        }
+        if replies.iter().any(|reply| reply.starts_with("error 0 ")) {
+            assert_eq!(
+                after, before,
+                "{line:?} was answered {replies:?} but changed the game"
+            );
+        }
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+}
+
+/// Whether `text` is a move in simple notation, exactly as the engine prints it.
+fn simple_move(text: &str) -> Option<Move> {
+    text.parse::<Move>().ok().filter(|m| m.to_string() == text)
+}
+
+/// Whether `moves` can be played one after the other from `position`.
+fn legal_line(position: &Position, moves: &[&str]) -> bool {
+    let mut position = *position;
+    moves
+        .iter()
+        .all(|text| simple_move(text).is_some_and(|m| position.play(m).is_ok()))
+}
+
+fn is_digits(word: &str) -> bool {
+    !word.is_empty() && word.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// A decimal number: `-1.25`, `0.00`, `3`.
+fn is_decimal_number(word: &str) -> bool {
+    let unsigned = word.strip_prefix('-').unwrap_or(word);
+    match unsigned.split_once('.') {
+        Some((whole, fraction)) => is_digits(whole) && is_digits(fraction),
+        None => is_digits(unsigned),
+    }
+}
+
+/// A line of `show`'s diagram: `9  . . a ...` (rank, then one symbol per square) or the files.
+fn is_diagram_row(reply: &str, size: usize) -> bool {
+    let words: Vec<&str> = reply.split_whitespace().collect();
+    let files: String = (b'a'..).take(size).map(char::from).collect();
+    let files_line = words.concat() == files && words.len() == size;
+    let rank_line = words.len() == size + 1
+        && words[0]
+            .parse::<usize>()
+            .is_ok_and(|rank| (1..=size).contains(&rank))
+        && words[1..]
+            .iter()
+            .all(|w| matches!(*w, "." | "#" | "a" | "d" | "K"));
+    files_line || rank_line
+}
+
+/// One reply, read independently of the library's checker: its form, and what it says about
+/// the game before and after the line that caused it.
+fn check_reply(reply: &str, before: Option<&Game>, after: Option<&Game>, line: &str) {
+    let context = || format!("{line:?} -> {reply:?}");
+    assert!(
+        !reply.is_empty() && reply.chars().all(|c| c == ' ' || c.is_ascii_graphic()),
+        "{}: not one line of printable ASCII",
+        context()
+    );
+    let words: Vec<&str> = reply.split(' ').collect();
+    let rest = &words[1..];
+    // The position the reply talks about: replies to queries and searches leave the game as it
+    // was, except `play`, which may first set the side to move.
+    let positions: Vec<Position> = [before, after]
+        .into_iter()
+        .flatten()
+        .map(|game| *game.position())
+        .collect();
+    let current = after.map(|game| *game.position());
+    let legal_somewhere =
+        |moves: &[&str]| positions.iter().any(|position| legal_line(position, moves));
+    match words[0] {
+        "hello" => assert!(rest.is_empty(), "{}", context()),
+        "move" => assert!(
+            rest.len() == 1 && legal_somewhere(rest),
+            "{}: not a legal simple move",
+            context()
+        ),
+        "bestmove" => assert!(
+            rest == ["none"] && positions.iter().any(|p| p.legal_moves().is_empty())
+                || rest.len() == 1 && legal_somewhere(rest),
+            "{}",
+            context()
+        ),
+        "analysis" => {
+            let count = rest.first().and_then(|w| w.parse::<usize>().ok());
+            let pairs = &rest[1.min(rest.len())..];
+            assert!(
+                count == Some(pairs.len() / 2) && pairs.len() % 2 == 0,
+                "{}: wrong count",
+                context()
+            );
+            let mut first_moves = BTreeSet::new();
+            for pair in pairs.chunks(2) {
+                let moves: Vec<&str> = pair[0].split('|').collect();
+                assert!(legal_somewhere(&moves), "{}: illegal line", context());
+                assert!(
+                    first_moves.insert(moves[0]),
+                    "{}: first move twice",
+                    context()
+                );
+                assert!(is_decimal_number(pair[1]), "{}: bad evaluation", context());
+            }
+        }
+        "info" => {
+            let labels = ["depth", "score", "nodes", "nps", "time", "pv"];
+            assert!(rest.len() >= 11, "{}", context());
+            for (i, label) in labels.iter().enumerate() {
+                assert_eq!(rest[2 * i], *label, "{}", context());
+            }
+            assert!(
+                is_digits(rest[1]) && is_decimal_number(rest[3]),
+                "{}",
+                context()
+            );
+            assert!(is_digits(rest[5]) && is_digits(rest[7]), "{}", context());
+            assert!(is_decimal_number(rest[9]), "{}", context());
+            assert!(legal_somewhere(&rest[11..]), "{}: illegal pv", context());
+        }
+        "perft" => {
+            assert!(
+                rest.len() == 6
+                    && is_digits(rest[0])
+                    && is_digits(rest[1])
+                    && rest[2] == "time"
+                    && is_decimal_number(rest[3])
+                    && rest[4] == "nps"
+                    && is_digits(rest[5]),
+                "{}",
+                context()
+            );
+            // The count itself, against the reference's perft of the same position (P1).
+            let depth: u32 = rest[0].parse().unwrap_or(u32::MAX);
+            if let Some(position) = current.filter(|p| p.rules().flags() == RuleFlags::STANDARD) {
+                if depth <= 3 {
+                    let expected = to_reference(&position).perft(depth);
+                    assert_eq!(rest[1], expected.to_string(), "{}: perft count", context());
+                }
+            }
+        }
+        "status" | "help" | "variant" | "result" => {
+            assert!(!rest.concat().trim().is_empty(), "{}: no text", context());
+        }
+        "error" => {
+            assert!(
+                rest.len() >= 2 && matches!(rest[0], "0" | "-1"),
+                "{}: not error 0|-1 <text>",
+                context()
+            );
+            assert!(!rest[1..].concat().is_empty(), "{}: no text", context());
+        }
+        "to-move" => {
+            let side = current.map(|p| p.side_to_move().name());
+            assert!(rest.len() == 1 && side == Some(rest[0]), "{}", context());
+        }
+        "hash" => {
+            let hash = current.map(|p| format!("{:016x}", p.hash()));
+            assert!(
+                rest.len() == 1 && hash.as_deref() == Some(rest[0]),
+                "{}",
+                context()
+            );
+        }
+        "record" => {
+            let record = current.map(|p| notation::position_record(&p));
+            assert!(
+                rest.len() == 1 && record.as_deref() == Some(rest[0]),
+                "{}",
+                context()
+            );
+        }
+        "legal-moves" => {
+            let count = rest.first().and_then(|w| w.parse::<usize>().ok());
+            assert_eq!(count, Some(rest.len() - 1), "{}: wrong count", context());
+            let game = after.unwrap_or_else(|| panic!("{}: no game", context()));
+            let listed: BTreeSet<&str> = rest[1..].iter().copied().collect();
+            let legal: Vec<String> = game.legal_moves().iter().map(Move::to_string).collect();
+            let legal: BTreeSet<&str> = legal.iter().map(String::as_str).collect();
+            assert_eq!(listed, legal, "{}", context());
+        }
+        first => {
+            let size = current.map_or(0, |p| usize::from(p.rules().size()));
+            let divide_line = rest.len() == 1
+                && is_digits(rest[0])
+                && simple_move(first).is_some()
+                && legal_somewhere(&[first]);
+            assert!(
+                divide_line || is_diagram_row(reply, size),
+                "{}: not a documented reply",
+                context()
+            );
+        }
     }
 }
