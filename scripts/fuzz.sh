@@ -44,8 +44,11 @@ for target in "${targets[@]}"; do
     echo "== fuzz $target for ${seconds}s"
     mkdir -p "$scratch/$target"
     start=$(date +%s)
+    # A dictionary of the target's keywords, if it has one, helps the fuzzer write commands.
+    dict=()
+    if [ -f "fuzz/dicts/$target.dict" ]; then dict=(-dict="dicts/$target.dict"); fi
     if (cd fuzz && cargo +nightly fuzz run "${build_flags[@]}" "$target" "$scratch/$target" "corpus/$target" -- \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1); then
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${dict[@]}"); then
         echo "== $target: no crash in $(($(date +%s) - start))s"
     else
         echo "== $target: FAILED (input in fuzz/artifacts/$target/)"
