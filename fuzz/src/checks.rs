@@ -783,7 +783,7 @@ fn check_reply(reply: &str, before: Option<&Game>, after: Option<&Game>, line: &
             // The count itself, against the reference's perft of the same position (P1).
             let depth: u32 = rest[0].parse().unwrap_or(u32::MAX);
             if let Some(position) = current.filter(|p| p.rules().flags() == RuleFlags::STANDARD) {
-                if depth <= 3 {
+                if depth <= 2 {
                     let expected = to_reference(&position).perft(depth);
                     assert_eq!(rest[1], expected.to_string(), "{}: perft count", context());
                 }
