@@ -15,9 +15,15 @@ use std::time::Duration;
 /// Runs `check` on every file of `fuzz/corpus/<target>/` and fails, naming every file that
 /// panicked, if any did.
 fn replay(target: &str, check: fn(&[u8])) {
+    replay_dir(&format!("corpus/{target}"), 5, check);
+}
+
+/// Runs `check` on every file of `fuzz/<dir>/` (at least `min_files` of them) and fails, naming
+/// every file that panicked, if any did.
+fn replay_dir(dir: &str, min_files: usize, check: fn(&[u8])) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
-        .join(target);
+        .join("fuzz")
+        .join(dir);
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a readable corpus directory").path())
@@ -25,8 +31,8 @@ fn replay(target: &str, check: fn(&[u8])) {
         .collect();
     files.sort();
     assert!(
-        files.len() >= 5,
-        "{}: the seed corpus is missing",
+        files.len() >= min_files,
+        "{}: files are missing",
         dir.display()
     );
     let mut failures = Vec::new();
@@ -38,7 +44,8 @@ fn replay(target: &str, check: fn(&[u8])) {
     }
     assert!(
         failures.is_empty(),
-        "{target}: {} of {} corpus files break an invariant:\n{}",
+        "{}: {} of {} files break an invariant:\n{}",
+        dir.display(),
         failures.len(),
         files.len(),
         failures.join("\n")
@@ -63,6 +70,14 @@ fn rules_string_corpus() {
 #[test]
 fn protocol_corpus() {
     replay("protocol", checks::check_protocol);
+}
+
+/// Inputs the fuzz targets found that still break an invariant (`fuzz/findings/<target>/`):
+/// kept out of the corpora so that the live fuzzer and the corpus replays stay useful. Once
+/// fixed, the files move into the corpus.
+#[test]
+fn protocol_findings() {
+    replay_dir("findings/protocol", 1, checks::check_protocol);
 }
 
 #[test]
