@@ -140,6 +140,13 @@ pub enum RulesStringError {
     },
 }
 
+/// Every field of an OpenTafl rules string that this engine reads.
+const KNOWN_FIELDS: [&str; 35] = [
+    "dim", "name", "esc", "surf", "atkf", "ka", "ks", "kj", "nj", "cj", "cor", "corh", "corp",
+    "cors", "aforh", "aforp", "afors", "dforh", "dforp", "dfors", "afor", "dfor", "cen", "cenp",
+    "cens", "cenh", "cenhe", "linc", "tfr", "sw", "swf", "efe", "ber", "start", "starti",
+];
+
 /// The OpenTafl piece letters: t c n k for attackers, T C N K for defenders.
 const PIECE_LETTERS: &str = "tcnkTCNK";
 
@@ -188,6 +195,11 @@ impl FromStr for Variant {
         for word in text.split_whitespace() {
             match word.split_once(':') {
                 Some((key, value)) => {
+                    // Unknown keys are refused here, so `fields` never holds more than the known
+                    // fields and the duplicate check stays cheap whatever the input's length.
+                    if !KNOWN_FIELDS.contains(&key) {
+                        return Err(RulesStringError::UnknownField(key.to_string()));
+                    }
                     if fields.iter().any(|(k, _)| k == key) {
                         return Err(RulesStringError::Duplicate(key.to_string()));
                     }

@@ -115,6 +115,11 @@ fn is_free_text(rest: &str) -> bool {
 }
 
 /// A diagram row `9  . . . a a a . . .` or the file line `   a b c ...`.
+/// Board sizes the engine plays (odd, 5 to 11: see `Rules::new`).
+fn is_board_width(width: usize) -> bool {
+    matches!(width, 5 | 7 | 9 | 11)
+}
+
 fn is_diagram_line(line: &str) -> bool {
     let trimmed = line.trim_start();
     let mut words = trimmed.split(' ').filter(|w| !w.is_empty());
@@ -127,14 +132,14 @@ fn is_diagram_line(line: &str) -> bool {
         };
         let squares: Vec<&str> = words.collect();
         (1..=11).contains(&rank)
-            && (squares.len() == 9 || squares.len() == 11)
+            && is_board_width(squares.len())
             && rank <= squares.len()
             && squares
                 .iter()
                 .all(|s| matches!(*s, "." | "#" | "a" | "d" | "K"))
     } else {
         let files: Vec<&str> = trimmed.split(' ').filter(|w| !w.is_empty()).collect();
-        (files.len() == 9 || files.len() == 11)
+        is_board_width(files.len())
             && files
                 .iter()
                 .enumerate()
