@@ -15,15 +15,9 @@ use std::time::Duration;
 /// Runs `check` on every file of `fuzz/corpus/<target>/` and fails, naming every file that
 /// panicked, if any did.
 fn replay(target: &str, check: fn(&[u8])) {
-    replay_dir(&format!("corpus/{target}"), 5, check);
-}
-
-/// Runs `check` on every file of `fuzz/<dir>/` (at least `min_files` of them) and fails, naming
-/// every file that panicked, if any did.
-fn replay_dir(dir: &str, min_files: usize, check: fn(&[u8])) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz")
-        .join(dir);
+        .join("fuzz/corpus")
+        .join(target);
     let mut files: Vec<PathBuf> = fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .map(|entry| entry.expect("a readable corpus directory").path())
@@ -31,8 +25,8 @@ fn replay_dir(dir: &str, min_files: usize, check: fn(&[u8])) {
         .collect();
     files.sort();
     assert!(
-        files.len() >= min_files,
-        "{}: files are missing",
+        files.len() >= 5,
+        "{}: the seed corpus is missing",
         dir.display()
     );
     let mut failures = Vec::new();
@@ -44,8 +38,7 @@ fn replay_dir(dir: &str, min_files: usize, check: fn(&[u8])) {
     }
     assert!(
         failures.is_empty(),
-        "{}: {} of {} files break an invariant:\n{}",
-        dir.display(),
+        "{target}: {} of {} corpus files break an invariant:\n{}",
         failures.len(),
         files.len(),
         failures.join("\n")
@@ -70,14 +63,6 @@ fn rules_string_corpus() {
 #[test]
 fn protocol_corpus() {
     replay("protocol", checks::check_protocol);
-}
-
-/// Inputs the fuzz targets found that still break an invariant (`fuzz/findings/<target>/`):
-/// kept out of the corpora so that the live fuzzer and the corpus replays stay useful. Once
-/// fixed, the files move into the corpus.
-#[test]
-fn protocol_findings() {
-    replay_dir("findings/protocol", 1, checks::check_protocol);
 }
 
 #[test]
