@@ -782,11 +782,10 @@ fn check_reply(reply: &str, before: Option<&Game>, after: Option<&Game>, line: &
             );
             // The count itself, against the reference's perft of the same position (P1).
             let depth: u32 = rest[0].parse().unwrap_or(u32::MAX);
-            if let Some(position) = current.filter(|p| p.rules().flags() == RuleFlags::STANDARD) {
-                if depth <= 2 {
-                    let expected = to_reference(&position).perft(depth);
-                    assert_eq!(rest[1], expected.to_string(), "{}: perft count", context());
-                }
+            let standard = |p: &Position| p.rules().flags() == RuleFlags::STANDARD;
+            if let Some(position) = current.filter(|p| standard(p) && depth <= 2) {
+                let expected = to_reference(&position).perft(depth);
+                assert_eq!(rest[1], expected.to_string(), "{}: perft count", context());
             }
         }
         "status" | "help" | "variant" | "result" => {
