@@ -72,9 +72,16 @@ impl Game {
         &self.positions
     }
 
-    /// The moves played so far.
-    pub fn moves(&self) -> impl ExactSizeIterator<Item = Move> + '_ {
+    /// The moves played so far, first to last.
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Move> + ExactSizeIterator + '_ {
         self.moves.iter().map(|&(m, _)| m)
+    }
+
+    /// The moves played so far, each with the squares it captured, first to last.
+    pub fn moves_with_captures(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (Move, Bitboard)> + ExactSizeIterator + '_ {
+        self.moves.iter().copied()
     }
 
     /// The last move played and what it captured.
@@ -131,10 +138,14 @@ impl Game {
         Ok(captured)
     }
 
-    /// Takes back the last move (or a draw agreement made since it) and returns the move. `None`
-    /// at the start.
+    /// Takes back the last thing that happened: a draw agreement made since the last move (then
+    /// no move is taken back and it returns `None`), or else the last move, which it returns.
+    /// `None` at the start.
     pub fn undo(&mut self) -> Option<Move> {
-        self.agreed_draw = false;
+        if self.agreed_draw {
+            self.agreed_draw = false;
+            return None;
+        }
         let (m, _) = self.moves.pop()?;
         self.positions.pop();
         Some(m)

@@ -1,1 +1,53 @@
-fn main() {}
+//! `tafl-engine`: the engine as a program that a tafl GUI (OpenTafl) drives over stdin and
+//! stdout. See docs/protocol.md; the work is done in `tafl_engine::protocol`.
+
+use std::time::Duration;
+
+use tafl_engine::protocol::{SessionOptions, run_stdio};
+
+const USAGE: &str = "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>]
+  --hash <MiB>     transposition table size (default 64)
+  --threads <n>    search threads (default 1)
+  --movetime <ms>  time per move when the host sends no clock (default 5000)
+Then type 'help', or let an OTEP host (OpenTafl) talk to it.";
+
+/// Reads the command line; `Err` holds the message for stderr.
+fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
+    let mut options = SessionOptions::default();
+    // OpenTafl passes an empty argument when its .ini has no `arguments`: skip empty ones.
+    let mut args = args.filter(|arg| !arg.trim().is_empty());
+    while let Some(arg) = args.next() {
+        let mut number = |name: &str, max: u64| -> Result<u64, String> {
+            let value = args
+                .next()
+                .ok_or_else(|| format!("{name} needs a number"))?;
+            match value.parse::<u64>() {
+                Ok(n) if (1..=max).contains(&n) => Ok(n),
+                _ => Err(format!("{name}: '{value}' is not a number from 1 to {max}")),
+            }
+        };
+        match arg.as_str() {
+            "--hash" => options.hash_mb = number("--hash", 1 << 16)? as usize,
+            "--threads" => options.threads = number("--threads", 256)? as usize,
+            "--movetime" => {
+                options.default_move_time =
+                    Duration::from_millis(number("--movetime", 86_400_000)?);
+            }
+            "--help" | "-h" => return Err(USAGE.to_string()),
+            "--version" | "-V" => return Err(format!("tafl-engine {}", env!("CARGO_PKG_VERSION"))),
+            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
+        }
+    }
+    Ok(options)
+}
+
+fn main() {
+    match options(std::env::args().skip(1)) {
+        Ok(options) => run_stdio(options),
+        Err(message) => {
+            eprintln!("{message}");
+            let help = message == USAGE || message.starts_with("tafl-engine ");
+            std::process::exit(if help { 0 } else { 2 });
+        }
+    }
+}

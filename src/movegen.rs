@@ -1,16 +1,18 @@
 //! Legal move generation and counting (R5-R7).
 //!
-//! Generation works line by line: for each rank, and each file (a rank of the transposed
-//! [view](crate::views)), the line's occupancy fits in a few bits, so how far a piece slides each
-//! way is a count of zero bits. The moves of a slide of length `k` are the first `k` moves of a
-//! precomputed ray, copied as a block: no loop over squares and almost no branches. The castle
-//! (R6: no piece stops there) is left out of a ray that passes over it (R7).
+//! Perft's generation works line by line: for each rank, and each file (a rank of the
+//! transposed [view](crate::views)), the line's occupancy fits in a few bits, so how far a piece
+//! slides each way is a count of zero bits. The moves of a slide of length `k` are the first `k`
+//! moves of a precomputed ray, copied as a block: no loop over squares and almost no branches.
+//! The castle (R6: no piece stops there) is left out of a ray that passes over it (R7).
+//! `Position::legal_moves` lists the same moves in the order it always has, set-wise by
+//! direction and distance (see [`generate`]).
 //!
 //! Counting needs no list at all: in each of the four views of the board, one addition finds
 //! every square reached sliding that way, and a popcount counts them. Perft's last ply is
 //! counted this way.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Direction};
 use crate::moves::{MAX_LEGAL_MOVES, Move, MoveList};
 use crate::position::Position;
 use crate::square::{MAX_BOARD_SIZE, STRIDE, Square};
@@ -251,7 +253,9 @@ fn generate_into(position: &Position, buffer: &mut MoveBuffer) {
     buffer.len = len;
 }
 
-/// Calls `visit` with every legal move of the side to move, in the order of [`generate`].
+/// Calls `visit` with every legal move of the side to move: the moves of [`generate`], in
+/// another order (by rank, each piece east then west, then by file, each piece north then
+/// south, nearest destination first).
 #[inline(always)]
 pub(crate) fn for_each_move(position: &Position, mut visit: impl FnMut(Move)) {
     let mut buffer = MoveBuffer::new();
@@ -261,13 +265,58 @@ pub(crate) fn for_each_move(position: &Position, mut visit: impl FnMut(Move)) {
     }
 }
 
-/// Appends every legal move of the side to move to `moves`: by rank, each piece (lowest square
-/// first) east then west, then by file, each piece north then south; nearest destination first.
+/// Appends every legal move of the side to move to `moves`, in the order the crate has always
+/// listed them (callers, such as seeded random games in tests, rely on it): by direction (north,
+/// south, east, west), then by distance, then by destination square.
+///
+/// All pieces slide together one step at a time in one direction: after `k` steps the set holds
+/// every square reached by a piece `k` squares away along an empty path; those squares less the
+/// castle (R6) are the destinations, and the empty castle stays in the path (R7). Perft does not
+/// need this order and uses the faster line-by-line [`for_each_move`].
 pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
-    let mut buffer = MoveBuffer::new();
-    generate_into(position, &mut buffer);
-    // `moves` starts empty and holds MAX_LEGAL_MOVES, the proven maximum: this never fails.
-    let _ = moves.try_extend_from_slice(buffer.as_slice());
+    if position.winner().is_some() {
+        return; // P1: a won position has no legal moves.
+    }
+    let rules = position.rules();
+    let movers = position.pieces(position.side_to_move());
+    let empty = rules.board() - position.occupied();
+    let destinations = rules.board() - rules.castle();
+    let stride = i32::from(STRIDE);
+    for (direction, step) in [
+        (Direction::North, stride),
+        (Direction::South, -stride),
+        (Direction::East, 1),
+        (Direction::West, -1),
+    ] {
+        let mut reached = movers;
+        let mut back = 0;
+        loop {
+            reached = reached.shift(direction) & empty;
+            if reached.is_empty() {
+                break;
+            }
+            back += step;
+            // The halves of the set are walked separately: finding the lowest bit of a u64 is
+            // one instruction, of a u128 several.
+            let targets = (reached & destinations).0;
+            for (mut half, offset) in [(targets as u64, 0), ((targets >> 64) as u64, 64)] {
+                while half != 0 {
+                    let to_index = half.trailing_zeros() as i32 + offset;
+                    half &= half - 1;
+                    // Both squares are on the board by construction: `to` is a destination and
+                    // the piece came from `back` index steps behind it.
+                    let to = u8::try_from(to_index).ok().and_then(Square::from_index);
+                    let from = u8::try_from(to_index - back)
+                        .ok()
+                        .and_then(Square::from_index);
+                    if let (Some(from), Some(to)) = (from, to) {
+                        // The capacity bound is proved at MAX_LEGAL_MOVES; this never fails.
+                        let _ = moves.try_push(Move::new(from, to));
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The number of legal moves of the side to move.
@@ -410,6 +459,18 @@ mod tests {
             generated.sort();
             expected.sort();
             assert_eq!(generated, expected, "{position:?}");
+        }
+    }
+
+    #[test]
+    fn both_generators_give_the_same_moves() {
+        for position in positions() {
+            let mut listed = position.legal_moves().to_vec();
+            let mut visited = Vec::new();
+            for_each_move(&position, |m| visited.push(m));
+            listed.sort();
+            visited.sort();
+            assert_eq!(listed, visited, "{position:?}");
         }
     }
 

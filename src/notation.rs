@@ -75,7 +75,11 @@ pub(crate) fn parse_record_pieces(
     let mut pieces = Vec::new();
     for (row_index, row) in rows.iter().enumerate() {
         let row_number = row_index + 1;
-        let y = if top_down { size - 1 - row_index } else { row_index };
+        let y = if top_down {
+            size - 1 - row_index
+        } else {
+            row_index
+        };
         let mut x = 0usize;
         let mut chars = row.chars().peekable();
         while let Some(c) = chars.next() {
@@ -374,7 +378,8 @@ impl FromStr for FullMove {
         if let (Some(first), Some(second)) = (chars.next(), chars.next()) {
             // A square starts with a letter then a digit; a piece letter is followed by a letter.
             if first.is_ascii_alphabetic() && !second.is_ascii_digit() && second != '-' {
-                piece = Some(Piece::from_record_char(first).ok_or(MoveParseError::BadPiece(first))?);
+                piece =
+                    Some(Piece::from_record_char(first).ok_or(MoveParseError::BadPiece(first))?);
                 rest = &text[first.len_utf8()..];
             }
         }
@@ -386,10 +391,13 @@ impl FromStr for FullMove {
         let to: Square = to_text.parse().map_err(MoveParseError::BadTo)?;
         let mut captures = Bitboard::EMPTY;
         let mut first_capture = true;
-        while let Some(after) = tail
-            .strip_prefix('x')
-            .or_else(|| if first_capture { None } else { tail.strip_prefix('/') })
-        {
+        while let Some(after) = tail.strip_prefix('x').or_else(|| {
+            if first_capture {
+                None
+            } else {
+                tail.strip_prefix('/')
+            }
+        }) {
             let (square_text, next) = split_square_prefix(after);
             let square: Square = square_text.parse().map_err(MoveParseError::BadCapture)?;
             captures |= square;
@@ -434,7 +442,11 @@ mod tests {
             "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
         ] {
             let (size, _) = parse_record_pieces(record, false).unwrap();
-            let rules = if size == 9 { Rules::TABLUT } else { Rules::TAWLBWRDD };
+            let rules = if size == 9 {
+                Rules::TABLUT
+            } else {
+                Rules::TAWLBWRDD
+            };
             let position = parse_position_record(record, rules, Side::Attackers).unwrap();
             assert_eq!(position_record(&position), record);
         }
@@ -445,7 +457,8 @@ mod tests {
         let rules = Rules::TABLUT;
         let cases = [
             ("", "empty"),
-            ("/9/9/9/9/9/9/9/9/", "WrongSize"),
+            ("/9/9/9/9/9/9/9/9/", "RowLength"),
+            ("/7/7/7/7/7/7/7/", "WrongSize"),
             ("/9/9/9/9/9/9/9/9/8/", "RowLength"),
             ("/9/9/9/9/9/9/9/9/99999999999999999999999/", "RowLength"),
             ("/9/9/9/9/9/9/9/9/8c/", "BadCharacter"),
@@ -469,7 +482,9 @@ mod tests {
         assert_eq!(full.captures.count(), 2);
         assert_eq!(full.marker, Some(KingMarker::Escaped));
         assert_eq!(full.to_string(), "Ke5-e8xd8/e9--");
-        for bad in ["", "e5", "e5-", "e5-e8x", "e5-e8?", "Xe5-e8", "---", "e5-e8+++"] {
+        for bad in [
+            "", "e5", "e5-", "e5-e8x", "e5-e8?", "Xe5-e8", "---", "e5-e8+++",
+        ] {
             assert!(bad.parse::<FullMove>().is_err(), "{bad:?}");
         }
         assert_eq!("a10-a11".parse::<Move>().unwrap().to().to_string(), "a11");

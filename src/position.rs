@@ -332,18 +332,10 @@ impl Position {
     /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
     /// the game's history: see [`Game::outcome`](crate::Game::outcome).
     pub fn outcome(&self) -> Option<Outcome> {
-        match self.winner() {
-            Some(Side::Attackers) => Some(Outcome::Win {
-                winner: Side::Attackers,
-                reason: WinReason::KingCaptured,
-            }),
-            Some(Side::Defenders) => Some(Outcome::Win {
-                winner: Side::Defenders,
-                reason: WinReason::KingEscaped,
-            }),
-            None if movegen::count(self) == 0 => Some(Outcome::Draw(DrawReason::NoLegalMoves)),
-            None => None,
+        if let Some(won) = self.won_outcome() {
+            return Some(won);
         }
+        (movegen::count(self) == 0).then_some(Outcome::Draw(DrawReason::NoLegalMoves))
     }
 
     /// Every legal move of the side to move (none once the game is won).
@@ -365,7 +357,7 @@ impl Position {
 
     /// Why `m` is not legal here, or `Ok(())` if it is.
     pub fn check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
-        if let Some(outcome) = self.outcome_if_won() {
+        if let Some(outcome) = self.won_outcome() {
             return Err(IllegalMoveError::GameOver(outcome));
         }
         for square in [m.from(), m.to()] {
@@ -380,10 +372,9 @@ impl Position {
             });
         }
         let (from, to) = (m.from(), m.to());
-        let (dx, dy) = (
-            i8::try_from(to.x()).unwrap_or(0) - i8::try_from(from.x()).unwrap_or(0),
-            i8::try_from(to.y()).unwrap_or(0) - i8::try_from(from.y()).unwrap_or(0),
-        );
+        // Coordinates are below 11, so they fit an i8.
+        let dx = to.x() as i8 - from.x() as i8;
+        let dy = to.y() as i8 - from.y() as i8;
         if (dx != 0) == (dy != 0) {
             return Err(IllegalMoveError::NotStraight(m));
         }
@@ -405,8 +396,18 @@ impl Position {
         Ok(())
     }
 
-    fn outcome_if_won(&self) -> Option<Outcome> {
-        self.winner().and_then(|_| self.outcome())
+    /// The outcome if the game on the board is won (R13, R14); `None` otherwise.
+    fn won_outcome(&self) -> Option<Outcome> {
+        match self.winner()? {
+            Side::Attackers => Some(Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::KingCaptured,
+            }),
+            Side::Defenders => Some(Outcome::Win {
+                winner: Side::Defenders,
+                reason: WinReason::KingEscaped,
+            }),
+        }
     }
 
     /// Plays `m` if it is legal and returns the captured squares (the king's too, if R13 took

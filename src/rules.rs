@@ -73,7 +73,9 @@ pub struct Rules {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
     /// The board size is not an odd number from 5 to 11.
-    #[error("board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11")]
+    #[error(
+        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11"
+    )]
     UnsupportedSize(u8),
 }
 

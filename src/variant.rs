@@ -31,12 +31,17 @@ const TAWLBWRDD_START: &str =
     "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
 
 impl Variant {
-    /// A game from its parts.
-    pub fn new(name: impl Into<String>, start: Position) -> Variant {
-        Variant {
-            name: name.into(),
-            start,
-        }
+    /// A game from its parts. The name is made safe for a rules string: runs of white space
+    /// become one space, ends are trimmed, and `:` becomes `-` (so that no word of the name can
+    /// be read back as a rule field).
+    pub fn new(name: impl AsRef<str>, start: Position) -> Variant {
+        let name = name
+            .as_ref()
+            .split_whitespace()
+            .map(|word| word.replace(':', "-"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Variant { name, start }
     }
 
     /// Tablut (Linnaeus, 1732), 9x9, as RULES.md gives it.
@@ -135,6 +140,13 @@ pub enum RulesStringError {
     },
 }
 
+/// Every field of an OpenTafl rules string that this engine reads.
+const KNOWN_FIELDS: [&str; 35] = [
+    "dim", "name", "esc", "surf", "atkf", "ka", "ks", "kj", "nj", "cj", "cor", "corh", "corp",
+    "cors", "aforh", "aforp", "afors", "dforh", "dforp", "dfors", "afor", "dfor", "cen", "cenp",
+    "cens", "cenh", "cenhe", "linc", "tfr", "sw", "swf", "efe", "ber", "start", "starti",
+];
+
 /// The OpenTafl piece letters: t c n k for attackers, T C N K for defenders.
 const PIECE_LETTERS: &str = "tcnkTCNK";
 
@@ -150,7 +162,11 @@ fn piece_letters(field: &str, value: &str) -> Result<(bool, bool, bool), RulesSt
             },
         });
     }
-    Ok((value.contains('t'), value.contains('T'), value.contains('K')))
+    Ok((
+        value.contains('t'),
+        value.contains('T'),
+        value.contains('K'),
+    ))
 }
 
 fn unsupported(field: &str, value: &str, rule: &'static str) -> RulesStringError {
@@ -179,6 +195,11 @@ impl FromStr for Variant {
         for word in text.split_whitespace() {
             match word.split_once(':') {
                 Some((key, value)) => {
+                    // Unknown keys are refused here, so `fields` never holds more than the known
+                    // fields and the duplicate check stays cheap whatever the input's length.
+                    if !KNOWN_FIELDS.contains(&key) {
+                        return Err(RulesStringError::UnknownField(key.to_string()));
+                    }
                     if fields.iter().any(|(k, _)| k == key) {
                         return Err(RulesStringError::Duplicate(key.to_string()));
                     }
@@ -388,7 +409,13 @@ impl FromStr for Variant {
             "n" => {}
             "h" => flags |= RuleFlags::KING_HAMMER,
             "a" => flags |= RuleFlags::KING_ANVIL,
-            _ => return Err(bad_value("ka", ka, "y, n, h (hammer only) or a (anvil only)")),
+            _ => {
+                return Err(bad_value(
+                    "ka",
+                    ka,
+                    "y, n, h (hammer only) or a (anvil only)",
+                ));
+            }
         }
         // cenh: the occupied castle holds only the king. Hostile to attackers is what an anvil
         // king already is; hostile to defenders is not R10.
@@ -472,5 +499,89 @@ impl fmt::Display for Variant {
             RepetitionRule::ThirdOccurrenceDraws => f.write_str(" tfr:d")?,
         }
         write!(f, " start:{}", notation::position_record(&self.start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TABLUT: &str = "dim:9 name:Tablut esc:e surf:n atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    const TAWLBWRDD: &str = "dim:11 name:Tawlbwrdd esc:e surf:n atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";
+
+    #[test]
+    fn the_rules_md_strings_give_the_built_in_games() {
+        assert_eq!(TABLUT.parse::<Variant>().unwrap(), Variant::tablut());
+        assert_eq!(TAWLBWRDD.parse::<Variant>().unwrap(), Variant::tawlbwrdd());
+    }
+
+    #[test]
+    fn field_order_does_not_matter_and_starti_reads_top_down() {
+        let mut words: Vec<&str> = TAWLBWRDD.split(' ').collect();
+        words.reverse();
+        assert_eq!(
+            words.join(" ").parse::<Variant>().unwrap(),
+            Variant::tawlbwrdd()
+        );
+
+        // An asymmetric start: one attacker on a1, the king on c3 (5x5, rank 1 first).
+        let bottom_up = "dim:5 esc:e surf:n ks:c cor: cens: start:/t4/5/2K2/5/5/";
+        let top_down = "dim:5 esc:e surf:n ks:c cor: cens: starti:/5/5/2K2/5/t4/";
+        let a: Variant = bottom_up.parse().unwrap();
+        let b: Variant = top_down.parse().unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            a.start().piece_at("a1".parse().unwrap()),
+            Some(crate::Piece::Attacker)
+        );
+    }
+
+    #[test]
+    fn printed_strings_read_back_to_the_same_game() {
+        for variant in [Variant::tablut(), Variant::tawlbwrdd()] {
+            assert_eq!(variant.to_string().parse::<Variant>().unwrap(), variant);
+        }
+        let odd = "dim:7 atkf:n ka:h esc:e surf:n ks:c cor: cens: cenh: cenhe:TK tfr:d start:/t6/7/7/3K3/7/7/6T/";
+        let variant: Variant = odd.parse().unwrap();
+        assert_eq!(variant.start().side_to_move(), Side::Defenders);
+        assert_eq!(
+            variant.rules().flags(),
+            RuleFlags::KING_HAMMER | RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS
+        );
+        assert_eq!(
+            variant.rules().repetition(),
+            RepetitionRule::ThirdOccurrenceDraws
+        );
+        assert_eq!(variant.to_string().parse::<Variant>().unwrap(), variant);
+    }
+
+    #[test]
+    fn unsupported_rules_are_refused_naming_the_field() {
+        let cases = [
+            ("esc:e", "esc:c", "esc"),
+            ("linc:n", "linc:y", "linc"),
+            ("dim:9", "dim:13", "dim"),
+            ("dim:9", "dim:10", "dim"),
+            ("ks:c", "ks:w", "ks"),
+            ("surf:n", "surf:y", "surf"),
+            ("cor:", "cor:a1,a9,i1,i9", "cor"),
+            ("cens:", "cens:K", "cens"),
+            ("cenp:tcnkTCNK", "cenp:K", "cenp"),
+            ("cor:", "", "cor"),
+            ("esc:e", "", "esc"),
+            ("linc:n", "linc:n sw:s", "sw"),
+            ("linc:n", "linc:n ber:m", "ber"),
+            ("linc:n", "linc:n frobnicate:y", "frobnicate"),
+            ("linc:n", "linc:n linc:n", "linc"),
+            ("start:/3ttt3/", "start:/3ttt2/", "start"),
+            ("cenh:", "cenh:T", "cenh"),
+            ("linc:n", "linc:n tfr:w", "tfr"),
+        ];
+        for (from, to, field) in cases {
+            assert!(TABLUT.contains(from), "{from}");
+            let text = TABLUT.replacen(from, to, 1);
+            let error = text.parse::<Variant>().expect_err(&text).to_string();
+            assert!(error.contains(field), "{text}\n -> {error}");
+        }
     }
 }

@@ -22,7 +22,10 @@ fn check_up_to(max_depth: u32, min_depth: u32) {
             checked += 1;
         }
     }
-    assert!(checked > 0, "no fixture line had a depth in {min_depth}..={max_depth}");
+    assert!(
+        checked > 0,
+        "no fixture line had a depth in {min_depth}..={max_depth}"
+    );
 }
 
 #[test]

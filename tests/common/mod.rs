@@ -1,1 +1,5 @@
+pub mod diagram;
 pub mod fixtures;
+pub mod random;
+pub mod reference;
+pub mod symmetry;

@@ -1,0 +1,526 @@
+//! The binary's loop over stdin and stdout, with three threads:
+//!
+//! - a reader turns stdin into lines (capped in length, junk decoded lossily) and sends them on;
+//! - a worker owns the [`Searcher`] and runs one [`Job`] at a time;
+//! - the main thread owns the [`Session`], reads commands in order and decides what to do with
+//!   one that arrives while a job runs.
+//!
+//! While a search runs, `goodbye` and end of input stop it at once and end the program; `stop`
+//! stops it (its answer is printed); `clock` is taken at once (and may shorten a `play`); host
+//! messages that change the game (`rules`, `position`, `side`, `move`, `opponent-move`, `error`,
+//! `finish`, `start`) stop it and drop its answer, because it answers a position that is gone;
+//! every other command waits for it, so that a script's commands run in the order given.
+
+use std::collections::VecDeque;
+use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::search::{Searcher, StopHandle};
+
+use super::command::{Command, CommandError, MAX_LINE_BYTES, parse_command};
+use super::session::{Job, JobKind, JobOutcome, Session, SessionOptions, error_reply};
+
+/// One line of input, as the reader hands it on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    /// A line without its line break (`\n` or `\r\n`), decoded as UTF-8 with junk replaced.
+    Line(String),
+    /// A line longer than [`MAX_LINE_BYTES`], skipped up to its line break; its length in bytes.
+    TooLong(usize),
+    /// End of input (or a read error, which means the same to a pipe).
+    End,
+}
+
+/// Reads lines of at most [`MAX_LINE_BYTES`] from a byte stream without ever holding more.
+#[derive(Debug)]
+pub struct LineReader<R> {
+    inner: R,
+    ended: bool,
+}
+
+impl<R: BufRead> LineReader<R> {
+    /// A reader over `inner`.
+    pub fn new(inner: R) -> LineReader<R> {
+        LineReader {
+            inner,
+            ended: false,
+        }
+    }
+
+    /// The next line. A last line without a line break still counts as a line.
+    pub fn next_input(&mut self) -> Input {
+        if self.ended {
+            return Input::End;
+        }
+        let mut line: Vec<u8> = Vec::new();
+        let mut length = 0usize;
+        loop {
+            let available = match self.inner.fill_buf() {
+                Ok(bytes) => bytes,
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+                Err(_) => &[],
+            };
+            if available.is_empty() {
+                self.ended = true;
+                return match length {
+                    0 => Input::End,
+                    _ if length > MAX_LINE_BYTES => Input::TooLong(length),
+                    _ => Input::Line(decode(&line)),
+                };
+            }
+            let (chunk, found_newline) = match available.iter().position(|&b| b == b'\n') {
+                Some(index) => (&available[..index], true),
+                None => (available, false),
+            };
+            length = length.saturating_add(chunk.len());
+            if length <= MAX_LINE_BYTES + 1 {
+                line.extend_from_slice(chunk);
+            }
+            let consumed = chunk.len() + usize::from(found_newline);
+            self.inner.consume(consumed);
+            if found_newline {
+                if line.last() == Some(&b'\r') && length <= MAX_LINE_BYTES + 1 {
+                    line.pop();
+                    length -= 1;
+                }
+                return if length > MAX_LINE_BYTES {
+                    Input::TooLong(length)
+                } else {
+                    Input::Line(decode(&line))
+                };
+            }
+        }
+    }
+}
+
+fn decode(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Writes whole lines to stdout from any thread. If stdout is gone, so is the host: exit.
+#[derive(Clone)]
+struct Printer(Arc<Mutex<io::Stdout>>);
+
+impl Printer {
+    fn line(&self, text: &str) {
+        let stdout = match self.0.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut stdout = stdout.lock();
+        let written = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
+        if written.is_err() {
+            std::process::exit(0);
+        }
+    }
+}
+
+fn exit_now(printer: &Printer) -> ! {
+    let stdout = match printer.0.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    let _ = stdout.lock().flush();
+    std::process::exit(0)
+}
+
+/// What the worker thread is asked to do.
+enum WorkerMessage {
+    /// Run a job and report its outcome.
+    Run(u64, Box<Job>, Arc<AtomicBool>),
+    /// Forget what the searcher learnt (new rules), while the host is still setting up.
+    Clear,
+}
+
+enum Event {
+    Input(Input),
+    Done(u64, JobOutcome),
+}
+
+struct Running {
+    id: u64,
+    job: Job,
+    started: Instant,
+    /// The watchdog: stop the search at this time whatever it is doing.
+    deadline: Option<Instant>,
+    cancel: Arc<AtomicBool>,
+    /// Drop the answer when it comes (the position it answers is gone).
+    discard: bool,
+}
+
+/// After `goodbye` or end of input, a search gets this long to answer before the program ends.
+const CLOSING_GRACE: Duration = Duration::from_millis(40);
+
+/// How often a wanted stop is repeated until the search notices it.
+const STOP_REPEAT: Duration = Duration::from_millis(5);
+
+struct Driver {
+    session: Session,
+    printer: Printer,
+    jobs: Sender<WorkerMessage>,
+    /// The searcher's stop handle, once the worker has made the searcher.
+    stop: Option<StopHandle>,
+    stop_receiver: Receiver<StopHandle>,
+    running: Option<Running>,
+    queue: VecDeque<Result<Command, CommandError>>,
+    next_id: u64,
+    /// `goodbye` or end of input seen: finish what was asked before, then exit.
+    closing: bool,
+    /// After `goodbye`: exit at this time even if a search has not answered yet.
+    exit_by: Option<Instant>,
+}
+
+impl Driver {
+    /// Sets the searcher's stop flag (a search that has not begun yet sees its job's cancel
+    /// flag instead).
+    fn stop_searcher(&mut self) {
+        if self.stop.is_none() {
+            self.stop = self.stop_receiver.try_recv().ok();
+        }
+        if let Some(stop) = &self.stop {
+            stop.stop();
+        }
+    }
+
+    /// Ask the running search to stop, now and again until it does.
+    fn stop_running(&mut self, discard: bool) {
+        if let Some(running) = self.running.as_mut() {
+            if running.job.is_search() {
+                running.discard |= discard;
+                running.cancel.store(true, Ordering::Relaxed);
+                running.deadline = Some(Instant::now());
+                self.stop_searcher();
+            }
+        }
+    }
+
+    fn start(&mut self, job: Job) {
+        let id = self.next_id;
+        self.next_id += 1;
+        let cancel = Arc::new(AtomicBool::new(false));
+        let started = Instant::now();
+        let mut deadline = job.hard_limit.map(|limit| started + limit);
+        if self.closing && job.is_search() {
+            // After goodbye or end of input a search answers at once.
+            cancel.store(true, Ordering::Relaxed);
+            deadline = Some(started);
+        }
+        let message = WorkerMessage::Run(id, Box::new(job.clone()), Arc::clone(&cancel));
+        if self.jobs.send(message).is_err() {
+            // The worker is gone (it cannot be, short of a panic): nothing more can be done.
+            exit_now(&self.printer);
+        }
+        let discard = self.exit_by.is_some() && job.is_search();
+        self.running = Some(Running {
+            id,
+            job,
+            started,
+            deadline,
+            cancel,
+            discard,
+        });
+    }
+
+    /// A command, in input order, when no job runs.
+    fn process(&mut self, item: Result<Command, CommandError>) {
+        match item {
+            Err(error) => self.printer.line(&error_reply(&error)),
+            Ok(Command::Goodbye) => exit_now(&self.printer),
+            Ok(command) => {
+                let printer = self.printer.clone();
+                let mut out = |line: String| printer.line(&line);
+                let job = self.session.handle_command(command, &mut out);
+                if self.session.take_rules_changed() {
+                    // Cleared now, on the worker, rather than on the clock of the next `play`.
+                    let _ = self.jobs.send(WorkerMessage::Clear);
+                }
+                if let Some(job) = job {
+                    self.start(job);
+                }
+            }
+        }
+    }
+
+    /// A command that arrives while a job runs.
+    fn arrive_while_running(&mut self, item: Result<Command, CommandError>) {
+        match &item {
+            Ok(Command::Goodbye) => self.close(true),
+            Ok(Command::Stop) => self.stop_running(false),
+            Ok(Command::Clock(_)) => {
+                if let Ok(command) = item {
+                    let mut out = |line: String| self.printer.line(&line);
+                    let _ = self.session.handle_command(command, &mut out);
+                }
+                // A clock after `play` (as the OTEP text orders it) may shorten that search.
+                if let Some(running) = self.running.as_mut() {
+                    if let JobKind::Play { side, .. } = running.job.kind {
+                        let (_, hard) = self.session.play_limits(side);
+                        let new_deadline = running.started + hard;
+                        if running.deadline.is_none_or(|old| new_deadline < old) {
+                            running.deadline = Some(new_deadline);
+                        }
+                    }
+                }
+            }
+            Ok(
+                Command::Rules(_)
+                | Command::Position(_)
+                | Command::Side(_)
+                | Command::Move(_)
+                | Command::OpponentMove { .. }
+                | Command::HostError { .. }
+                | Command::Finish(_)
+                | Command::Start,
+            ) => {
+                self.stop_running(true);
+                self.queue.push_back(item);
+            }
+            _ => self.queue.push_back(item),
+        }
+    }
+
+    /// `goodbye` (`hard`) or end of input: stop thinking, finish what was asked before, exit.
+    /// After `goodbye` searches are not answered, and one that does not stop within
+    /// [`CLOSING_GRACE`] is abandoned; after end of input they answer with what they have.
+    fn close(&mut self, hard: bool) {
+        self.closing = true;
+        if hard && self.exit_by.is_none() {
+            self.exit_by = Some(Instant::now() + CLOSING_GRACE);
+        }
+        // After goodbye nobody reads a search's answer; after end of input a script may.
+        self.stop_running(hard);
+        if self.running.is_none() && self.queue.is_empty() {
+            exit_now(&self.printer);
+        }
+    }
+
+    fn on_input(&mut self, input: Input) {
+        if self.closing {
+            // Nothing after goodbye or end of input counts.
+            return;
+        }
+        let item = match input {
+            Input::End => {
+                self.close(false);
+                return;
+            }
+            Input::TooLong(length) => Err(CommandError::TooLong(length)),
+            Input::Line(line) => {
+                if line
+                    .trim_matches(|c: char| c.is_ascii_whitespace())
+                    .is_empty()
+                {
+                    return;
+                }
+                parse_command(&line)
+            }
+        };
+        if self.running.is_some() {
+            self.arrive_while_running(item);
+        } else if item == Ok(Command::Goodbye) {
+            self.close(true);
+        } else {
+            self.process(item);
+        }
+    }
+
+    fn on_done(&mut self, id: u64, outcome: JobOutcome) {
+        let Some(running) = self.running.take_if(|running| running.id == id) else {
+            return;
+        };
+        if !running.discard {
+            let printer = self.printer.clone();
+            let mut out = |line: String| printer.line(&line);
+            self.session.finish_job(&running.job, outcome, &mut out);
+        }
+        while self.running.is_none() {
+            match self.queue.pop_front() {
+                Some(Ok(Command::Goodbye)) => exit_now(&self.printer),
+                Some(item) => self.process(item),
+                None => break,
+            }
+        }
+        if self.closing && self.running.is_none() && self.queue.is_empty() {
+            exit_now(&self.printer);
+        }
+    }
+
+    /// When the main loop must wake up without input: a watchdog or the closing grace.
+    fn wake_at(&self) -> Option<Instant> {
+        let running = self.running.as_ref()?;
+        let closing = self.exit_by.filter(|_| running.job.is_search());
+        match (running.deadline, closing) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_timeout(&mut self) {
+        let now = Instant::now();
+        if let Some(closing) = self.exit_by {
+            let searching = self.running.as_ref().is_some_and(|r| r.job.is_search());
+            if searching && now >= closing {
+                // The search did not answer in time: the host asked us to go, so go.
+                exit_now(&self.printer);
+            }
+        }
+        if let Some(running) = self.running.as_mut() {
+            if running.deadline.is_some_and(|deadline| now >= deadline) {
+                running.cancel.store(true, Ordering::Relaxed);
+                running.deadline = Some(now + STOP_REPEAT);
+                self.stop_searcher();
+            }
+        }
+    }
+
+    fn run(&mut self, events: Receiver<Event>) -> ! {
+        loop {
+            let event = match self.wake_at() {
+                Some(at) => {
+                    let wait = at.saturating_duration_since(Instant::now());
+                    match events.recv_timeout(wait) {
+                        Ok(event) => Some(event),
+                        Err(RecvTimeoutError::Timeout) => None,
+                        Err(RecvTimeoutError::Disconnected) => exit_now(&self.printer),
+                    }
+                }
+                None => match events.recv() {
+                    Ok(event) => Some(event),
+                    Err(_) => exit_now(&self.printer),
+                },
+            };
+            match event {
+                None => self.on_timeout(),
+                Some(Event::Input(input)) => self.on_input(input),
+                Some(Event::Done(id, outcome)) => self.on_done(id, outcome),
+            }
+        }
+    }
+}
+
+/// Runs the engine on stdin and stdout until `goodbye` or the end of input; never returns.
+/// Prints `hello` first, before anything that takes time.
+pub fn run_stdio(options: SessionOptions) -> ! {
+    let printer = Printer(Arc::new(Mutex::new(io::stdout())));
+    printer.line("hello");
+
+    let (events_in, events) = mpsc::channel::<Event>();
+
+    let reader_events = events_in.clone();
+    let spawned = thread::Builder::new().name("stdin".into()).spawn(move || {
+        let mut reader = LineReader::new(io::stdin().lock());
+        loop {
+            let input = reader.next_input();
+            let end = input == Input::End;
+            if reader_events.send(Event::Input(input)).is_err() || end {
+                return;
+            }
+        }
+    });
+    if spawned.is_err() {
+        exit_now(&printer);
+    }
+
+    let session = Session::new(options);
+    let config = session.search_config();
+    let (jobs, job_queue) = mpsc::channel::<WorkerMessage>();
+    let (stop_sender, stop_receiver) = mpsc::channel::<StopHandle>();
+    let worker_printer = printer.clone();
+    let worker_events = events_in;
+    let spawned = thread::Builder::new().name("search".into()).spawn(move || {
+        // The table is allocated here, while the main thread already reads commands.
+        let mut searcher = Searcher::new(config);
+        let _ = stop_sender.send(searcher.stop_handle());
+        for message in job_queue {
+            let (id, job, cancel) = match message {
+                WorkerMessage::Clear => {
+                    searcher.clear();
+                    continue;
+                }
+                WorkerMessage::Run(id, job, cancel) => (id, job, cancel),
+            };
+            let mut out = |line: String| worker_printer.line(&line);
+            // A bug in the search must not leave the host without an answer.
+            let run = panic::catch_unwind(AssertUnwindSafe(|| {
+                job.run(&mut searcher, &cancel, &mut out)
+            }));
+            let outcome = run.unwrap_or_else(|_| {
+                // The searcher may be half-updated: forget what it learnt.
+                searcher.clear();
+                JobOutcome::Failed
+            });
+            if worker_events.send(Event::Done(id, outcome)).is_err() {
+                return;
+            }
+        }
+    });
+    if spawned.is_err() {
+        exit_now(&printer);
+    }
+
+    let mut driver = Driver {
+        session,
+        printer,
+        jobs,
+        stop: None,
+        stop_receiver,
+        running: None,
+        queue: VecDeque::new(),
+        next_id: 0,
+        closing: false,
+        exit_by: None,
+    };
+    driver.run(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(bytes: &[u8]) -> Vec<Input> {
+        let mut reader = LineReader::new(io::BufReader::with_capacity(7, bytes));
+        let mut all = Vec::new();
+        loop {
+            let input = reader.next_input();
+            let end = input == Input::End;
+            all.push(input);
+            if end {
+                return all;
+            }
+        }
+    }
+
+    #[test]
+    fn lines_are_split_and_crlf_dropped() {
+        assert_eq!(
+            inputs(b"hello\r\nperft 1\n\nlast"),
+            [
+                Input::Line("hello".into()),
+                Input::Line("perft 1".into()),
+                Input::Line(String::new()),
+                Input::Line("last".into()),
+                Input::End
+            ]
+        );
+    }
+
+    #[test]
+    fn long_lines_are_skipped_whole_and_junk_is_decoded() {
+        let mut bytes = vec![b'x'; MAX_LINE_BYTES + 10];
+        bytes.extend_from_slice(b"\nshow\n\xff\xfe\x00\n");
+        let all = inputs(&bytes);
+        assert_eq!(all[0], Input::TooLong(MAX_LINE_BYTES + 10));
+        assert_eq!(all[1], Input::Line("show".into()));
+        assert_eq!(all[2], Input::Line("\u{fffd}\u{fffd}\u{0}".into()));
+        assert_eq!(all[3], Input::End);
+        // A line of exactly the limit is still a line.
+        let mut bytes = vec![b'y'; MAX_LINE_BYTES];
+        bytes.push(b'\n');
+        assert!(matches!(&inputs(&bytes)[0], Input::Line(l) if l.len() == MAX_LINE_BYTES));
+    }
+}

@@ -1,0 +1,1120 @@
+//! The engine's state between commands, and what each command does to it.
+//!
+//! A [`Session`] holds the current game, the host's clock and the bookkeeping that keeps the
+//! engine in step with an OTEP host (our move waiting for the host's word, moves the host
+//! refused). Commands that take long (searches, perft) become a [`Job`]: the in-process API runs
+//! it at once ([`Session::handle_line`]); the binary runs it on a worker thread so that the
+//! reader stays responsive, and hands the outcome back with [`Session::finish_job`].
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::notation;
+use crate::perft;
+use crate::piece::Side;
+use crate::position::Position;
+use crate::search::{Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
+use crate::variant::Variant;
+
+use super::command::{ClockCommand, Command, CommandError, GoLimits, parse_command};
+use super::reply;
+
+/// How a [`Session`] searches and counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SessionOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Time for a `play` without a `clock`, and for a `go` without limits.
+    pub default_move_time: Duration,
+    /// Upper bound on every search's time (in-process use: keeps fuzzing fast).
+    pub max_search_time: Option<Duration>,
+    /// Upper bound on every search's depth (in-process use).
+    pub max_search_depth: Option<u32>,
+    /// Deepest `perft`/`divide` accepted; deeper ones get `error 0`.
+    pub max_perft_depth: u32,
+}
+
+impl Default for SessionOptions {
+    /// The binary's settings: 64 MiB, one thread, 5 s per move without a clock, perft up to 12.
+    fn default() -> SessionOptions {
+        SessionOptions {
+            hash_mb: 64,
+            threads: 1,
+            default_move_time: Duration::from_secs(5),
+            max_search_time: None,
+            max_search_depth: None,
+            max_perft_depth: 12,
+        }
+    }
+}
+
+impl SessionOptions {
+    /// Settings for driving a session in-process many times a second (tests, fuzzing): a small
+    /// table, searches of at most depth 2 and 20 ms, perft up to depth 2.
+    pub fn quick() -> SessionOptions {
+        SessionOptions {
+            hash_mb: 1,
+            threads: 1,
+            default_move_time: Duration::from_millis(20),
+            max_search_time: Some(Duration::from_millis(20)),
+            max_search_depth: Some(2),
+            max_perft_depth: 2,
+        }
+    }
+}
+
+/// Whether the session goes on after a line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep reading.
+    Continue,
+    /// `goodbye`: stop.
+    Quit,
+}
+
+/// What kind of long-running work a [`Job`] is.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum JobKind {
+    /// OTEP `play`: answer `move`.
+    Play {
+        /// The side to play for.
+        side: Side,
+        /// Moves the host refused in this position.
+        refused: Vec<Move>,
+    },
+    /// OTEP `analyze`: answer `analysis`.
+    Analyze {
+        /// Lines wanted.
+        lines: usize,
+    },
+    /// `go`: `info` lines, then `bestmove`.
+    Go,
+    /// `perft` or `divide`.
+    Perft {
+        /// Depth.
+        depth: u32,
+        /// Print one line per first move too.
+        divide: bool,
+    },
+}
+
+/// Long-running work that a command asked for: a search or a perft count.
+#[derive(Clone, Debug)]
+pub(crate) struct Job {
+    pub(crate) kind: JobKind,
+    game: Game,
+    limits: Limits,
+    /// Time after which the driver stops the search whatever it is doing (watchdog).
+    pub(crate) hard_limit: Option<Duration>,
+}
+
+/// What a job produced.
+#[derive(Clone, Debug)]
+pub(crate) enum JobOutcome {
+    /// A search's result.
+    Search(SearchResult),
+    /// The search failed (it panicked): answer with any legal move rather than not at all.
+    Failed,
+    /// A count, already printed.
+    Counted,
+}
+
+impl Job {
+    /// Whether the job is a search (it can be stopped and still answer).
+    pub(crate) fn is_search(&self) -> bool {
+        !matches!(self.kind, JobKind::Perft { .. })
+    }
+
+    /// Runs the job. Progress lines go to `out` while it runs; a search stops early once
+    /// `cancel` is set (it is checked after each depth, the searcher's stop flag more often).
+    pub(crate) fn run(
+        &self,
+        searcher: &mut Searcher,
+        cancel: &AtomicBool,
+        out: &mut dyn FnMut(String),
+    ) -> JobOutcome {
+        match &self.kind {
+            JobKind::Perft { depth, divide } => {
+                run_perft(self.game.position(), *depth, *divide, out);
+                JobOutcome::Counted
+            }
+            kind => {
+                let stop = searcher.stop_handle();
+                let mut limits = self.limits;
+                if cancel.load(Ordering::Relaxed) {
+                    // Stopped before it began: one ply still gives a legal answer.
+                    limits = Limits::depth(1);
+                }
+                let started = Instant::now();
+                let mut on_info = |info: &SearchInfo| {
+                    if cancel.load(Ordering::Relaxed) {
+                        stop.stop();
+                        return;
+                    }
+                    // " pv" and the moves, each after a space (no trailing space without moves).
+                    let pv: String = legal_prefix(self.game.position(), &info.pv)
+                        .iter()
+                        .map(|m| format!(" {m}"))
+                        .collect();
+                    match kind {
+                        JobKind::Play { .. } => out(reply::status(&format!(
+                            "depth {} score {} nodes {} nps {} pv{pv}",
+                            info.depth,
+                            reply::decimal(info.score),
+                            info.nodes,
+                            info.nodes_per_second(),
+                        ))),
+                        JobKind::Go => out(format!(
+                            "info depth {} score {} nodes {} nps {} time {} pv{pv}",
+                            info.depth,
+                            reply::decimal(info.score),
+                            info.nodes,
+                            info.nodes_per_second(),
+                            reply::seconds(started.elapsed()),
+                        )),
+                        _ => {}
+                    }
+                };
+                let result = match kind {
+                    JobKind::Play { refused, .. } if !refused.is_empty() => {
+                        searcher.search_multi_pv(&self.game, &limits, refused.len() + 1, on_info)
+                    }
+                    JobKind::Analyze { lines } => {
+                        searcher.search_multi_pv(&self.game, &limits, *lines, on_info)
+                    }
+                    _ => searcher.search(&self.game, &limits, &mut on_info),
+                };
+                JobOutcome::Search(result)
+            }
+        }
+    }
+}
+
+/// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`.
+fn run_perft(position: &Position, depth: u32, divide: bool, out: &mut dyn FnMut(String)) {
+    let started = Instant::now();
+    let nodes = if divide && depth > 0 {
+        let split = perft::divide(position, depth);
+        for (m, count) in &split {
+            out(format!("{m} {count}"));
+        }
+        split.iter().map(|(_, count)| count).sum()
+    } else {
+        perft::perft(position, depth)
+    };
+    let time = started.elapsed();
+    out(format!(
+        "perft {depth} {nodes} time {} nps {}",
+        reply::seconds(time),
+        reply::nodes_per_second(nodes, time)
+    ));
+}
+
+/// The longest prefix of `line` that is a legal sequence of moves from `position`.
+fn legal_prefix(position: &Position, line: &[Move]) -> Vec<Move> {
+    let mut current = *position;
+    let mut legal = Vec::new();
+    for &m in line {
+        if current.play(m).is_err() {
+            break;
+        }
+        legal.push(m);
+    }
+    legal
+}
+
+/// Same pieces on the same squares (the side to move aside).
+fn same_placement(a: &Position, b: &Position) -> bool {
+    a.attackers() == b.attackers() && a.defenders() == b.defenders() && a.king_set() == b.king_set()
+}
+
+/// Plays `moves` on a copy of `game`; `None` if one is illegal on the board. A game that has
+/// ended by a draw that depends on the history (R16, R18) goes on from its board alone: the host
+/// decides when its game ends.
+fn replay(game: &Game, moves: &[Move]) -> Option<Game> {
+    let mut game = game.clone();
+    for &m in moves {
+        if game.play(m).is_err() {
+            if !game.position().is_legal(m) {
+                return None;
+            }
+            game = Game::from_position(*game.position());
+            game.play(m).ok()?;
+        }
+    }
+    Some(game)
+}
+
+/// The game a search for a move should use: the game itself, or, when the game has ended by a
+/// draw that depends on the history (R16, R18) while the board still has moves, the board alone
+/// (the host decides when the game ends). `None` when the board has no move.
+fn searchable(game: &Game) -> Option<Game> {
+    if !game.legal_moves().is_empty() {
+        Some(game.clone())
+    } else if !game.position().legal_moves().is_empty() {
+        Some(Game::from_position(*game.position()))
+    } else {
+        None
+    }
+}
+
+/// The game being played and the bookkeeping that keeps it in step with the host.
+#[derive(Clone, Debug)]
+struct Table {
+    variant: Variant,
+    game: Game,
+    /// Our last `move`, until the host accepts it (`move <record>`) or refuses it (`error`).
+    pending: Option<Move>,
+    /// Moves the host refused in the current position: never offered again there.
+    refused: Vec<Move>,
+}
+
+impl Table {
+    fn new(variant: Variant) -> Table {
+        Table {
+            game: Game::new(&variant),
+            variant,
+            pending: None,
+            refused: Vec::new(),
+        }
+    }
+
+    /// A new game from `position`, with nothing pending.
+    fn reset_to(&mut self, position: Position) {
+        self.game = Game::from_position(position);
+        self.pending = None;
+        self.refused.clear();
+    }
+
+    /// Makes `side` the side to move (restarting the history there if it changes).
+    fn set_side_to_move(&mut self, side: Side) {
+        if self.game.position().side_to_move() != side {
+            let position = self.game.position().with_side_to_move(side);
+            self.reset_to(position);
+        }
+    }
+}
+
+const NO_GAME: &str =
+    "no game yet: send 'rules tablut', 'rules tawlbwrdd' or an OpenTafl rules string first";
+
+/// The help text, one `help` line each.
+const HELP: &[&str] = &[
+    "tafl-engine speaks OTEP (the OpenTafl Engine Protocol) plus commands for people",
+    "rules tablut | rules tawlbwrdd | rules <OpenTafl rules string>: start that game",
+    "position <record>: set the board (rank 1 first); side <attackers|defenders>: set the side to move",
+    "clock <atk-ms>[*] <def-ms>[*] <overtime-s> <atk-periods> <def-periods>: the time left",
+    "play <side>: answer 'move <from-to>'; analyze <n> <seconds>: answer 'analysis ...'",
+    "move <record>, opponent-move <m1|m2...> <record>, error <code>, finish <code>: host messages",
+    "perft <depth>, divide <depth>: count move paths (last line 'perft <depth> <nodes> time <s> nps <n>')",
+    "show: the board; moves: the legal moves; play-move <move>: play a move; undo; new",
+    "go [depth <n>] [movetime <ms>] [nodes <n>]: search, print 'info' lines and 'bestmove <move>'",
+    "stop: end a search now; goodbye: quit; help: this text",
+];
+
+/// An engine session: state plus the command handlers, without any I/O of its own.
+///
+/// ```
+/// use tafl_engine::protocol::{Session, SessionOptions, is_documented_reply};
+/// let mut session = Session::new(SessionOptions::quick());
+/// let mut replies = Vec::new();
+/// for line in ["rules tablut", "perft 2", "play attackers", "no such command"] {
+///     session.handle_line(line, &mut |reply| replies.push(reply));
+/// }
+/// assert!(replies.iter().all(|r| is_documented_reply(r)));
+/// assert!(replies.iter().any(|r| r.starts_with("perft 2 4400 ")));
+/// assert!(replies.iter().any(|r| r.starts_with("move ")));
+/// assert!(replies.last().unwrap().starts_with("error 0 unknown command"));
+/// ```
+#[derive(Debug)]
+pub struct Session {
+    options: SessionOptions,
+    table: Option<Table>,
+    clock: Option<ClockCommand>,
+    /// The searcher for in-process searches (the binary's worker thread has its own).
+    searcher: Option<Searcher>,
+    /// Other rules than before since the last [`Session::take_rules_changed`]: what the
+    /// searcher learnt no longer applies. (Only then: clearing the table takes time.)
+    rules_changed: bool,
+}
+
+impl Session {
+    /// A session with no game yet (`rules` starts one).
+    pub fn new(options: SessionOptions) -> Session {
+        Session {
+            options,
+            table: None,
+            clock: None,
+            searcher: None,
+            rules_changed: false,
+        }
+    }
+
+    /// Whether `rules` set up other rules than before since the last call: the searcher's
+    /// table should then be cleared before it searches again.
+    pub(crate) fn take_rules_changed(&mut self) -> bool {
+        std::mem::take(&mut self.rules_changed)
+    }
+
+    /// The options.
+    pub fn options(&self) -> &SessionOptions {
+        &self.options
+    }
+
+    /// The search configuration these options ask for.
+    pub fn search_config(&self) -> SearchConfig {
+        SearchConfig {
+            threads: self.options.threads,
+            hash_mb: self.options.hash_mb,
+        }
+    }
+
+    /// The current game, once `rules` has set one up.
+    pub fn game(&self) -> Option<&Game> {
+        self.table.as_ref().map(|table| &table.game)
+    }
+
+    /// Handles one line of input, searches included (run here and now, within the options'
+    /// caps), calling `out` with each reply line. Every reply is one of the documented forms
+    /// ([`is_documented_reply`](super::is_documented_reply)); nothing panics, whatever the line.
+    pub fn handle_line(&mut self, line: &str, out: &mut impl FnMut(String)) -> Flow {
+        let line = line.strip_suffix('\n').unwrap_or(line);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line
+            .trim_matches(|c: char| c.is_ascii_whitespace())
+            .is_empty()
+        {
+            return Flow::Continue;
+        }
+        let command = match parse_command(line) {
+            Ok(command) => command,
+            Err(error) => {
+                out(error_reply(&error));
+                return Flow::Continue;
+            }
+        };
+        if command == Command::Goodbye {
+            return Flow::Quit;
+        }
+        if let Some(job) = self.handle_command(command, &mut *out) {
+            if self.take_rules_changed() {
+                self.searcher = None;
+            }
+            let config = self.search_config();
+            let searcher = self.searcher.get_or_insert_with(|| Searcher::new(config));
+            let outcome = job.run(searcher, &AtomicBool::new(false), &mut *out);
+            self.finish_job(&job, outcome, &mut *out);
+        }
+        Flow::Continue
+    }
+
+    /// Carries out `command`, printing its immediate replies; returns the long-running work it
+    /// asks for, if any, for the caller to run ([`Job::run`]) and hand back
+    /// ([`Session::finish_job`]). `goodbye` is the caller's business and does nothing here.
+    pub(crate) fn handle_command(
+        &mut self,
+        command: Command,
+        out: &mut dyn FnMut(String),
+    ) -> Option<Job> {
+        match command {
+            Command::Hello | Command::Start | Command::Goodbye | Command::Stop => None,
+            Command::Rules(variant) => {
+                let other_rules = self
+                    .table
+                    .as_ref()
+                    .is_some_and(|table| table.variant != *variant);
+                self.rules_changed |= other_rules;
+                self.table = Some(Table::new(*variant));
+                self.clock = None;
+                None
+            }
+            Command::Clock(clock) => {
+                self.clock = Some(clock);
+                None
+            }
+            Command::Help => {
+                for line in HELP {
+                    out(format!("help {line}"));
+                }
+                None
+            }
+            command => {
+                let Some(table) = self.table.as_mut() else {
+                    out(reply::error(false, NO_GAME));
+                    return None;
+                };
+                match command {
+                    Command::Position(record) => {
+                        let side = table.game.position().side_to_move();
+                        match notation::parse_position_record(&record, table.variant.rules(), side)
+                        {
+                            Ok(position) => table.reset_to(position),
+                            Err(error) => {
+                                out(reply::error(
+                                    false,
+                                    &format!("bad position record: {error}"),
+                                ));
+                            }
+                        }
+                        None
+                    }
+                    Command::Side(side) => {
+                        table.set_side_to_move(side);
+                        None
+                    }
+                    Command::Play(side) => self.play(side, out),
+                    Command::Move(record) => {
+                        Self::our_move_accepted(table, &record, out);
+                        None
+                    }
+                    Command::OpponentMove { moves, record } => {
+                        Self::opponent_moved(table, &moves, &record, out);
+                        None
+                    }
+                    Command::Analyze { lines, time } => {
+                        let Some(game) = searchable(&table.game) else {
+                            out("analysis 0".to_string());
+                            return None;
+                        };
+                        let margin = (time / 10).max(Duration::from_millis(30));
+                        let soft = time.saturating_sub(margin);
+                        let limits = self.capped(Limits::move_time(soft));
+                        let hard = time.saturating_sub(Duration::from_millis(15)).max(soft);
+                        Some(self.job(JobKind::Analyze { lines }, game, limits, Some(hard)))
+                    }
+                    Command::HostError { code, .. } => {
+                        // 1-4: the host refused our last move (wrong side, illegal).
+                        if (1..=4).contains(&code) {
+                            if let Some(m) = table.pending.take() {
+                                if !table.refused.contains(&m) {
+                                    table.refused.push(m);
+                                }
+                            }
+                        }
+                        None
+                    }
+                    Command::Finish(_) => {
+                        table.pending = None;
+                        None
+                    }
+                    Command::Perft(depth) | Command::Divide(depth) => {
+                        let divide = matches!(command, Command::Divide(_));
+                        if depth > self.options.max_perft_depth {
+                            out(reply::error(
+                                false,
+                                &format!(
+                                    "depth {depth} is deeper than this engine counts (at most {})",
+                                    self.options.max_perft_depth
+                                ),
+                            ));
+                            return None;
+                        }
+                        let game = Game::from_position(*table.game.position());
+                        Some(self.job(
+                            JobKind::Perft { depth, divide },
+                            game,
+                            Limits::default(),
+                            None,
+                        ))
+                    }
+                    Command::Show => {
+                        let result = table.game.outcome().map(|outcome| outcome.to_string());
+                        let name = if table.variant.name().is_empty() {
+                            "(unnamed)"
+                        } else {
+                            table.variant.name()
+                        };
+                        for line in reply::show_lines(table.game.position(), result, name) {
+                            out(line);
+                        }
+                        None
+                    }
+                    Command::Moves => {
+                        let mut moves: Vec<String> = table
+                            .game
+                            .legal_moves()
+                            .iter()
+                            .map(Move::to_string)
+                            .collect();
+                        moves.sort();
+                        let mut line = format!("legal-moves {}", moves.len());
+                        for m in moves {
+                            line.push(' ');
+                            line.push_str(&m);
+                        }
+                        out(line);
+                        None
+                    }
+                    Command::PlayMove(m) => {
+                        match table.game.play(m) {
+                            Ok(_) => {
+                                table.pending = None;
+                                table.refused.clear();
+                            }
+                            Err(error) => {
+                                out(reply::error(false, &format!("cannot play {m}: {error}")))
+                            }
+                        }
+                        None
+                    }
+                    Command::Undo => {
+                        match table.game.undo() {
+                            Some(_) => {
+                                table.pending = None;
+                                table.refused.clear();
+                            }
+                            None => out(reply::error(false, "nothing to undo")),
+                        }
+                        None
+                    }
+                    Command::New => {
+                        let start = table.variant.start();
+                        table.reset_to(start);
+                        None
+                    }
+                    Command::Go(limits) => self.go(limits, out),
+                    // Handled above.
+                    Command::Hello
+                    | Command::Start
+                    | Command::Goodbye
+                    | Command::Stop
+                    | Command::Rules(_)
+                    | Command::Clock(_)
+                    | Command::Help => None,
+                }
+            }
+        }
+    }
+
+    fn job(&mut self, kind: JobKind, game: Game, limits: Limits, hard: Option<Duration>) -> Job {
+        Job {
+            kind,
+            game,
+            limits,
+            hard_limit: hard,
+        }
+    }
+
+    /// `limits` within the options' caps.
+    fn capped(&self, mut limits: Limits) -> Limits {
+        if let Some(cap) = self.options.max_search_time {
+            limits.move_time = Some(limits.move_time.map_or(cap, |time| time.min(cap)));
+        }
+        if let Some(cap) = self.options.max_search_depth {
+            limits.depth = Some(limits.depth.map_or(cap, |depth| depth.min(cap)));
+        }
+        limits
+    }
+
+    /// The limits of a `play` for `side`, and the time after which the driver stops it for sure.
+    pub(crate) fn play_limits(&self, side: Side) -> (Limits, Duration) {
+        let clock = self.clock.and_then(|clock| clock.for_side(side));
+        let limits = self.capped(match clock {
+            Some(clock) => Limits::clock(clock),
+            None => Limits::move_time(self.options.default_move_time),
+        });
+        let budget = limits
+            .time_budget()
+            .unwrap_or(self.options.default_move_time);
+        let mut hard = budget + budget / 4 + Duration::from_millis(20);
+        if let Some(clock) = clock {
+            // Never run past the time that would lose the game.
+            let available = if clock.in_overtime {
+                clock.remaining
+            } else if clock.overtime_periods > 0 {
+                clock.remaining + clock.overtime
+            } else {
+                clock.remaining
+            };
+            hard = hard
+                .min(available.saturating_sub(Duration::from_millis(30)))
+                .max(budget);
+        }
+        (limits, hard)
+    }
+
+    fn play(&mut self, side: Side, out: &mut dyn FnMut(String)) -> Option<Job> {
+        let (limits, hard) = self.play_limits(side);
+        let table = self.table.as_mut()?;
+        // The host says who is to move; a new `play` also ends any wait for our last move.
+        let mut would_be = table.clone();
+        would_be.set_side_to_move(side);
+        let Some(game) = searchable(&would_be.game) else {
+            let why = would_be
+                .game
+                .outcome()
+                .map_or_else(|| "no legal move".to_string(), |o| o.to_string());
+            out(reply::error(
+                false,
+                &format!("cannot play: the game is over ({why})"),
+            ));
+            return None;
+        };
+        table.set_side_to_move(side);
+        table.pending = None;
+        let refused = table.refused.clone();
+        Some(self.job(JobKind::Play { side, refused }, game, limits, Some(hard)))
+    }
+
+    fn go(&mut self, go: GoLimits, out: &mut dyn FnMut(String)) -> Option<Job> {
+        let table = self.table.as_ref()?;
+        let Some(game) = searchable(&table.game) else {
+            out("bestmove none".to_string());
+            return None;
+        };
+        let mut limits = Limits {
+            depth: go.depth,
+            nodes: go.nodes,
+            move_time: go.move_time,
+            clock: None,
+        };
+        if go == GoLimits::default() {
+            limits.move_time = Some(self.options.default_move_time);
+        }
+        let limits = self.capped(limits);
+        let hard = limits
+            .move_time
+            .map(|time| time + time / 4 + Duration::from_millis(50));
+        Some(self.job(JobKind::Go, game, limits, hard))
+    }
+
+    /// `move <record>`: the host played our pending move; its board must be ours after it.
+    fn our_move_accepted(table: &mut Table, record: &str, out: &mut dyn FnMut(String)) {
+        let Some(pending) = table.pending else {
+            out(reply::error(
+                false,
+                "'move' from the host, but no move of ours is waiting for it",
+            ));
+            return;
+        };
+        let mover = table.game.position().side_to_move();
+        let host = match notation::parse_position_record(
+            record,
+            table.variant.rules(),
+            mover.opponent(),
+        ) {
+            Ok(host) => host,
+            Err(error) => {
+                out(reply::error(
+                    false,
+                    &format!("bad position record: {error}"),
+                ));
+                return;
+            }
+        };
+        let ours = replay(&table.game, &[pending]);
+        match ours {
+            Some(game) if same_placement(game.position(), &host) => {
+                table.game = game;
+                table.pending = None;
+                table.refused.clear();
+            }
+            _ => {
+                table.reset_to(host);
+                out(reply::status(&format!(
+                    "out of step with the host after our move {pending}: took the host's board {}",
+                    notation::position_record(&host)
+                )));
+            }
+        }
+    }
+
+    /// `opponent-move <moves> <record>`: play the moves, or find how the host's board came about,
+    /// or take the host's board.
+    fn opponent_moved(
+        table: &mut Table,
+        moves: &[Move],
+        record: &str,
+        out: &mut dyn FnMut(String),
+    ) {
+        let rules = table.variant.rules();
+        let current = *table.game.position();
+        let host = match notation::parse_position_record(record, rules, current.side_to_move()) {
+            Ok(host) => host,
+            Err(error) => {
+                out(reply::error(
+                    false,
+                    &format!("bad position record: {error}"),
+                ));
+                return;
+            }
+        };
+        let last = moves.last().copied();
+        let last_played = table.game.last_move().map(|(m, _)| m);
+        if same_placement(&current, &host) && last.is_some() && last == last_played {
+            // Our board is the host's already. OpenTafl resends the last move after refusing
+            // ours (`error`, `opponent-move`, `play`): nothing to do, and the refusal stands.
+            table.pending = None;
+            return;
+        }
+        // The ways the host's board may have come about, most likely first: the moves on our
+        // board; on our board after our own move (if the host never said `move`); on our board
+        // with the other side to move (OpenTafl sends `side <engine's side>` before the first
+        // move); the whole game from its start (a host that resends every move).
+        let mut bases = vec![table.game.clone()];
+        if let Some(pending) = table.pending {
+            bases.extend(replay(&table.game, &[pending]));
+        }
+        if table.game.moves().len() == 0 {
+            bases.push(Game::from_position(
+                current.with_side_to_move(current.side_to_move().opponent()),
+            ));
+        }
+        bases.push(Game::from_position(*table.game.start_position()));
+        for base in &bases {
+            if let Some(game) = replay(base, moves) {
+                if same_placement(game.position(), &host) {
+                    if game.position() != &current {
+                        table.refused.clear();
+                    }
+                    table.game = game;
+                    table.pending = None;
+                    return;
+                }
+            }
+        }
+        if same_placement(&current, &host) {
+            let why = match moves.first().map(|&m| (m, current.check_move(m))) {
+                Some((m, Err(error))) => format!("illegal move {m}: {error}"),
+                _ => "the moves do not lead to the board given".to_string(),
+            };
+            out(reply::error(
+                false,
+                &format!("{why}; the board is unchanged"),
+            ));
+            return;
+        }
+        // The host's board is the truth: the side to move is the opponent of whoever stands on
+        // the last move's destination.
+        let mover = last
+            .and_then(|m| host.piece_at(m.to()))
+            .map_or(current.side_to_move(), |piece| piece.side());
+        let adopted = host.with_side_to_move(mover.opponent());
+        table.reset_to(adopted);
+        let texts: Vec<String> = moves.iter().map(Move::to_string).collect();
+        out(reply::status(&format!(
+            "out of step with the host after {}: took the host's board {}",
+            texts.join("|"),
+            notation::position_record(&adopted)
+        )));
+    }
+
+    /// Prints the answer of a finished job and records what it changes (our pending move).
+    pub(crate) fn finish_job(
+        &mut self,
+        job: &Job,
+        outcome: JobOutcome,
+        out: &mut dyn FnMut(String),
+    ) {
+        let result = match outcome {
+            JobOutcome::Search(result) => result,
+            JobOutcome::Counted => return,
+            JobOutcome::Failed => {
+                out(reply::status(
+                    "the search failed; answering with a legal move",
+                ));
+                SearchResult {
+                    best_move: None,
+                    score: crate::search::Score::DRAW,
+                    pv: Vec::new(),
+                    lines: Vec::new(),
+                    depth: 0,
+                    nodes: 0,
+                    elapsed: Duration::ZERO,
+                }
+            }
+        };
+        let position = *job.game.position();
+        match &job.kind {
+            JobKind::Play { refused, .. } => {
+                let candidates = result
+                    .lines
+                    .iter()
+                    .filter_map(|line| line.moves.first().copied())
+                    .chain(result.best_move)
+                    .chain(position.legal_moves());
+                let choice = candidates
+                    .filter(|m| position.is_legal(*m))
+                    .find(|m| !refused.contains(m));
+                match choice {
+                    Some(m) => {
+                        out(format!("move {m}"));
+                        if let Some(table) = self.table.as_mut() {
+                            table.pending = Some(m);
+                        }
+                    }
+                    None => out(reply::error(
+                        true,
+                        "the host refused every legal move in this position",
+                    )),
+                }
+            }
+            JobKind::Analyze { .. } => {
+                let mut pairs: Vec<(Vec<Move>, crate::search::Score)> = result
+                    .lines
+                    .iter()
+                    .map(|line| (legal_prefix(&position, &line.moves), line.score))
+                    .filter(|(line, _)| !line.is_empty())
+                    .collect();
+                if pairs.is_empty() {
+                    if let Some(m) = result.best_move.filter(|m| position.is_legal(*m)) {
+                        pairs.push((vec![m], result.score));
+                    }
+                }
+                // Distinct first moves, best first.
+                let mut seen = Vec::new();
+                pairs.retain(|(line, _)| {
+                    let first = line[0];
+                    let new = !seen.contains(&first);
+                    seen.push(first);
+                    new
+                });
+                pairs.sort_by_key(|pair| std::cmp::Reverse(pair.1));
+                let mut line = format!("analysis {}", pairs.len());
+                for (moves, score) in pairs {
+                    line.push(' ');
+                    line.push_str(&reply::join_moves(&moves, "|"));
+                    line.push(' ');
+                    line.push_str(&reply::decimal(score));
+                }
+                out(line);
+            }
+            JobKind::Go => match result.best_move.filter(|m| position.is_legal(*m)) {
+                Some(m) => out(format!("bestmove {m}")),
+                None => out(match position.legal_moves().first() {
+                    Some(m) => format!("bestmove {m}"),
+                    None => "bestmove none".to_string(),
+                }),
+            },
+            JobKind::Perft { .. } => {}
+        }
+    }
+}
+
+/// The reply to a line that is not a command: `error 0 <why>`, or `error -1 <why>` for a rules
+/// string the engine cannot play.
+pub fn error_reply(error: &CommandError) -> String {
+    reply::error(error.is_critical(), &error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::is_documented_reply;
+
+    fn run(session: &mut Session, line: &str) -> Vec<String> {
+        let mut replies = Vec::new();
+        session.handle_line(line, &mut |reply| replies.push(reply));
+        for reply in &replies {
+            assert!(is_documented_reply(reply), "{line:?} -> {reply:?}");
+        }
+        replies
+    }
+
+    fn tablut() -> Session {
+        let mut session = Session::new(SessionOptions::quick());
+        assert!(run(&mut session, "rules tablut").is_empty());
+        session
+    }
+
+    fn record(session: &Session) -> String {
+        notation::position_record(session.game().unwrap().position())
+    }
+
+    #[test]
+    fn commands_before_rules_are_refused() {
+        let mut session = Session::new(SessionOptions::quick());
+        for line in [
+            "play attackers",
+            "perft 1",
+            "show",
+            "position /9/9/9/9/9/9/9/9/9/",
+        ] {
+            let replies = run(&mut session, line);
+            assert_eq!(replies.len(), 1, "{line}");
+            assert!(replies[0].starts_with("error 0 no game yet"), "{replies:?}");
+        }
+    }
+
+    #[test]
+    fn a_refused_rules_string_keeps_the_game() {
+        let mut session = tablut();
+        run(&mut session, "play-move e2-h2");
+        let before = record(&session);
+        let string = Variant::tawlbwrdd().to_string().replace("ks:c", "ks:w");
+        let replies = run(&mut session, &format!("rules {string}"));
+        assert_eq!(replies.len(), 1);
+        assert!(replies[0].starts_with("error -1 ") && replies[0].contains("ks"));
+        assert_eq!(record(&session), before);
+    }
+
+    #[test]
+    fn opponent_move_plays_and_keeps_in_step() {
+        let mut session = tablut();
+        let mut expected = Position::tablut();
+        expected.play("e2-h2".parse().unwrap()).unwrap();
+        let line = format!(
+            "opponent-move e2-h2 {}",
+            notation::position_record(&expected)
+        );
+        assert!(run(&mut session, &line).is_empty());
+        assert_eq!(session.game().unwrap().position(), &expected);
+        // The same message again (OpenTafl after refusing our move): nothing changes.
+        assert!(run(&mut session, &line).is_empty());
+        assert_eq!(session.game().unwrap().position(), &expected);
+    }
+
+    #[test]
+    fn a_different_host_board_is_adopted_with_a_status_line() {
+        let mut session = tablut();
+        let mut host = Position::tablut();
+        host.play("e2-h2".parse().unwrap()).unwrap();
+        host.play("e3-h3".parse().unwrap()).unwrap();
+        // The host claims e2-h2 led to a board where e3-h3 has been played as well.
+        let replies = run(
+            &mut session,
+            &format!("opponent-move e2-h2 {}", notation::position_record(&host)),
+        );
+        assert_eq!(replies.len(), 1);
+        assert!(replies[0].starts_with("status out of step"), "{replies:?}");
+        assert_eq!(record(&session), notation::position_record(&host));
+        // The host says the attackers' e2-h2 came last (an attacker stands on h2): defenders
+        // to move.
+        assert_eq!(
+            session.game().unwrap().position().side_to_move(),
+            Side::Defenders
+        );
+    }
+
+    #[test]
+    fn an_illegal_opponent_move_on_an_unchanged_board_is_an_error() {
+        let mut session = tablut();
+        let before = record(&session);
+        let replies = run(&mut session, &format!("opponent-move e5-e1 {before}"));
+        assert_eq!(replies.len(), 1);
+        assert!(
+            replies[0].starts_with("error 0 illegal move e5-e1"),
+            "{replies:?}"
+        );
+        assert_eq!(record(&session), before);
+    }
+
+    #[test]
+    fn play_answers_a_legal_move_and_a_refused_move_is_not_offered_again() {
+        let mut session = tablut();
+        let first = run(&mut session, "play attackers");
+        let answer = first
+            .last()
+            .unwrap()
+            .strip_prefix("move ")
+            .unwrap()
+            .to_string();
+        let m: Move = answer.parse().unwrap();
+        assert!(Position::tablut().is_legal(m));
+        run(&mut session, "error 2");
+        let second = run(&mut session, "play attackers");
+        let again = second
+            .last()
+            .unwrap()
+            .strip_prefix("move ")
+            .unwrap()
+            .to_string();
+        assert_ne!(again, answer);
+    }
+
+    #[test]
+    fn move_from_the_host_confirms_our_move() {
+        let mut session = tablut();
+        let replies = run(&mut session, "play attackers");
+        let m: Move = replies.last().unwrap()[5..].parse().unwrap();
+        let mut after = Position::tablut();
+        after.play(m).unwrap();
+        assert!(
+            run(
+                &mut session,
+                &format!("move {}", notation::position_record(&after))
+            )
+            .is_empty()
+        );
+        assert_eq!(session.game().unwrap().position(), &after);
+        // A second confirmation has nothing to confirm.
+        let replies = run(
+            &mut session,
+            &format!("move {}", notation::position_record(&after)),
+        );
+        assert!(replies[0].starts_with("error 0 "));
+    }
+
+    #[test]
+    fn analyze_gives_distinct_first_moves_best_first() {
+        let mut session = tablut();
+        let replies = run(&mut session, "analyze 3 0.2");
+        let line = replies.last().unwrap();
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[0], "analysis");
+        assert_eq!(words[1], "3");
+        let firsts: Vec<&str> = words[2..]
+            .chunks(2)
+            .map(|p| p[0].split('|').next().unwrap())
+            .collect();
+        assert_eq!(firsts.len(), 3);
+        assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+        let evals: Vec<f64> = words[2..]
+            .chunks(2)
+            .map(|p| p[1].parse().unwrap())
+            .collect();
+        assert!(evals.windows(2).all(|w| w[0] >= w[1]), "{evals:?}");
+    }
+
+    #[test]
+    fn the_host_may_play_on_after_a_repetition_draw() {
+        let mut session = tablut();
+        // R16: the start position with attackers to move occurs again after four moves.
+        for m in ["e2-h2", "e3-h3", "h2-e2"] {
+            run(&mut session, &format!("play-move {m}"));
+        }
+        let mut board = *session.game().unwrap().position();
+        board.play("h3-e3".parse().unwrap()).unwrap();
+        let record = notation::position_record(&board);
+        assert!(run(&mut session, &format!("opponent-move h3-e3 {record}")).is_empty());
+        assert!(session.game().unwrap().outcome().is_some());
+        // The host plays on: the engine answers a move, and takes the host's word for it.
+        let replies = run(&mut session, "play attackers");
+        let m: Move = replies.last().unwrap()["move ".len()..].parse().unwrap();
+        board.play(m).unwrap();
+        let confirm = format!("move {}", notation::position_record(&board));
+        assert!(run(&mut session, &confirm).is_empty(), "no status: in step");
+        assert_eq!(session.game().unwrap().position(), &board);
+    }
+
+    #[test]
+    fn perft_and_divide_agree_with_the_library() {
+        let mut session = tablut();
+        let replies = run(&mut session, "perft 2");
+        assert!(replies.last().unwrap().starts_with("perft 2 4400 time "));
+        let replies = run(&mut session, "divide 1");
+        assert_eq!(replies.len(), 81);
+        assert!(replies.last().unwrap().starts_with("perft 1 80 "));
+        let replies = run(&mut session, "perft 3");
+        assert!(replies[0].starts_with("error 0 depth 3"), "{replies:?}");
+    }
+
+    #[test]
+    fn goodbye_quits_and_blank_lines_are_ignored() {
+        let mut session = tablut();
+        let mut replies = Vec::new();
+        assert_eq!(
+            session.handle_line("   ", &mut |r| replies.push(r)),
+            Flow::Continue
+        );
+        assert_eq!(
+            session.handle_line("goodbye\r\n", &mut |r| replies.push(r)),
+            Flow::Quit
+        );
+        assert!(replies.is_empty());
+    }
+}

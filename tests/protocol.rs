@@ -1,0 +1,704 @@
+//! The real binary, driven over stdin/stdout as an OTEP host drives it (docs/protocol.md).
+//!
+//! Every line the engine prints is checked against `is_documented_reply`; every read has a
+//! timeout, so a hung engine fails a test instead of hanging it. Time limits in these tests are
+//! generous (seconds where the engine needs milliseconds): they catch hangs, not slowness.
+
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use common::fixtures::perft_fixtures;
+use tafl_engine::notation::{self, FullMove};
+use tafl_engine::protocol::is_documented_reply;
+use tafl_engine::{Game, Move, Outcome, Position, Side, Variant, perft};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+struct Engine {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Engine {
+    fn start() -> Engine {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .args(["--hash", "4", "--movetime", "300"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the engine starts");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (sender, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { return };
+                if sender.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut engine = Engine {
+            child,
+            stdin,
+            lines,
+        };
+        assert_eq!(engine.recv(), "hello", "hello comes first");
+        engine
+    }
+
+    fn send(&mut self, line: &str) {
+        self.send_bytes(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        stdin.write_all(bytes).expect("the engine reads its input");
+        stdin.flush().expect("the engine reads its input");
+    }
+
+    fn close_input(&mut self) {
+        self.stdin = None;
+    }
+
+    fn recv_within(&mut self, patience: Duration) -> Result<String, RecvTimeoutError> {
+        let line = self.lines.recv_timeout(patience)?;
+        assert!(is_documented_reply(&line), "undocumented reply {line:?}");
+        Ok(line)
+    }
+
+    fn recv(&mut self) -> String {
+        self.recv_within(PATIENCE)
+            .unwrap_or_else(|e| panic!("no reply from the engine: {e:?}"))
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        loop {
+            let line = self.recv();
+            let done = line.starts_with(prefix);
+            lines.push(line);
+            if done {
+                return lines;
+            }
+        }
+    }
+
+    /// The `show` lines, without the diagram: variant, to-move, hash, record, result.
+    fn facts(&mut self) -> Vec<String> {
+        self.send("show");
+        self.until("result ")
+            .into_iter()
+            .filter(|l| {
+                ["variant ", "to-move ", "hash ", "record ", "result "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .collect()
+    }
+
+    fn record(&mut self) -> String {
+        let facts = self.facts();
+        facts
+            .iter()
+            .find_map(|l| l.strip_prefix("record "))
+            .expect("show prints the record")
+            .to_string()
+    }
+
+    fn wait_exit(&mut self, patience: Duration) -> Option<ExitStatus> {
+        let start = Instant::now();
+        while start.elapsed() < patience {
+            if let Some(status) = self.child.try_wait().expect("the child can be waited for") {
+                return Some(status);
+            }
+            thread::sleep(Duration::from_millis(2));
+        }
+        None
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        // A test that failed half-way must not leave an engine running.
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn record_after(position: &Position, m: Move) -> (Position, String) {
+    let mut next = *position;
+    next.play(m).expect("legal");
+    let record = notation::position_record(&next);
+    (next, record)
+}
+
+#[test]
+fn end_of_input_exits_with_code_zero() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.close_input();
+    let status = engine.wait_exit(PATIENCE).expect("the engine exits");
+    assert!(status.success(), "{status:?}");
+}
+
+#[test]
+fn perft_last_line_is_exact_after_rules_position_side() {
+    let mut engine = Engine::start();
+    for fixture in perft_fixtures() {
+        engine.send(&format!("rules {}", fixture.game));
+        engine.send(&format!("position {}", fixture.record));
+        engine.send(&format!("side {}", fixture.side));
+        for &(depth, count) in fixture.counts.iter().filter(|(d, _)| *d <= 3) {
+            engine.send(&format!("perft {depth}"));
+            let last = engine.until("perft ").pop().unwrap();
+            let words: Vec<&str> = last.split(' ').collect();
+            assert_eq!(
+                words[..3],
+                ["perft", &depth.to_string(), &count.to_string()],
+                "{}: {last}",
+                fixture.id
+            );
+        }
+        // divide: one line per legal move, then the same last line as perft.
+        engine.send("divide 2");
+        let lines = engine.until("perft ");
+        let (last, split) = lines.split_last().unwrap();
+        let position = fixture.position();
+        assert_eq!(split.len(), position.legal_moves().len(), "{}", fixture.id);
+        let sum: u64 = split
+            .iter()
+            .map(|l| l.split_once(' ').unwrap().1.parse::<u64>().unwrap())
+            .sum();
+        let expected = perft::perft(&position, 2);
+        assert_eq!(sum, expected);
+        assert!(
+            last.starts_with(&format!("perft 2 {expected} time ")),
+            "{last}"
+        );
+    }
+}
+
+#[test]
+fn a_closed_pipe_after_perft_still_gets_the_count() {
+    let mut engine = Engine::start();
+    engine.send("rules tawlbwrdd");
+    engine.send("perft 3");
+    engine.send("goodbye");
+    let last = engine.until("perft ").pop().unwrap();
+    assert!(last.starts_with("perft 3 1042016 "), "{last}");
+    assert!(engine.wait_exit(PATIENCE).expect("exits").success());
+}
+
+/// A scripted OTEP host: plays seeded random moves against the engine the way OpenTafl does
+/// (`rules`, `side`, `start`, then `clock` before each `play`, `opponent-move` with the moves
+/// since our last one, `move <record>` after accepting ours, `finish`, `goodbye`), keeping the
+/// engine's clock and checking every move with the library.
+struct Host {
+    engine: Engine,
+    game: Game,
+    engine_side: Side,
+    seed: u64,
+    /// The engine's main time left and overtime periods, as the host counts them.
+    main_time: Duration,
+    periods: u32,
+    overtime: Duration,
+    unsent: Vec<String>,
+}
+
+impl Host {
+    fn random(&mut self, below: usize) -> usize {
+        // xorshift64*: a fixed seed gives the same game every run.
+        self.seed ^= self.seed >> 12;
+        self.seed ^= self.seed << 25;
+        self.seed ^= self.seed >> 27;
+        (self.seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % below
+    }
+
+    fn clock_line(&self) -> String {
+        let millis = |side: Side| {
+            if side == self.engine_side {
+                if self.main_time.is_zero() {
+                    format!("{}*", self.overtime.as_millis())
+                } else {
+                    self.main_time.as_millis().to_string()
+                }
+            } else {
+                "60000".to_string()
+            }
+        };
+        let periods = |side: Side| {
+            if side == self.engine_side {
+                self.periods
+            } else {
+                3
+            }
+        };
+        format!(
+            "clock {} {} {} {} {}",
+            millis(Side::Attackers),
+            millis(Side::Defenders),
+            self.overtime.as_secs(),
+            periods(Side::Attackers),
+            periods(Side::Defenders)
+        )
+    }
+
+    /// Sends the moves since the engine's last one, the clock and `play`; returns its move.
+    fn ask_for_move(&mut self, resend_last: bool) -> Move {
+        let record = notation::position_record(self.game.position());
+        if !self.unsent.is_empty() {
+            let moves = self.unsent.join("|");
+            self.engine.send(&format!("opponent-move {moves} {record}"));
+            self.unsent.clear();
+        } else if resend_last {
+            // OpenTafl after refusing a move: the prior move again, with the board.
+            if let Some((m, _)) = self.game.last_move() {
+                self.engine.send(&format!("opponent-move {m} {record}"));
+            }
+        }
+        self.engine.send(&self.clock_line());
+        self.engine.send(&format!("play {}", self.engine_side));
+        let asked = Instant::now();
+        let answer = self.engine.until("move ").pop().unwrap();
+        self.charge(asked.elapsed());
+        let m: Move = answer["move ".len()..].parse().expect("a move");
+        assert!(
+            self.game.position().is_legal(m),
+            "illegal {m} in {}",
+            notation::position_record(self.game.position())
+        );
+        m
+    }
+
+    /// Takes `spent` off the engine's clock as OpenTafl does; running out fails the test.
+    fn charge(&mut self, spent: Duration) {
+        if spent <= self.main_time {
+            self.main_time -= spent;
+            return;
+        }
+        let over = spent - self.main_time;
+        self.main_time = Duration::ZERO;
+        let periods_used = (over.as_millis() / self.overtime.as_millis()) as u32;
+        assert!(
+            periods_used < self.periods,
+            "the engine lost on time: {spent:?} with {} periods of {:?}",
+            self.periods,
+            self.overtime
+        );
+        self.periods -= periods_used;
+    }
+}
+
+fn whole_game(variant: Variant, engine_side: Side, seed: u64) {
+    let mut engine = Engine::start();
+    engine.send(&format!("rules {variant}"));
+    engine.send(&format!("side {engine_side}"));
+    engine.send("start");
+    let mut host = Host {
+        engine,
+        game: Game::new(&variant),
+        engine_side,
+        seed,
+        main_time: Duration::from_millis(1500),
+        periods: 2,
+        overtime: Duration::from_secs(1),
+        unsent: Vec::new(),
+    };
+    let max_plies = 36;
+    let mut refused_once = false;
+    while host.game.outcome().is_none() && host.game.moves().len() < max_plies {
+        let position = *host.game.position();
+        if position.side_to_move() == engine_side {
+            let mut m = host.ask_for_move(false);
+            if !refused_once {
+                // Refuse the engine's first move as OpenTafl refuses an illegal one: `error 2`,
+                // the prior move again, `play`. It must answer another move.
+                refused_once = true;
+                host.engine.send("error 2");
+                let again = host.ask_for_move(true);
+                assert_ne!(again, m, "the engine offered a refused move again");
+                m = again;
+            }
+            let (_, record) = record_after(&position, m);
+            host.game.play(m).expect("checked legal");
+            host.engine.send(&format!("move {record}"));
+        } else {
+            let moves = host.game.legal_moves();
+            let m = moves[host.random(moves.len())];
+            // Every other move in full notation: the engine reads both.
+            let text = if host.game.moves().len() % 4 < 2 {
+                FullMove::describe(&position, m).to_string()
+            } else {
+                m.to_string()
+            };
+            host.game.play(m).expect("a legal move");
+            host.unsent.push(text);
+        }
+    }
+    if !host.unsent.is_empty() {
+        let record = notation::position_record(host.game.position());
+        let moves = host.unsent.join("|");
+        host.engine.send(&format!("opponent-move {moves} {record}"));
+    }
+    // The engine's board is the host's board.
+    let facts = host.engine.facts();
+    let record = notation::position_record(host.game.position());
+    assert!(facts.contains(&format!("record {record}")), "{facts:?}");
+    let finish = match host.game.outcome() {
+        Some(Outcome::Win {
+            winner: Side::Attackers,
+            ..
+        }) => 2,
+        Some(Outcome::Win { .. }) => 3,
+        Some(Outcome::Draw(_)) => 1,
+        None => 0,
+    };
+    host.engine.send(&format!("finish {finish}"));
+    host.engine.send("goodbye");
+    let status = host
+        .engine
+        .wait_exit(PATIENCE)
+        .expect("exits after goodbye");
+    assert!(status.success());
+}
+
+#[test]
+fn whole_tablut_game_as_attackers() {
+    whole_game(Variant::tablut(), Side::Attackers, 0x1234_5678);
+}
+
+#[test]
+fn whole_tablut_game_as_defenders() {
+    whole_game(Variant::tablut(), Side::Defenders, 0x9abc_def0);
+}
+
+#[test]
+fn whole_tawlbwrdd_game_as_attackers() {
+    whole_game(Variant::tawlbwrdd(), Side::Attackers, 0x0f0f_0f0f);
+}
+
+#[test]
+fn whole_tawlbwrdd_game_as_defenders() {
+    whole_game(Variant::tawlbwrdd(), Side::Defenders, 0x5555_aaaa);
+}
+
+#[test]
+fn a_repeated_play_without_opponent_move_after_error_gets_another_move() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("clock 800 800 1 1 1");
+    engine.send("play attackers");
+    let first = engine.until("move ").pop().unwrap();
+    engine.send("error 2");
+    engine.send("clock 700 800 1 1 1");
+    engine.send("play attackers");
+    let second = engine.until("move ").pop().unwrap();
+    assert_ne!(first, second);
+    let m: Move = second["move ".len()..].parse().unwrap();
+    assert!(Position::tablut().is_legal(m));
+}
+
+#[test]
+fn the_clock_may_come_after_play() {
+    let mut engine = Engine::start();
+    engine.send("rules tawlbwrdd");
+    engine.send("play attackers");
+    engine.send("clock 400 400 0 0 0");
+    let asked = Instant::now();
+    let answer = engine.until("move ").pop().unwrap();
+    let m: Move = answer["move ".len()..].parse().unwrap();
+    assert!(Position::tawlbwrdd().is_legal(m));
+    // With 400 ms on the clock the engine must not take the 300 ms default or more (generous
+    // bound: it is about obeying the late clock, not about speed).
+    assert!(asked.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn analyze_gives_distinct_lines_best_first_in_time() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("play-move e2-h2");
+    engine.send("analyze 4 1");
+    let asked = Instant::now();
+    let line = engine.until("analysis ").pop().unwrap();
+    let elapsed = asked.elapsed();
+    let words: Vec<&str> = line.split(' ').collect();
+    assert_eq!(words[1], "4", "{line}");
+    let mut position = Position::tablut();
+    position.play("e2-h2".parse().unwrap()).unwrap();
+    let mut firsts = Vec::new();
+    let mut evals = Vec::new();
+    for pair in words[2..].chunks(2) {
+        let mut after = position;
+        let moves: Vec<Move> = pair[0].split('|').map(|m| m.parse().unwrap()).collect();
+        for &m in &moves {
+            after.play(m).expect("each line is legal move by move");
+        }
+        firsts.push(moves[0]);
+        evals.push(pair[1].parse::<f64>().unwrap());
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 4, "distinct first moves: {line}");
+    assert!(evals.windows(2).all(|w| w[0] >= w[1]), "best first: {line}");
+    assert!(elapsed < Duration::from_secs(3), "{elapsed:?}");
+}
+
+#[test]
+fn bad_input_gets_one_error_and_changes_nothing() {
+    let mut engine = Engine::start();
+    // Out of order: before any rules.
+    for line in [
+        "play attackers",
+        "perft 1",
+        "analyze 1 1",
+        "position /9/9/9/9/9/9/9/9/9/",
+    ] {
+        engine.send(line);
+        let reply = engine.recv();
+        assert!(reply.starts_with("error 0 "), "{line}: {reply}");
+    }
+    engine.send("rules tablut");
+    engine.send("play-move e2-h2");
+    let start = Position::tablut();
+    let (_, after_e2h2) = record_after(&start, "e2-h2".parse().unwrap());
+    let long_line = vec![b'x'; 100 * 1024];
+    let mut bad: Vec<Vec<u8>> = [
+        "fly me to the moon",
+        "perft",
+        "perft x",
+        "perft -1",
+        "perft 1 2",
+        "divide",
+        "side up",
+        "side",
+        "play",
+        "play sideways",
+        "play-move e5-e1",
+        "play-move z9-a1",
+        "play-move e3e4",
+        "play-move e3-e4 e4-e5",
+        "opponent-move e3-h3",
+        "opponent-move e3-h3 /bad/record/",
+        "opponent-move e3h3 /9/9/9/9/9/9/9/9/9/",
+        "opponent-move e9-e1 RECORD",
+        "position /9/9/",
+        "position /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ extra",
+        "position /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3tttx/",
+        "clock 1 2 3",
+        "clock a b c d e",
+        "analyze",
+        "analyze 0 1",
+        "analyze 2 soon",
+        "finish 9",
+        "finish",
+        "error",
+        "error two",
+        "move",
+        "move RECORD",
+        "rules",
+        "rules tablut please",
+        "goodbye now",
+        "go depth 0",
+        "go sideways",
+        "undo 2",
+        "hello again",
+    ]
+    .iter()
+    .map(|l| l.replace("RECORD", &after_e2h2).into_bytes())
+    .collect();
+    bad.push(long_line);
+    bad.push(b"\xff\xfe\x00\x01\x02 junk \x1b[2J".to_vec());
+    bad.push(b"perft\x003".to_vec());
+    bad.push("perft \u{0663}".as_bytes().to_vec());
+    let before = engine.facts();
+    for line in &bad {
+        let mut bytes = line.clone();
+        bytes.push(b'\n');
+        engine.send_bytes(&bytes);
+        engine.send("perft 1");
+        let replies = engine.until("perft 1 ");
+        let shown = String::from_utf8_lossy(&line[..line.len().min(60)]).into_owned();
+        assert_eq!(replies.len(), 2, "{shown:?}: {replies:?}");
+        assert!(replies[0].starts_with("error 0 "), "{shown:?}: {replies:?}");
+        assert_eq!(engine.facts(), before, "{shown:?} changed the state");
+    }
+    // Still alive and still the same game.
+    engine.send("perft 2");
+    let last = engine.until("perft 2 ").pop().unwrap();
+    let mut position = start;
+    position.play("e2-h2".parse().unwrap()).unwrap();
+    assert!(last.starts_with(&format!("perft 2 {} ", perft::perft(&position, 2))));
+}
+
+#[test]
+fn a_refused_rules_string_is_critical_and_keeps_the_game() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("play-move e2-h2");
+    let before = engine.facts();
+    for refused in [
+        Variant::tablut().to_string().replace("linc:n", "linc:y"),
+        Variant::tawlbwrdd().to_string().replace("esc:e", "esc:c"),
+        "dim:9 name:Tablut atkf:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+            .to_string(),
+        "dim:13 esc:e surf:n ks:c cor: cens: start:/13/13/13/13/13/13/13/13/13/13/13/13/13/"
+            .to_string(),
+        "nonsense".to_string(),
+    ] {
+        engine.send(&format!("rules {refused}"));
+        let reply = engine.recv();
+        assert!(
+            reply.starts_with("error -1 rules refused: "),
+            "{refused}: {reply}"
+        );
+        assert_eq!(engine.facts(), before);
+    }
+    // The same rules, fields in another order and with starti: (rows top-down), are accepted.
+    let fields = Variant::tawlbwrdd().to_string();
+    let (rest, start) = fields.split_once(" start:").unwrap();
+    let rows: Vec<&str> = start.trim_matches('/').split('/').collect();
+    let top_down: Vec<&str> = rows.iter().rev().copied().collect();
+    let mut words: Vec<&str> = rest.split(' ').collect();
+    words.reverse();
+    let shuffled = format!("starti:/{}/ {}", top_down.join("/"), words.join(" "));
+    engine.send(&format!("rules {shuffled}"));
+    engine.send("perft 1");
+    let replies = engine.until("perft 1 ");
+    assert_eq!(replies.len(), 1, "{replies:?}");
+    assert!(replies[0].starts_with("perft 1 136 "), "{replies:?}");
+}
+
+#[test]
+fn a_host_board_that_differs_is_adopted_with_a_status_line() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("side defenders");
+    engine.send("start");
+    // The host's board has e2-h2 played and, as well, an attacker missing on a4 (a capture we
+    // could not have seen).
+    let mut host = Position::tablut();
+    host.play("e2-h2".parse().unwrap()).unwrap();
+    let record = notation::position_record(&host).replacen("/t3T3t/", "/4T3t/", 1);
+    engine.send(&format!("opponent-move e2-h2 {record}"));
+    let status = engine.recv();
+    assert!(status.starts_with("status out of step"), "{status}");
+    assert_eq!(engine.record(), record);
+    engine.send("clock 500 500 0 0 0");
+    engine.send("play defenders");
+    let answer = engine.until("move ").pop().unwrap();
+    let adopted =
+        notation::parse_position_record(&record, tafl_engine::Rules::TABLUT, Side::Defenders)
+            .unwrap();
+    let m: Move = answer["move ".len()..].parse().unwrap();
+    assert!(adopted.is_legal(m), "{m} must be legal on the host's board");
+}
+
+#[test]
+fn goodbye_during_a_long_search_exits_at_once() {
+    let mut engine = Engine::start();
+    engine.send("rules tawlbwrdd");
+    engine.send("clock 3600000 3600000 60 3 3");
+    engine.send("play attackers");
+    // Let the search get going.
+    let status = engine.recv();
+    assert!(status.starts_with("status "), "{status}");
+    let asked = Instant::now();
+    engine.send("goodbye");
+    let exit = engine.wait_exit(PATIENCE).expect("exits");
+    let elapsed = asked.elapsed();
+    assert!(exit.success(), "{exit:?}");
+    // The requirement is 100 ms; the bound here only separates "at once" from "after the
+    // search", which would take minutes.
+    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+}
+
+#[test]
+fn end_of_input_during_a_long_search_exits_at_once() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("go movetime 600000");
+    let info = engine.recv();
+    assert!(info.starts_with("info "), "{info}");
+    let asked = Instant::now();
+    engine.close_input();
+    let exit = engine.wait_exit(PATIENCE).expect("exits");
+    assert!(exit.success());
+    assert!(asked.elapsed() < Duration::from_secs(2));
+}
+
+#[test]
+fn stop_ends_a_search_with_an_answer() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("go movetime 600000");
+    engine.recv();
+    engine.send("stop");
+    let best = engine.until("bestmove ").pop().unwrap();
+    let m: Move = best["bestmove ".len()..].parse().unwrap();
+    assert!(Position::tablut().is_legal(m));
+    // The engine is ready for more.
+    engine.send("perft 1");
+    assert!(
+        engine
+            .until("perft 1 ")
+            .pop()
+            .unwrap()
+            .starts_with("perft 1 80 ")
+    );
+}
+
+#[test]
+fn finish_during_a_search_drops_its_answer() {
+    let mut engine = Engine::start();
+    engine.send("rules tablut");
+    engine.send("clock 3600000 3600000 60 3 3");
+    engine.send("play attackers");
+    engine.recv();
+    engine.send("finish 0");
+    engine.send("perft 1");
+    let lines = engine.until("perft 1 ");
+    assert!(
+        lines.iter().all(|l| !l.starts_with("move ")),
+        "no move after finish: {lines:?}"
+    );
+}
+
+#[test]
+fn people_commands_work() {
+    let mut engine = Engine::start();
+    engine.send("help");
+    let help = engine.until("help stop");
+    assert!(help.len() > 5);
+    engine.send("rules tablut");
+    engine.send("moves");
+    let moves = engine.recv();
+    assert!(moves.starts_with("legal-moves 80 "), "{moves}");
+    engine.send("play-move e2-h2");
+    engine.send("undo");
+    engine.send("undo");
+    assert!(engine.recv().starts_with("error 0 nothing to undo"));
+    engine.send("play-move e2-h2");
+    engine.send("new");
+    let facts = engine.facts();
+    assert!(facts.contains(&"to-move attackers".to_string()));
+    assert!(facts.contains(&format!(
+        "record {}",
+        notation::position_record(&Position::tablut())
+    )));
+    engine.send("go depth 2");
+    let lines = engine.until("bestmove ");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 2 ")),
+        "{lines:?}"
+    );
+}
