@@ -528,6 +528,9 @@ impl<'a> Thread<'a> {
         }
         let mut best_score;
         let mut moves = position.legal_moves();
+        if moves.is_empty() {
+            return Score::DRAW.0; // R17
+        }
         if in_check {
             // Forced: only blocks, and no standing pat.
             moves.retain(|m| lines.open_squares.contains(m.to()));
