@@ -296,7 +296,7 @@ impl<'a> Thread<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            eval::evaluate(position, &self.shared.weights).0
+            eval::evaluate_with_lines(position, &self.shared.weights, &lines).0
         };
 
         // Null move: if passing still beats beta, a real move will too (tafl has few zugzwangs).
@@ -332,12 +332,13 @@ impl<'a> Thread<'a> {
             }
         }
 
-        let mut moves = position.legal_moves();
-        if in_check {
-            moves.retain(|m| lines.open_squares.contains(m.to()));
-            if moves.is_empty() {
-                return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.
-            }
+        let moves = if in_check {
+            threats::moves_to(position, lines.open_squares)
+        } else {
+            position.legal_moves()
+        };
+        if in_check && moves.is_empty() {
+            return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.
         } else if moves.is_empty() {
             return Score::DRAW.0; // R17
         }
@@ -527,32 +528,36 @@ impl<'a> Thread<'a> {
             return eval::evaluate(position, &self.shared.weights).0;
         }
         let mut best_score;
-        let mut moves = position.legal_moves();
-        if moves.is_empty() {
-            return Score::DRAW.0; // R17
-        }
+        let moves;
         if in_check {
             // Forced: only blocks, and no standing pat.
-            moves.retain(|m| lines.open_squares.contains(m.to()));
+            moves = threats::moves_to(position, lines.open_squares);
             if moves.is_empty() {
                 return Score::loss_in(ply as u32 + 2).0;
             }
             best_score = -INFINITE;
         } else {
-            best_score = eval::evaluate(position, &self.shared.weights).0;
+            if !threats::has_moves(position) {
+                return Score::DRAW.0; // R17
+            }
+            best_score = eval::evaluate_with_lines(position, &self.shared.weights, &lines).0;
             if best_score >= beta || qply >= QUIESCENCE_PLIES || !self.shared.features.quiescence {
                 return best_score;
             }
             alpha = alpha.max(best_score);
             let captures = threats::capture_squares(position);
-            let checks = match side {
-                Side::Defenders if qply < 2 => threats::escape_squares(position).0 & lines.reach,
-                _ => crate::bitboard::Bitboard::EMPTY,
-            };
-            let king = position.king();
-            moves.retain(|m| {
-                captures.contains(m.to()) || (Some(m.from()) == king && checks.contains(m.to()))
-            });
+            let mut found = threats::moves_to(position, captures);
+            if side == Side::Defenders && qply < 2 {
+                // King moves onto a square with a free line: the escape threats.
+                let checks = threats::escape_squares(position).0 & lines.reach - captures;
+                let king = position.king();
+                found.extend(
+                    threats::moves_to(position, checks)
+                        .into_iter()
+                        .filter(|m| Some(m.from()) == king),
+                );
+            }
+            moves = found;
         }
         for m in moves {
             let mut next = *position;

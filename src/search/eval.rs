@@ -106,6 +106,15 @@ fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
 
 /// The evaluation of `position` from the side to move's point of view.
 pub fn evaluate(position: &Position, weights: &EvalWeights) -> Score {
+    evaluate_with_lines(position, weights, &threats::king_lines(position))
+}
+
+/// [`evaluate`] with the king's lines already computed by the search.
+pub(crate) fn evaluate_with_lines(
+    position: &Position,
+    weights: &EvalWeights,
+    lines: &threats::KingLines,
+) -> Score {
     let attackers = position.attackers();
     let defenders = position.defenders();
     let mut defenders_view =
@@ -116,7 +125,6 @@ pub fn evaluate(position: &Position, weights: &EvalWeights) -> Score {
         let (x, y) = (i32::from(king.x()), i32::from(king.y()));
         let edge_distance = x.min(y).min(size - 1 - x).min(size - 1 - y);
         let king_set = Bitboard::from_square(king);
-        let lines = threats::king_lines(position);
         let neighbours = king_set.neighbours();
         defenders_view += lines.open as i32 * weights.king_open_line
             - edge_distance * weights.king_edge_distance

@@ -89,6 +89,9 @@ impl Heuristics {
     }
 }
 
+/// Moves handed out by selection before the rest is sorted.
+const SELECTIONS: usize = 6;
+
 /// Moves with their ordering keys, handed out best first by selection (a full sort is wasted
 /// when the first move cuts).
 pub(crate) struct MovePicker {
@@ -111,6 +114,24 @@ impl MovePicker {
     pub(crate) fn next(&mut self) -> Option<(Move, i32)> {
         if self.next >= self.moves.len() {
             return None;
+        }
+        if self.next == SELECTIONS {
+            // No cut among the first few: sort the rest once instead of selecting each.
+            let mut rest: Vec<(i32, Move)> = self.keys[self.next..]
+                .iter()
+                .copied()
+                .zip(self.moves[self.next..].iter().copied())
+                .collect();
+            rest.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            for (offset, (key, m)) in rest.into_iter().enumerate() {
+                self.keys[self.next + offset] = key;
+                self.moves[self.next + offset] = m;
+            }
+        }
+        if self.next >= SELECTIONS {
+            let picked = (self.moves[self.next], self.keys[self.next]);
+            self.next += 1;
+            return Some(picked);
         }
         let mut best = self.next;
         for index in self.next + 1..self.moves.len() {

@@ -220,6 +220,47 @@ pub(crate) fn capture_squares(position: &Position) -> Bitboard {
     squares & empty & geometry.destinations
 }
 
+/// Whether the side to move has a legal move (R17), cheaply in the usual case: a piece next to an
+/// empty square other than the castle can step there.
+#[inline]
+pub(crate) fn has_moves(position: &Position) -> bool {
+    let geometry = position.rules().geometry();
+    let empty = geometry.board - position.occupied();
+    let own = position.pieces(position.side_to_move());
+    (own.neighbours() & empty & geometry.destinations).any() || position.count_legal_moves() > 0
+}
+
+/// The legal moves of the side to move that land on `targets` (R5-R7), found by looking outward
+/// from each target for the first piece on each line: cheaper than generating every move when
+/// the targets are few (quiescence, blocks of an open line).
+#[inline]
+pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::MoveList {
+    let mut moves = crate::moves::MoveList::new();
+    if position.winner().is_some() {
+        return moves; // P1: a won position has no moves.
+    }
+    let geometry = position.rules().geometry();
+    let occupied = position.occupied();
+    let empty = geometry.board - occupied;
+    let own = position.pieces(position.side_to_move());
+    for target in targets & empty & geometry.destinations {
+        for direction in crate::bitboard::Direction::ALL {
+            let mut step = Bitboard::from_square(target);
+            loop {
+                step = step.shift(direction) & geometry.board;
+                if step.is_empty() || (step & empty).is_empty() {
+                    break;
+                }
+            }
+            if let Some(from) = (step & own).first() {
+                // At most 4 moves per target and fewer targets than squares: within capacity.
+                let _ = moves.try_push(crate::moves::Move::new(from, target));
+            }
+        }
+    }
+    moves
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -292,7 +333,19 @@ mod tests {
                             );
                         }
                     }
+                    // Moves to a set of targets: exactly the legal moves landing there.
+                    let targets = squares | king_lines(&position).reach;
+                    let mut expected: Vec<_> = position
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|m| targets.contains(m.to()))
+                        .collect();
+                    let mut found: Vec<_> = moves_to(&position, targets).into_iter().collect();
+                    expected.sort();
+                    found.sort();
+                    assert_eq!(found, expected, "{position:?}");
                     let moves = position.legal_moves();
+                    assert_eq!(has_moves(&position), !moves.is_empty());
                     if moves.is_empty() {
                         break;
                     }
