@@ -549,7 +549,7 @@ impl<'a> Thread<'a> {
             let mut found = threats::moves_to(position, captures);
             if side == Side::Defenders && qply < 2 {
                 // King moves onto a square with a free line: the escape threats.
-                let checks = threats::escape_squares(position).0 & lines.reach - captures;
+                let checks = threats::escape_squares(position).0 & (lines.reach - captures);
                 let king = position.king();
                 found.extend(
                     threats::moves_to(position, checks)
