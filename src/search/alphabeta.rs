@@ -271,6 +271,14 @@ impl<'a> Thread<'a> {
         }
         if in_check {
             depth = depth.max(0) + 1; // The block is forced: search it a ply deeper.
+        } else if depth <= 0
+            && self.shared.features.threat_extension
+            && position.side_to_move() == Side::Defenders
+            && threats::attackers_win_now(&position.with_side_to_move(Side::Attackers))
+        {
+            // The attackers threaten to capture the king: the defenders' answers are searched
+            // one ply, not guessed by the evaluation.
+            depth = 1;
         }
         if depth <= 0 {
             return self.quiescence(position, alpha, beta, ply, 0);

@@ -61,6 +61,9 @@ pub struct Features {
     pub quiescence: bool,
     /// Aspiration windows around the previous iteration's score.
     pub aspiration: bool,
+    /// At the horizon, search the defenders' answers when the attackers threaten to capture
+    /// the king next move.
+    pub threat_extension: bool,
 }
 
 impl Default for Features {
@@ -71,6 +74,7 @@ impl Default for Features {
             futility: true,
             quiescence: true,
             aspiration: true,
+            threat_extension: true,
         }
     }
 }
