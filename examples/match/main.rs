@@ -13,7 +13,8 @@
 //!   a move by default;
 //! - `engine[:option,option...]`: this crate's searcher. Options: `depth=N`, `movetime=MS`,
 //!   `nodes=N`, `threads=N`, `hash=MB`, `eval=default|basic`, `no-null`, `no-lmr`,
-//!   `no-futility`, `no-quiescence`, `no-aspiration`, `no-threat-extension`, and `w.TERM=VALUE` to set one
+//!   `no-futility`, `no-quiescence`, `no-aspiration`, `threat-extension`, `no-threat-extension`,
+//!   and `w.TERM=VALUE` to set one
 //!   evaluation weight (`w.king_fork_square=150`). Without a limit it plays 100 ms a move.
 //!
 //! Each opening is a few random plies from a start position (seeded, so both players and
@@ -33,7 +34,7 @@ use tafl_engine::{Game, Move, Outcome, Side, Variant};
 const HELP: &str = "usage: match --a PLAYER --b PLAYER [--openings N] [--opening-plies N] \
 [--seed N] [--max-plies N] [--games tablut,tawlbwrdd] [--verbose]
 PLAYER: random | greedy | first[:depth=N|movetime=MS] | engine[:depth=N,movetime=MS,nodes=N,threads=N,hash=MB,eval=default|basic,\
-no-null,no-lmr,no-futility,no-quiescence,no-aspiration,no-threat-extension,w.TERM=VALUE]";
+no-null,no-lmr,no-futility,no-quiescence,no-aspiration,threat-extension,no-threat-extension,w.TERM=VALUE]";
 
 /// A small xorshift generator: deterministic openings and random moves without a dependency.
 struct Rng(u64);
@@ -109,6 +110,7 @@ impl Player {
                         "no-quiescence" => features.quiescence = false,
                         "no-aspiration" => features.aspiration = false,
                         "no-threat-extension" => features.threat_extension = false,
+                        "threat-extension" => features.threat_extension = true,
                         term if term.starts_with("w.") => {
                             let value: i32 = value
                                 .parse()
