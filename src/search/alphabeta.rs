@@ -13,7 +13,7 @@
 //! Repetitions (R16) and positions without moves (R17) are draws inside the tree.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
@@ -590,7 +590,8 @@ impl<'a> Thread<'a> {
 }
 
 /// Runs iterative deepening on a helper thread until the main thread is done (lazy SMP: the
-/// helpers fill the shared table; odd helpers search one ply deeper to spread the work).
+/// helpers fill the shared table; odd helpers search one ply deeper to spread the work). Helpers
+/// do not stop at the main thread's depth limit: going deeper keeps feeding it.
 pub(crate) fn helper(
     shared: &Shared<'_>,
     history: &[Position],
@@ -607,13 +608,6 @@ pub(crate) fn helper(
     while depth <= max_depth && !thread.aborted {
         let _ = thread.root(&root, &mut root_moves, depth, -INFINITE, INFINITE, &[]);
         depth += 1;
-    }
-    // Stay out of the way once the depth limit is reached.
-    while !thread.aborted && depth > max_depth {
-        thread.check_limits();
-        if !thread.aborted {
-            std::thread::sleep(Duration::from_millis(1));
-        }
     }
     thread.flush_nodes();
     thread.nodes()

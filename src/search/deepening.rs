@@ -16,6 +16,8 @@ use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandl
 
 /// Deepest iteration: leaves room in the ply-indexed tables for extensions and quiescence.
 const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
+/// Helpers iterate up to this depth (or until the main thread is done).
+const HELPER_DEPTH: i32 = MAX_DEPTH as i32;
 /// First half-width of the aspiration window, in hundredths of a soldier.
 const ASPIRATION: i32 = 35;
 
@@ -76,7 +78,7 @@ pub(crate) fn run(
         let helpers: Vec<_> = (1..setup.threads)
             .map(|index| {
                 let (shared, history) = (&shared, &history);
-                scope.spawn(move || alphabeta::helper(shared, history, index, max_depth as i32))
+                scope.spawn(move || alphabeta::helper(shared, history, index, HELPER_DEPTH))
             })
             .collect();
         let mut thread = Thread::new(&shared, &history, true);
