@@ -53,7 +53,7 @@ impl EvalWeights {
         attacker: 100,
         defender: 180,
         king_open_line: 150,
-        king_edge_distance: 15,
+        king_edge_distance: 8,
         attacker_next_to_king: 30,
         king_mobility: 4,
         king_check_square: 15,
