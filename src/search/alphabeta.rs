@@ -1,324 +1,124 @@
-//! Iterative-deepening negamax alpha-beta with a transposition table.
+//! The search proper: iterative deepening over a principal-variation alpha-beta (negamax) with
+//! aspiration windows, a shared transposition table, null-move pruning, late-move reductions,
+//! and the forcing moves of tafl searched to the end:
+//!
+//! - a side that can win at once (king escape R14, king capture R13) is scored a win without
+//!   searching;
+//! - attackers facing a king with a free line to the edge (the "check" of tafl) may only block
+//!   it: only the blocking moves are searched, one ply deeper (an extension); two free lines are
+//!   a loss;
+//! - the quiescence search at the horizon plays captures and king moves onto a free line, so
+//!   that the evaluation never sees a position in the middle of a tactic.
+//!
+//! Repetitions (R16) and positions without moves (R17) are draws inside the tree.
 
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
 
-use crate::game::Game;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
-use crate::square::Square;
 
 use super::eval::{self, EvalWeights};
-use super::{Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
+use super::ordering::{
+    CAPTURE, FIRST_KILLER, Heuristics, KING_CHECK, KING_FORK, MAX_PLY, MovePicker, NEAR_KING,
+    QUIET_LIMIT, SECOND_KILLER, TT_MOVE,
+};
+use super::table::{Bound, TranspositionTable};
+use super::threats::{self, KingLines};
+use super::{Features, Score, StopHandle};
 
-const MAX_PLY: usize = 128;
+const INFINITE: i32 = Score::INFINITE.0;
+/// Quiescence plies after which only forced answers (blocks) are still searched.
+const QUIESCENCE_PLIES: usize = 6;
+/// How often (in nodes) a thread looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
 
-#[derive(Clone, Copy, Debug, Default)]
-struct Entry {
-    key: u64,
-    best: Option<Move>,
-    score: i32,
-    depth: u8,
-    bound: Bound,
+/// What all threads of one search share.
+pub(crate) struct Shared<'a> {
+    pub(crate) table: &'a TranspositionTable,
+    pub(crate) stop: &'a StopHandle,
+    /// Set when the main thread has finished: the helpers stop.
+    pub(crate) done: &'a AtomicBool,
+    /// Nodes of all threads, added in batches.
+    pub(crate) nodes: &'a AtomicU64,
+    pub(crate) weights: EvalWeights,
+    pub(crate) features: Features,
+    pub(crate) deadline: Option<Instant>,
+    pub(crate) node_limit: u64,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-enum Bound {
-    #[default]
-    Exact,
-    Lower,
-    Upper,
-}
-
-/// Search state kept between searches: the transposition table.
-#[derive(Debug)]
-pub(crate) struct State {
-    table: Vec<Entry>,
-}
-
-struct Run<'a> {
-    table: &'a mut Vec<Entry>,
-    stop: &'a StopHandle,
-    weights: EvalWeights,
+/// One search thread.
+pub(crate) struct Thread<'a> {
+    shared: &'a Shared<'a>,
+    heuristics: Heuristics,
+    /// Whether this thread is the main thread (it alone obeys the node limit).
+    main: bool,
     nodes: u64,
-    node_limit: u64,
-    deadline: Option<Instant>,
-    aborted: bool,
-    /// Hashes of the game's earlier positions and of the current search path, for R16.
-    path: Vec<u64>,
-    pv: [[Option<Move>; MAX_PLY]; MAX_PLY],
+    unreported_nodes: u64,
+    pub(crate) aborted: bool,
+    /// Hashes of the game's positions and of the search path, each with its number of pieces:
+    /// a capture can never be undone, so a repetition is looked for only back to the last one.
+    path: Vec<(u64, u32)>,
+    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv_length: [usize; MAX_PLY + 1],
+    reductions: [[u8; 64]; 64],
 }
 
-impl State {
-    pub(crate) fn new(hash_mb: usize) -> State {
-        let entries = (hash_mb.max(1) * 1024 * 1024 / std::mem::size_of::<Entry>()).max(1024);
-        State {
-            table: vec![Entry::default(); entries],
-        }
-    }
+/// What a root search returns.
+pub(crate) struct RootResult {
+    pub(crate) score: i32,
+    pub(crate) pv: Vec<Move>,
+}
 
-    pub(crate) fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        lines: usize,
-        stop: &StopHandle,
-        mut on_info: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
-        let start = Instant::now();
-        let root = *game.position();
-        let root_moves = game.legal_moves();
-        let mut run = Run {
-            table: &mut self.table,
-            stop,
-            weights: EvalWeights::DEFAULT,
+impl<'a> Thread<'a> {
+    pub(crate) fn new(shared: &'a Shared<'a>, history: &[Position], main: bool) -> Thread<'a> {
+        let mut reductions = [[0u8; 64]; 64];
+        for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
+            for (index, cell) in row.iter_mut().enumerate().skip(1) {
+                let r = 0.25 + (depth as f64).ln() * (index as f64).ln() / 2.25;
+                *cell = r.max(0.0) as u8;
+            }
+        }
+        let mut heuristics = Heuristics::new();
+        heuristics.new_search();
+        Thread {
+            shared,
+            heuristics,
+            main,
             nodes: 0,
-            node_limit: limits.nodes.unwrap_or(u64::MAX),
-            deadline: limits.time_budget().map(|budget| start + budget),
+            unreported_nodes: 0,
             aborted: false,
-            path: game.positions().iter().map(Position::hash).collect(),
-            pv: [[None; MAX_PLY]; MAX_PLY],
-        };
-        let mut result = SearchResult {
-            best_move: root_moves.first().copied(),
-            score: Score::DRAW,
-            pv: root_moves.first().copied().into_iter().collect(),
-            lines: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            elapsed: Duration::ZERO,
-        };
-        if root_moves.is_empty() {
-            result.elapsed = start.elapsed();
-            return result;
+            path: history
+                .iter()
+                .map(|p| (p.hash(), p.occupied().count()))
+                .collect(),
+            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_length: [0; MAX_PLY + 1],
+            reductions,
         }
-        let max_depth = limits
-            .depth
-            .unwrap_or(MAX_PLY as u32 - 1)
-            .clamp(1, MAX_PLY as u32 - 1);
-        for depth in 1..=max_depth {
-            let mut excluded: Vec<Move> = Vec::new();
-            let mut found: Vec<PvLine> = Vec::new();
-            for _ in 0..lines.min(root_moves.len()) {
-                let Some(line) = run.root(&root, depth, &excluded) else {
-                    break;
-                };
-                excluded.push(line.moves[0]);
-                found.push(line);
-                if run.aborted {
-                    break;
-                }
-            }
-            if run.aborted && depth > 1 {
-                break;
-            }
-            if let Some(best) = found.first() {
-                result.best_move = Some(best.moves[0]);
-                result.score = best.score;
-                result.pv = best.moves.clone();
-                result.lines = found.clone();
-                result.depth = depth;
-            }
-            result.nodes = run.nodes;
-            result.elapsed = start.elapsed();
-            on_info(&SearchInfo {
-                depth,
-                score: result.score,
-                pv: result.pv.clone(),
-                nodes: run.nodes,
-                elapsed: result.elapsed,
-            });
-            if run.aborted || result.score.is_forced() && lines == 1 {
-                break;
-            }
-            // Do not start a depth that cannot finish in the time left.
-            if let Some(deadline) = run.deadline {
-                let spent = start.elapsed();
-                if Instant::now() + spent > deadline {
-                    break;
-                }
-            }
-        }
-        result.nodes = run.nodes;
-        result.elapsed = start.elapsed();
-        result
-    }
-}
-
-impl Run<'_> {
-    fn root(&mut self, root: &Position, depth: u32, excluded: &[Move]) -> Option<PvLine> {
-        let mut moves = root.legal_moves();
-        moves.retain(|m| !excluded.contains(m));
-        self.order(
-            root,
-            &mut moves,
-            self.probe(root.hash()).and_then(|e| e.best),
-        );
-        let mut alpha = -Score::INFINITE.0;
-        let beta = Score::INFINITE.0;
-        let mut best: Option<(Move, i32)> = None;
-        for &m in &moves {
-            let mut next = *root;
-            next.play_unchecked(m);
-            let score = -self.negamax(&next, depth - 1, -beta, -alpha, 1);
-            if self.aborted && best.is_some() {
-                break;
-            }
-            if best.is_none() || score > alpha {
-                alpha = alpha.max(score);
-                best = Some((m, score));
-                self.pv[0][0] = Some(m);
-                for ply in 1..MAX_PLY {
-                    self.pv[0][ply] = self.pv[1][ply];
-                    if self.pv[1][ply].is_none() {
-                        break;
-                    }
-                }
-            }
-        }
-        let (best_move, score) = best?;
-        if excluded.is_empty() {
-            self.store(root.hash(), Some(best_move), score, depth, Bound::Exact);
-        }
-        let moves: Vec<Move> = self.pv[0].iter().map_while(|m| *m).collect();
-        Some(PvLine {
-            moves,
-            score: Score(score),
-        })
     }
 
-    fn negamax(
-        &mut self,
-        position: &Position,
-        depth: u32,
-        mut alpha: i32,
-        beta: i32,
-        ply: usize,
-    ) -> i32 {
-        self.nodes += 1;
-        self.pv[ply][ply] = None;
-        if self.nodes & 1023 == 0 {
-            self.check_limits();
-        }
-        if self.aborted {
-            return 0;
-        }
-        if position.winner().is_some() {
-            // The previous mover won (R13, R14).
-            return Score::loss_in(ply as u32).0;
-        }
-        // R16: a position that occurred before (in the game or this line) is a draw.
-        if self.path.contains(&position.hash()) {
-            return Score::DRAW.0;
-        }
-        if depth == 0 || ply >= MAX_PLY - 1 {
-            return self.leaf(position, ply);
-        }
-        let tt_move = match self.probe(position.hash()) {
-            Some(entry) => {
-                if u32::from(entry.depth) >= depth {
-                    let score = from_table(entry.score, ply);
-                    let usable = match entry.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => score >= beta,
-                        Bound::Upper => score <= alpha,
-                    };
-                    if usable {
-                        return score;
-                    }
-                }
-                entry.best
-            }
-            None => None,
-        };
-        let mut moves = position.legal_moves();
-        if moves.is_empty() {
-            return Score::DRAW.0; // R17
-        }
-        self.order(position, &mut moves, tt_move);
-        let original_alpha = alpha;
-        let mut best_score = -Score::INFINITE.0;
-        let mut best_move = None;
-        self.path.push(position.hash());
-        for &m in &moves {
-            let mut next = *position;
-            next.play_unchecked(m);
-            let score = -self.negamax(&next, depth - 1, -beta, -alpha, ply + 1);
-            if self.aborted {
-                break;
-            }
-            if score > best_score {
-                best_score = score;
-                best_move = Some(m);
-                if score > alpha {
-                    alpha = score;
-                    self.pv[ply][ply] = Some(m);
-                    for next_ply in ply + 1..MAX_PLY {
-                        self.pv[ply][next_ply] = self.pv[ply + 1][next_ply];
-                        if self.pv[ply + 1][next_ply].is_none() {
-                            break;
-                        }
-                    }
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.path.pop();
-        if !self.aborted {
-            let bound = if best_score >= beta {
-                Bound::Lower
-            } else if best_score > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
-            self.store(
-                position.hash(),
-                best_move,
-                to_table(best_score, ply),
-                depth,
-                bound,
-            );
-        }
-        best_score
+    /// Nodes this thread has searched.
+    pub(crate) fn nodes(&self) -> u64 {
+        self.nodes
     }
 
-    /// Depth 0: the static evaluation, unless the side to move wins at once with the king.
-    fn leaf(&self, position: &Position, ply: usize) -> i32 {
-        if position.side_to_move() == Side::Defenders && eval::king_lines(position).1 > 0 {
-            return Score::win_in(ply as u32 + 1).0; // R14 next move
-        }
-        eval::evaluate(position, &self.weights).0
-    }
-
-    /// Winning moves first, then the table's move, then captures.
-    fn order(&self, position: &Position, moves: &mut MoveList, tt_move: Option<Move>) {
-        let mut keyed: Vec<(i32, Move)> = moves
-            .iter()
-            .map(|&m| {
-                let mut next = *position;
-                let captured = next.play_unchecked(m);
-                let key = if next.winner().is_some() {
-                    1_000_000
-                } else if Some(m) == tt_move {
-                    100_000
-                } else {
-                    captured.count() as i32 * 1000 + closeness_to_king(position, m.to())
-                };
-                (key, m)
-            })
-            .collect();
-        keyed.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-        moves.clear();
-        moves.extend(keyed.into_iter().map(|(_, m)| m));
+    /// Adds the nodes not yet counted to the shared counter.
+    pub(crate) fn flush_nodes(&mut self) {
+        self.shared
+            .nodes
+            .fetch_add(self.unreported_nodes, Ordering::Relaxed);
+        self.unreported_nodes = 0;
     }
 
     fn check_limits(&mut self) {
-        if self.stop.is_stopped()
-            || self.nodes >= self.node_limit
-            || self
+        self.flush_nodes();
+        let shared = self.shared;
+        if shared.stop.is_stopped()
+            || shared.done.load(Ordering::Relaxed)
+            || (self.main && self.nodes >= shared.node_limit)
+            || shared
                 .deadline
                 .is_some_and(|deadline| Instant::now() >= deadline)
         {
@@ -326,41 +126,491 @@ impl Run<'_> {
         }
     }
 
-    fn index(&self, key: u64) -> usize {
-        // The table is never empty (at least 1024 entries), so the remainder is an index into it.
-        (key % self.table.len() as u64) as usize
-    }
-
-    fn probe(&self, key: u64) -> Option<Entry> {
-        let entry = self.table[self.index(key)];
-        (entry.key == key).then_some(entry)
-    }
-
-    fn store(&mut self, key: u64, best: Option<Move>, score: i32, depth: u32, bound: Bound) {
-        let index = self.index(key);
-        let depth = u8::try_from(depth).unwrap_or(u8::MAX);
-        let slot = &mut self.table[index];
-        if slot.key != key || depth >= slot.depth || bound == Bound::Exact {
-            *slot = Entry {
-                key,
-                best,
-                score,
-                depth,
-                bound,
+    /// Searches the root with window (`alpha`, `beta`), skipping `excluded` moves (multi-PV).
+    /// `root_moves` is reordered: the best move comes first.
+    pub(crate) fn root(
+        &mut self,
+        root: &Position,
+        root_moves: &mut Vec<(Move, u64)>,
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+        excluded: &[Move],
+    ) -> Option<RootResult> {
+        let mut best: Option<(usize, i32)> = None;
+        self.pv_length[0] = 0;
+        let order: Vec<Move> = root_moves.iter().map(|&(m, _)| m).collect();
+        for (index, m) in order.into_iter().enumerate() {
+            if excluded.contains(&m) {
+                continue;
+            }
+            let nodes_before = self.nodes;
+            let mut next = *root;
+            next.play_unchecked(m);
+            // The root is already the last position of the path (the game's history).
+            let score = if best.is_none() {
+                -self.search(&next, depth - 1, -beta, -alpha, 1, true)
+            } else {
+                let mut score = -self.search(&next, depth - 1, -alpha - 1, -alpha, 1, true);
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.search(&next, depth - 1, -beta, -alpha, 1, true);
+                }
+                score
             };
+            root_moves[index].1 = self.nodes - nodes_before;
+            if self.aborted {
+                break;
+            }
+            if best.is_none() || score > alpha {
+                best = Some((index, score));
+                self.update_pv(0, m);
+                if score > alpha {
+                    alpha = score;
+                }
+                if alpha >= beta {
+                    break;
+                }
+            }
         }
+        let (index, score) = best?;
+        // Best first, then the others by the effort they took (a cheap guess at their rank).
+        let best_entry = root_moves.remove(index);
+        root_moves.sort_by_key(|&(_, nodes)| std::cmp::Reverse(nodes));
+        root_moves.insert(0, best_entry);
+        let pv: Vec<Move> = self.pv[0][..self.pv_length[0]]
+            .iter()
+            .map_while(|m| *m)
+            .collect();
+        if excluded.is_empty() && !self.aborted {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.shared
+                .table
+                .store(root.hash(), pv.first().copied(), score, depth as u32, bound);
+        }
+        Some(RootResult { score, pv })
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_length = self.pv_length[ply + 1].max(ply + 1);
+        self.pv[ply][ply] = Some(m);
+        for next in ply + 1..child_length {
+            self.pv[ply][next] = self.pv[ply + 1][next];
+        }
+        self.pv_length[ply] = child_length;
+    }
+
+    /// Whether `position` (at `ply` > 0) repeats a position of the game or of the path (R16).
+    fn is_repetition(&self, position: &Position) -> bool {
+        let pieces = position.occupied().count();
+        let hash = position.hash();
+        // The parent is last in the path; positions with the same side to move are two apart.
+        let mut index = self.path.len();
+        while index >= 2 {
+            index -= 2;
+            let (earlier, earlier_pieces) = self.path[index];
+            if earlier_pieces != pieces {
+                return false;
+            }
+            if earlier == hash {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        self.unreported_nodes += 1;
+        if self.nodes % CHECK_EVERY == 0 {
+            self.check_limits();
+        }
+    }
+
+    /// Principal-variation negamax. Returns a score from the side to move's point of view.
+    fn search(
+        &mut self,
+        position: &Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        allow_null: bool,
+    ) -> i32 {
+        self.pv_length[ply] = ply;
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        if position.winner().is_some() {
+            return Score::loss_in(ply as u32).0; // R13, R14: the previous mover won.
+        }
+        if self.is_repetition(position) {
+            return Score::DRAW.0; // R16
+        }
+        let lines = threats::king_lines(position);
+        if threats::side_to_move_wins_now(position, &lines) {
+            return Score::win_in(ply as u32 + 1).0;
+        }
+        let in_check = position.side_to_move() == Side::Attackers && lines.open > 0;
+        if in_check && lines.open >= 2 {
+            // One move blocks one line; the king escapes along the other (R14).
+            return Score::loss_in(ply as u32 + 2).0;
+        }
+        if ply >= MAX_PLY - 8 {
+            return eval::evaluate(position, &self.shared.weights).0;
+        }
+        // Mate-distance pruning: nothing here beats winning now or loses faster than losing now.
+        alpha = alpha.max(Score::loss_in(ply as u32).0);
+        beta = beta.min(Score::win_in(ply as u32 + 1).0);
+        if alpha >= beta {
+            return alpha;
+        }
+        if in_check {
+            depth = depth.max(0) + 1; // The block is forced: search it a ply deeper.
+        } else if depth <= 0
+            && self.shared.features.threat_extension
+            && position.side_to_move() == Side::Defenders
+            && threats::attackers_win_now(&position.with_side_to_move(Side::Attackers))
+        {
+            // The attackers threaten to capture the king: the defenders' answers are searched
+            // one ply, not guessed by the evaluation.
+            depth = 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(position, alpha, beta, ply, 0);
+        }
+        let pv_node = beta - alpha > 1;
+        let hash = position.hash();
+        let entry = self.shared.table.probe(hash);
+        if let Some(entry) = entry {
+            if !pv_node && i32::from(entry.depth) >= depth {
+                let score = from_table(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+        let tt_move = entry.and_then(|e| e.best);
+        let features = self.shared.features;
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            eval::evaluate_with_lines(position, &self.shared.weights, &lines).0
+        };
+
+        // Null move: if passing still beats beta, a real move will too (tafl has few zugzwangs).
+        if features.null_move
+            && allow_null
+            && !pv_node
+            && !in_check
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < Score::WIN_THRESHOLD
+        {
+            let reduction = 3 + depth / 6;
+            let passed = position.with_side_to_move(position.side_to_move().opponent());
+            self.path.push((hash, position.occupied().count()));
+            let score = -self.search(
+                &passed,
+                depth - 1 - reduction,
+                -beta,
+                -beta + 1,
+                ply + 1,
+                false,
+            );
+            self.path.pop();
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return if score >= Score::WIN_THRESHOLD {
+                    beta
+                } else {
+                    score
+                };
+            }
+        }
+
+        let moves = if in_check {
+            threats::moves_to(position, lines.open_squares)
+        } else {
+            position.legal_moves()
+        };
+        if in_check && moves.is_empty() {
+            return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.
+        } else if moves.is_empty() {
+            return Score::DRAW.0; // R17
+        }
+        let mut picker = self.picker(position, moves, &lines, tt_move, ply);
+        let side = position.side_to_move();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITE;
+        let mut best_move = None;
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut index = 0usize;
+        self.path.push((hash, position.occupied().count()));
+        while let Some((m, key)) = picker.next() {
+            let tactical = key >= QUIET_LIMIT;
+            // Futility: at the frontier, a quiet move cannot lift a hopeless static score.
+            if features.futility
+                && !pv_node
+                && !in_check
+                && depth <= 2
+                && !tactical
+                && index > 0
+                && static_eval + 120 * depth <= alpha
+                && best_score > -Score::WIN_THRESHOLD
+            {
+                index += 1;
+                continue;
+            }
+            let mut next = *position;
+            next.play_unchecked(m);
+            let score = if index == 0 {
+                -self.search(&next, depth - 1, -beta, -alpha, ply + 1, true)
+            } else {
+                // Late quiet moves are searched shallower first (late-move reductions).
+                let mut reduction = 0;
+                if features.late_move_reductions && depth >= 3 && !tactical && !in_check {
+                    reduction = i32::from(self.reductions[depth.min(63) as usize][index.min(63)]);
+                    if pv_node {
+                        reduction -= 1;
+                    }
+                    if key >= SECOND_KILLER {
+                        reduction -= 1;
+                    }
+                    reduction = reduction.clamp(0, depth - 2);
+                }
+                let mut score = -self.search(
+                    &next,
+                    depth - 1 - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    true,
+                );
+                if reduction > 0 && score > alpha && !self.aborted {
+                    score = -self.search(&next, depth - 1, -alpha - 1, -alpha, ply + 1, true);
+                }
+                if score > alpha && score < beta && !self.aborted {
+                    score = -self.search(&next, depth - 1, -beta, -alpha, ply + 1, true);
+                }
+                score
+            };
+            index += 1;
+            if self.aborted {
+                self.path.pop();
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        if !tactical || key == FIRST_KILLER || key == SECOND_KILLER {
+                            self.heuristics.reward(side, m, ply, depth, &quiets_tried);
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical {
+                let _ = quiets_tried.try_push(m);
+            }
+        }
+        self.path.pop();
+        if best_move.is_none() {
+            // Every move was pruned as futile: the static score stands for them.
+            return static_eval.min(beta).max(alpha);
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.table.store(
+            hash,
+            best_move,
+            to_table(best_score, ply),
+            depth as u32,
+            bound,
+        );
+        best_score
+    }
+
+    /// Orders `moves` for a full-width node.
+    fn picker(
+        &self,
+        position: &Position,
+        moves: MoveList,
+        lines: &KingLines,
+        tt_move: Option<Move>,
+        ply: usize,
+    ) -> MovePicker {
+        let side = position.side_to_move();
+        let captures = threats::capture_squares(position);
+        let killers = self.heuristics.killers(ply);
+        let king = position.king();
+        let (checks, forks) = match side {
+            Side::Defenders => threats::escape_squares(position),
+            Side::Attackers => Default::default(),
+        };
+        let near_king = match (side, king) {
+            (Side::Attackers, Some(king)) => {
+                crate::bitboard::Bitboard::from_square(king).neighbours() | lines.reach
+            }
+            _ => crate::bitboard::Bitboard::EMPTY,
+        };
+        let heuristics = &self.heuristics;
+        MovePicker::new(moves, |m| {
+            if Some(m) == tt_move {
+                return TT_MOVE;
+            }
+            let to = m.to();
+            if Some(m.from()) == king {
+                if forks.contains(to) {
+                    return KING_FORK;
+                }
+                if checks.contains(to) {
+                    return KING_CHECK;
+                }
+            }
+            if captures.contains(to) {
+                return CAPTURE;
+            }
+            if Some(m) == killers[0] {
+                return FIRST_KILLER;
+            }
+            if Some(m) == killers[1] {
+                return SECOND_KILLER;
+            }
+            let history = heuristics.history(side, m);
+            if near_king.contains(to) {
+                return NEAR_KING + history / 64;
+            }
+            history
+        })
+    }
+
+    /// The quiescence search: the static score, unless a capture or a king threat does better;
+    /// attackers facing an open king line must block it.
+    fn quiescence(
+        &mut self,
+        position: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qply: usize,
+    ) -> i32 {
+        self.pv_length[ply] = ply;
+        self.count_node();
+        if self.aborted {
+            return 0;
+        }
+        if position.winner().is_some() {
+            return Score::loss_in(ply as u32).0;
+        }
+        let lines = threats::king_lines(position);
+        if threats::side_to_move_wins_now(position, &lines) {
+            return Score::win_in(ply as u32 + 1).0;
+        }
+        let side = position.side_to_move();
+        let in_check = side == Side::Attackers && lines.open > 0;
+        if in_check && lines.open >= 2 {
+            return Score::loss_in(ply as u32 + 2).0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return eval::evaluate(position, &self.shared.weights).0;
+        }
+        let mut best_score;
+        let moves;
+        if in_check {
+            // Forced: only blocks, and no standing pat.
+            moves = threats::moves_to(position, lines.open_squares);
+            if moves.is_empty() {
+                return Score::loss_in(ply as u32 + 2).0;
+            }
+            best_score = -INFINITE;
+        } else {
+            if !threats::has_moves(position) {
+                return Score::DRAW.0; // R17
+            }
+            best_score = eval::evaluate_with_lines(position, &self.shared.weights, &lines).0;
+            if best_score >= beta || qply >= QUIESCENCE_PLIES || !self.shared.features.quiescence {
+                return best_score;
+            }
+            alpha = alpha.max(best_score);
+            let captures = threats::capture_squares(position);
+            let mut found = threats::moves_to(position, captures);
+            if side == Side::Defenders && qply < 2 {
+                // King moves onto a square with a free line: the escape threats.
+                let checks = threats::escape_squares(position).0 & (lines.reach - captures);
+                let king = position.king();
+                found.extend(
+                    threats::moves_to(position, checks)
+                        .into_iter()
+                        .filter(|m| Some(m.from()) == king),
+                );
+            }
+            moves = found;
+        }
+        for m in moves {
+            let mut next = *position;
+            next.play_unchecked(m);
+            let score = -self.quiescence(&next, -beta, -alpha, ply + 1, qply + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best_score
     }
 }
 
-fn closeness_to_king(position: &Position, to: Square) -> i32 {
-    match position.king() {
-        Some(king) => {
-            let distance = (i32::from(king.x()) - i32::from(to.x())).abs()
-                + (i32::from(king.y()) - i32::from(to.y())).abs();
-            20 - distance
-        }
-        None => 0,
+/// Runs iterative deepening on a helper thread until the main thread is done (lazy SMP: the
+/// helpers fill the shared table; odd helpers search one ply deeper to spread the work). Helpers
+/// do not stop at the main thread's depth limit: going deeper keeps feeding it.
+pub(crate) fn helper(
+    shared: &Shared<'_>,
+    history: &[Position],
+    index: usize,
+    max_depth: i32,
+) -> u64 {
+    let mut thread = Thread::new(shared, history, false);
+    let root = history[history.len() - 1];
+    let mut root_moves: Vec<(Move, u64)> = root.legal_moves().into_iter().map(|m| (m, 0)).collect();
+    if root_moves.is_empty() {
+        return 0;
     }
+    let mut depth = 1 + (index % 2) as i32;
+    while depth <= max_depth && !thread.aborted {
+        let _ = thread.root(&root, &mut root_moves, depth, -INFINITE, INFINITE, &[]);
+        depth += 1;
+    }
+    thread.flush_nodes();
+    thread.nodes()
 }
 
 /// Forced results are stored relative to the node, so that they stay right at other plies.

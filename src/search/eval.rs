@@ -1,38 +1,84 @@
 //! The static evaluation: named, tunable terms, summed from the defenders' point of view and
 //! turned to the side to move's.
+//!
+//! The search calls it only in quiet positions: the side to move cannot win at once, and the
+//! attackers are not facing an open king line (those are searched, see `alphabeta`). So the
+//! terms measure what is one or two moves away: the squares from which the king would threaten
+//! to escape, the edge squares he could reach in two moves, the attackers closing in.
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::position::Position;
 
 use super::Score;
+use super::threats::{self, opposite};
 
-/// Weights of the evaluation terms, in hundredths of a soldier.
+/// Weights of the evaluation terms, in hundredths of a soldier. Positive weights favour the side
+/// the term names; every term is documented with whose side it helps.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalWeights {
-    /// Value of each attacking soldier.
+    /// Value of each attacking soldier (attackers).
     pub attacker: i32,
-    /// Value of each defending soldier.
+    /// Value of each defending soldier (defenders).
     pub defender: i32,
-    /// Bonus for each free line from the king to an edge (one such line is a threat to escape).
+    /// Per free line from the king to an edge (defenders). In the quiet positions the search
+    /// evaluates it is always zero: a free line is searched, not evaluated.
     pub king_open_line: i32,
-    /// Penalty per step of the king's distance to the nearest edge.
+    /// Per step of the king's distance to the nearest edge (attackers).
     pub king_edge_distance: i32,
-    /// Penalty for each attacker next to the king.
+    /// Per attacker next to the king (attackers).
     pub attacker_next_to_king: i32,
-    /// Bonus for each square the king can move to.
+    /// Per square the king can move to (defenders).
     pub king_mobility: i32,
+    /// Per square the king can move to that has a free line to the edge: a threat to escape
+    /// next move, which the attackers must answer (defenders).
+    pub king_check_square: i32,
+    /// Per square the king can move to that has two free lines: moving there wins unless the
+    /// king is captured at once (defenders).
+    pub king_fork_square: i32,
+    /// Per edge square the king could reach in two moves (defenders).
+    pub king_escape_route: i32,
+    /// Per pair of attackers touching diagonally, the links of a ring around the defenders
+    /// (attackers).
+    pub attacker_diagonal_link: i32,
+    /// Per defending soldier next to the king, guarding him against capture (defenders).
+    pub defender_next_to_king: i32,
+    /// Bonus for the side to move (its own side).
+    pub tempo: i32,
 }
 
 impl EvalWeights {
-    /// The default weights.
+    /// The default weights (chosen by self-play matches: see docs/search.md).
     pub const DEFAULT: EvalWeights = EvalWeights {
+        attacker: 100,
+        defender: 180,
+        king_open_line: 150,
+        king_edge_distance: 8,
+        attacker_next_to_king: 30,
+        king_mobility: 4,
+        king_check_square: 15,
+        king_fork_square: 60,
+        king_escape_route: 0,
+        attacker_diagonal_link: 6,
+        defender_next_to_king: 10,
+        tempo: 10,
+    };
+
+    /// The first evaluation of the project (material, king distance, free lines, besiegers,
+    /// mobility), kept to measure the newer terms against it.
+    pub const BASIC: EvalWeights = EvalWeights {
         attacker: 100,
         defender: 180,
         king_open_line: 150,
         king_edge_distance: 25,
         attacker_next_to_king: 40,
         king_mobility: 6,
+        king_check_square: 0,
+        king_fork_square: 0,
+        king_escape_route: 0,
+        attacker_diagonal_link: 0,
+        defender_next_to_king: 0,
+        tempo: 0,
     };
 }
 
@@ -42,51 +88,85 @@ impl Default for EvalWeights {
     }
 }
 
-/// The squares the king can reach in one move, and how many of his four lines run free to an edge.
-pub(crate) fn king_lines(position: &Position) -> (Bitboard, u32) {
-    let Some(king) = position.king() else {
-        return (Bitboard::EMPTY, 0);
-    };
-    let rules = position.rules();
-    let empty = rules.board() - position.occupied();
-    let edge = rules.edge();
-    let mut reach = Bitboard::EMPTY;
-    let mut open = 0;
+/// Every square reachable from `from` by one slide over empty squares, in any direction.
+fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
+    let mut reached = Bitboard::EMPTY;
     for direction in Direction::ALL {
-        let mut ray = Bitboard::from_square(king);
-        let mut last = ray;
+        let mut step = from;
         loop {
-            ray = ray.shift(direction) & empty;
-            if ray.is_empty() {
+            step = step.shift(direction) & empty;
+            if step.is_empty() {
                 break;
             }
-            reach |= ray;
-            last = ray;
-        }
-        if (last & edge).any() && last != Bitboard::from_square(king) {
-            open += 1;
+            reached |= step;
         }
     }
-    (reach - rules.castle(), open)
+    reached
 }
 
 /// The evaluation of `position` from the side to move's point of view.
 pub fn evaluate(position: &Position, weights: &EvalWeights) -> Score {
-    let mut defenders_view = position.defenders().count() as i32 * weights.defender
-        - position.attackers().count() as i32 * weights.attacker;
+    evaluate_with_lines(position, weights, &threats::king_lines(position))
+}
+
+/// [`evaluate`] with the king's lines already computed by the search.
+pub(crate) fn evaluate_with_lines(
+    position: &Position,
+    weights: &EvalWeights,
+    lines: &threats::KingLines,
+) -> Score {
+    let attackers = position.attackers();
+    let defenders = position.defenders();
+    let mut defenders_view =
+        defenders.count() as i32 * weights.defender - attackers.count() as i32 * weights.attacker;
     if let Some(king) = position.king() {
+        let geometry = position.rules().geometry();
         let size = i32::from(position.rules().size());
         let (x, y) = (i32::from(king.x()), i32::from(king.y()));
         let edge_distance = x.min(y).min(size - 1 - x).min(size - 1 - y);
-        let (reach, open_lines) = king_lines(position);
-        let besiegers = (Bitboard::from_square(king).neighbours() & position.attackers()).count();
-        defenders_view += open_lines as i32 * weights.king_open_line
+        let king_set = Bitboard::from_square(king);
+        let neighbours = king_set.neighbours();
+        defenders_view += lines.open as i32 * weights.king_open_line
             - edge_distance * weights.king_edge_distance
-            - besiegers as i32 * weights.attacker_next_to_king
-            + reach.count() as i32 * weights.king_mobility;
+            - (neighbours & attackers).count() as i32 * weights.attacker_next_to_king
+            + (neighbours & defenders).count() as i32 * weights.defender_next_to_king
+            + lines.reach.count() as i32 * weights.king_mobility;
+        if weights.king_check_square != 0 || weights.king_fork_square != 0 {
+            let (one, two) = threats::escape_squares(position);
+            defenders_view += (lines.reach & one).count() as i32 * weights.king_check_square
+                + (lines.reach & two).count() as i32 * weights.king_fork_square;
+        }
+        if weights.king_escape_route != 0 {
+            let empty = geometry.board - position.occupied();
+            let second = slide_fill(lines.reach, empty);
+            let routes = (second | lines.reach) & geometry.edge;
+            defenders_view += routes.count() as i32 * weights.king_escape_route;
+        }
     }
-    match position.side_to_move() {
-        Side::Defenders => Score(defenders_view),
-        Side::Attackers => Score(-defenders_view),
+    if weights.attacker_diagonal_link != 0 {
+        let north = attackers.shift(Direction::North);
+        let links = (north.shift(Direction::East) & attackers).count()
+            + (north.shift(opposite(Direction::East)) & attackers).count();
+        defenders_view -= links as i32 * weights.attacker_diagonal_link;
+    }
+    let own_view = match position.side_to_move() {
+        Side::Defenders => defenders_view,
+        Side::Attackers => -defenders_view,
+    };
+    Score(own_view + weights.tempo)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_two_sides_see_opposite_scores_but_for_the_tempo() {
+        for start in [Position::tablut(), Position::tawlbwrdd()] {
+            let weights = EvalWeights::DEFAULT;
+            let attackers = evaluate(&start, &weights).0;
+            let defenders = evaluate(&start.with_side_to_move(Side::Defenders), &weights).0;
+            assert_eq!(attackers - weights.tempo, -(defenders - weights.tempo));
+        }
     }
 }

@@ -2,16 +2,26 @@
 //!
 //! [`Searcher`] is the entry point: give it a game and [`Limits`], get a [`SearchResult`]; watch
 //! progress through a callback and stop it from another thread with a [`StopHandle`].
+//!
+//! Inside: `deepening` (iterative deepening, aspiration windows, multi-PV, time, lazy-SMP
+//! threads), `alphabeta` (the principal-variation search and the quiescence search), `threats`
+//! (the king's free lines and one-move wins), `ordering` (killers, history), `table` (the shared
+//! transposition table) and [`eval`] (the evaluation terms).
 
 mod alphabeta;
+mod deepening;
 pub mod eval;
 mod limits;
+mod ordering;
 mod score;
+mod table;
+mod threats;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+pub use eval::EvalWeights;
 pub use limits::{Clock, Limits};
 pub use score::Score;
 
@@ -32,6 +42,39 @@ impl Default for SearchConfig {
         SearchConfig {
             threads: 1,
             hash_mb: 64,
+        }
+    }
+}
+
+/// Search techniques that can be switched off, to measure what each one is worth (see the match
+/// runner, `examples/match`). All but `threat_extension` are on by default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Null-move pruning: skip a node when passing the turn still beats beta.
+    pub null_move: bool,
+    /// Late-move reductions: search late quiet moves shallower first.
+    pub late_move_reductions: bool,
+    /// Futility pruning: skip quiet moves near the horizon when the score is far below alpha.
+    pub futility: bool,
+    /// Quiescence search of captures and king threats at the horizon (blocks of an open king
+    /// line are always searched).
+    pub quiescence: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// At the horizon, search the defenders' answers when the attackers threaten to capture
+    /// the king next move. Off by default: at equal nodes it lost a match (docs/search.md).
+    pub threat_extension: bool,
+}
+
+impl Default for Features {
+    fn default() -> Features {
+        Features {
+            null_move: true,
+            late_move_reductions: true,
+            futility: true,
+            quiescence: true,
+            aspiration: true,
+            threat_extension: false,
         }
     }
 }
@@ -121,8 +164,16 @@ impl StopHandle {
 pub struct Searcher {
     config: SearchConfig,
     stop: StopHandle,
-    state: alphabeta::State,
+    table: table::TranspositionTable,
+    weights: EvalWeights,
+    features: Features,
 }
+
+// The protocol binary runs the searcher on a worker thread.
+const _: fn() = || {
+    fn assert_send<T: Send>() {}
+    assert_send::<Searcher>();
+};
 
 impl Searcher {
     /// A searcher with the given configuration.
@@ -132,10 +183,32 @@ impl Searcher {
             ..config
         };
         Searcher {
-            state: alphabeta::State::new(config.hash_mb),
+            table: table::TranspositionTable::new(config.hash_mb),
             config,
             stop: StopHandle::default(),
+            weights: EvalWeights::DEFAULT,
+            features: Features::default(),
         }
+    }
+
+    /// Uses other evaluation weights from the next search on (for tuning and matches).
+    pub fn set_eval_weights(&mut self, weights: EvalWeights) {
+        self.weights = weights;
+    }
+
+    /// The evaluation weights in use.
+    pub fn eval_weights(&self) -> &EvalWeights {
+        &self.weights
+    }
+
+    /// Switches search techniques on or off from the next search on.
+    pub fn set_features(&mut self, features: Features) {
+        self.features = features;
+    }
+
+    /// The search techniques in use.
+    pub fn features(&self) -> &Features {
+        &self.features
     }
 
     /// The configuration.
@@ -150,7 +223,25 @@ impl Searcher {
 
     /// Forgets what earlier searches learnt (call between unrelated games).
     pub fn clear(&mut self) {
-        self.state = alphabeta::State::new(self.config.hash_mb);
+        self.table = table::TranspositionTable::new(self.config.hash_mb);
+    }
+
+    fn run(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        lines: usize,
+        on_info: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.stop.reset();
+        let setup = deepening::Setup {
+            table: &self.table,
+            stop: &self.stop,
+            threads: self.config.threads,
+            weights: self.weights,
+            features: self.features,
+        };
+        deepening::run(&setup, game, limits, lines, on_info)
     }
 
     /// Searches the current position of `game` within `limits`, calling `on_info` after each
@@ -161,8 +252,7 @@ impl Searcher {
         limits: &Limits,
         on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.stop.reset();
-        self.state.search(game, limits, 1, &self.stop, on_info)
+        self.run(game, limits, 1, on_info)
     }
 
     /// Like [`Searcher::search`], but finds the best `lines` first moves, each with its own line
@@ -174,8 +264,6 @@ impl Searcher {
         lines: usize,
         on_info: impl FnMut(&SearchInfo),
     ) -> SearchResult {
-        self.stop.reset();
-        self.state
-            .search(game, limits, lines.max(1), &self.stop, on_info)
+        self.run(game, limits, lines.max(1), on_info)
     }
 }

@@ -1,0 +1,198 @@
+//! Search benchmarks: nodes per second on Tablut and Tawlbwrdd middlegames, the tactics suite
+//! at one second a position, and the speed-up of two threads.
+//!
+//! `cargo bench --bench search` prints the figures quoted in docs/search.md before criterion's
+//! own timings. `cargo bench --bench search -- --quick-figures` prints only the figures.
+
+use std::time::{Duration, Instant};
+
+use criterion::{Criterion, criterion_group};
+use tafl_engine::search::{Limits, SearchConfig, Searcher};
+use tafl_engine::{Game, Rules, Side, Variant, notation};
+
+/// A middlegame: `plies` seeded random moves from the start (the same every run).
+fn middlegame(variant: &Variant, plies: usize, seed: u64) -> Game {
+    let mut game = Game::new(variant);
+    let mut state = seed;
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let _ = game.play(moves[(state % moves.len() as u64) as usize]);
+    }
+    game
+}
+
+fn middlegames(variant: &Variant) -> Vec<Game> {
+    (1..=4)
+        .map(|seed| middlegame(variant, 16, 0x9E37_79B9 * seed))
+        .filter(|game| game.outcome().is_none())
+        .collect()
+}
+
+fn searcher(threads: usize) -> Searcher {
+    Searcher::new(SearchConfig {
+        threads,
+        hash_mb: 64,
+    })
+}
+
+/// CPU time of the calling thread (Linux: /proc/thread-self/stat, in clock ticks of 10 ms), so
+/// that speed on a machine shared with other work can be told apart from waiting for a core.
+fn thread_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // After the command name: state is field 3, utime 14 and stime 15 (1-based, man proc).
+    let user: u64 = fields.get(11)?.parse().ok()?;
+    let system: u64 = fields.get(12)?.parse().ok()?;
+    Some(Duration::from_millis((user + system) * 10))
+}
+
+/// Nodes per second of one thread searching to a fixed depth on each middlegame.
+fn nodes_per_second(variant: &Variant, depth: u32) {
+    let (mut nodes, mut elapsed, mut cpu) = (0u64, Duration::ZERO, Duration::ZERO);
+    for game in middlegames(variant) {
+        let mut searcher = searcher(1);
+        let cpu_before = thread_cpu_time();
+        let result = searcher.search(&game, &Limits::depth(depth), |_| {});
+        if let (Some(before), Some(after)) = (cpu_before, thread_cpu_time()) {
+            cpu += after.saturating_sub(before);
+        }
+        nodes += result.nodes;
+        elapsed += result.elapsed;
+    }
+    println!(
+        "{}: depth {depth} on 4 middlegames: {} nodes in {:.2} s wall ({:.2} M nodes/s), \
+         {:.2} s CPU ({:.2} M nodes/s per busy core)",
+        variant.name(),
+        nodes,
+        elapsed.as_secs_f64(),
+        nodes as f64 / elapsed.as_secs_f64() / 1e6,
+        cpu.as_secs_f64(),
+        nodes as f64 / cpu.as_secs_f64().max(1e-3) / 1e6,
+    );
+}
+
+/// Time to reach a fixed depth with 1 and 2 threads (lazy SMP speed-up).
+fn thread_scaling(variant: &Variant, depth: u32) {
+    let mut times = [Duration::ZERO; 2];
+    for (index, threads) in [1, 2].into_iter().enumerate() {
+        for game in middlegames(variant) {
+            let mut searcher = searcher(threads);
+            let start = Instant::now();
+            searcher.search(&game, &Limits::depth(depth), |_| {});
+            times[index] += start.elapsed();
+        }
+    }
+    println!(
+        "{}: depth {depth} in {:.2} s on 1 thread, {:.2} s on 2 threads: speed-up {:.2}",
+        variant.name(),
+        times[0].as_secs_f64(),
+        times[1].as_secs_f64(),
+        times[0].as_secs_f64() / times[1].as_secs_f64()
+    );
+}
+
+/// The tactics suite, each position searched for at most one second.
+fn tactics_suite() {
+    let text = include_str!("../tests/data/tactics.txt");
+    let mut blocks: Vec<(String, String, String, Side, u32)> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        let Some((key, value)) = line.split_once(' ') else {
+            continue;
+        };
+        match key {
+            "id" => blocks.push((
+                value.into(),
+                String::new(),
+                String::new(),
+                Side::Attackers,
+                0,
+            )),
+            "game" | "position" | "side" | "result" if !blocks.is_empty() => {
+                let block = blocks.last_mut().expect("checked non-empty");
+                match key {
+                    "game" => block.1 = value.into(),
+                    "position" => block.2 = value.into(),
+                    "side" => block.3 = Side::from_name(value).unwrap_or(Side::Attackers),
+                    _ => block.4 = value.trim_start_matches("win-in ").parse().unwrap_or(0),
+                }
+            }
+            _ => {}
+        }
+    }
+    let (mut solved, mut slowest) = (0, Duration::ZERO);
+    for (id, game, record, side, moves) in &blocks {
+        let rules = if game == "tablut" {
+            Rules::TABLUT
+        } else {
+            Rules::TAWLBWRDD
+        };
+        let Ok(position) = notation::parse_position_record(record, rules, *side) else {
+            println!("{id}: bad record");
+            continue;
+        };
+        let mut searcher = searcher(1);
+        let result = searcher.search(
+            &Game::from_position(position),
+            &Limits::move_time(Duration::from_secs(1)),
+            |_| {},
+        );
+        let found = result
+            .score
+            .forced_in()
+            .is_some_and(|plies| plies > 0 && (plies as u32) < 2 * moves);
+        if found {
+            solved += 1;
+            slowest = slowest.max(result.elapsed);
+        } else {
+            println!("{id}: not solved ({})", result.score);
+        }
+    }
+    println!(
+        "tactics: {solved}/{} forced wins found within 1 s each (slowest {:.1} ms)",
+        blocks.len(),
+        slowest.as_secs_f64() * 1e3
+    );
+}
+
+fn figures() {
+    nodes_per_second(&Variant::tablut(), 8);
+    nodes_per_second(&Variant::tawlbwrdd(), 8);
+    tactics_suite();
+    thread_scaling(&Variant::tablut(), 7);
+    thread_scaling(&Variant::tawlbwrdd(), 7);
+}
+
+fn search_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (name, variant) in [
+        ("tablut", Variant::tablut()),
+        ("tawlbwrdd", Variant::tawlbwrdd()),
+    ] {
+        let game = middlegame(&variant, 16, 0x9E37_79B9);
+        group.bench_function(format!("{name} middlegame depth 5"), |b| {
+            b.iter(|| {
+                let mut searcher = searcher(1);
+                searcher.search(&game, &Limits::depth(5), |_| {})
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, search_benches);
+
+fn main() {
+    figures();
+    if std::env::args().any(|arg| arg == "--quick-figures") {
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

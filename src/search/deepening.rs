@@ -1,0 +1,205 @@
+//! Iterative deepening: one root search per depth, with aspiration windows, multi-PV, time
+//! management and the lazy-SMP helper threads.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+
+use super::alphabeta::{self, Shared, Thread};
+use super::eval::EvalWeights;
+use super::ordering::MAX_PLY;
+use super::table::TranspositionTable;
+use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
+
+/// Deepest iteration: leaves room in the ply-indexed tables for extensions and quiescence.
+const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
+/// Helpers iterate up to this depth (or until the main thread is done).
+const HELPER_DEPTH: i32 = MAX_DEPTH as i32;
+/// First half-width of the aspiration window, in hundredths of a soldier.
+const ASPIRATION: i32 = 35;
+
+/// Everything one search needs besides the game and its limits.
+pub(crate) struct Setup<'a> {
+    pub(crate) table: &'a TranspositionTable,
+    pub(crate) stop: &'a StopHandle,
+    pub(crate) threads: usize,
+    pub(crate) weights: EvalWeights,
+    pub(crate) features: Features,
+}
+
+/// Searches `game` within `limits`, reporting each completed depth to `on_info`.
+pub(crate) fn run(
+    setup: &Setup<'_>,
+    game: &Game,
+    limits: &Limits,
+    lines: usize,
+    mut on_info: impl FnMut(&SearchInfo),
+) -> SearchResult {
+    let start = Instant::now();
+    setup.table.new_search();
+    let history: Vec<Position> = game.positions().to_vec();
+    let root = *game.position();
+    let legal = game.legal_moves();
+    let mut result = SearchResult {
+        best_move: legal.first().copied(),
+        score: Score::DRAW,
+        pv: legal.first().copied().into_iter().collect(),
+        lines: Vec::new(),
+        depth: 0,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+    };
+    if legal.is_empty() {
+        result.elapsed = start.elapsed();
+        return result;
+    }
+    let budget = limits.time_budget();
+    // Hard limit: the budget. Soft limit: do not start an iteration past half of it, since the
+    // next one takes longer than all before it.
+    let soft_limit = budget.map(|budget| budget / 2);
+    let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let done = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
+    let shared = Shared {
+        table: setup.table,
+        stop: setup.stop,
+        done: &done,
+        nodes: &nodes,
+        weights: setup.weights,
+        features: setup.features,
+        deadline: budget.map(|budget| start + budget),
+        node_limit: limits.nodes.unwrap_or(u64::MAX),
+    };
+    let lines = lines.clamp(1, legal.len());
+    std::thread::scope(|scope| {
+        let helpers: Vec<_> = (1..setup.threads)
+            .map(|index| {
+                let (shared, history) = (&shared, &history);
+                scope.spawn(move || alphabeta::helper(shared, history, index, HELPER_DEPTH))
+            })
+            .collect();
+        let mut thread = Thread::new(&shared, &history, true);
+        let mut root_moves: Vec<(Move, u64)> = legal.iter().map(|&m| (m, 0)).collect();
+        let mut previous: Option<i32> = None;
+        for depth in 1..=max_depth {
+            let depth = depth as i32;
+            let mut found: Vec<PvLine> = Vec::new();
+            for line in 0..lines {
+                let excluded: Vec<Move> = found.iter().map(|l| l.moves[0]).collect();
+                let aspiration = setup.features.aspiration && line == 0 && depth >= 4;
+                let outcome = match previous {
+                    Some(centre) if aspiration && !Score(centre).is_forced() => aspirated(
+                        &mut thread,
+                        &root,
+                        &mut root_moves,
+                        depth,
+                        centre,
+                        &excluded,
+                    ),
+                    _ => thread.root(
+                        &root,
+                        &mut root_moves,
+                        depth,
+                        -Score::INFINITE.0,
+                        Score::INFINITE.0,
+                        &excluded,
+                    ),
+                };
+                if thread.aborted {
+                    break;
+                }
+                match outcome {
+                    Some(found_line) if !found_line.pv.is_empty() => found.push(PvLine {
+                        moves: found_line.pv,
+                        score: Score(found_line.score),
+                    }),
+                    _ => break,
+                }
+            }
+            if thread.aborted && (depth > 1 || found.is_empty()) {
+                break;
+            }
+            // Best first; a stable sort keeps search order among equal scores.
+            found.sort_by_key(|line| std::cmp::Reverse(line.score));
+            if let Some(best) = found.first() {
+                result.best_move = Some(best.moves[0]);
+                result.score = best.score;
+                result.pv = best.moves.clone();
+                result.lines = found.clone();
+                result.depth = depth as u32;
+                previous = Some(best.score.0);
+            }
+            thread.flush_nodes();
+            result.elapsed = start.elapsed();
+            on_info(&SearchInfo {
+                depth: depth as u32,
+                score: result.score,
+                pv: result.pv.clone(),
+                nodes: nodes.load(Ordering::Relaxed),
+                elapsed: result.elapsed,
+            });
+            if thread.aborted {
+                break;
+            }
+            // A forced result within the depth searched is proved: deeper search cannot change it.
+            let proved = result
+                .score
+                .forced_in()
+                .is_some_and(|plies| plies.unsigned_abs() <= depth as u32);
+            if proved && lines == 1 && limits.depth.is_none() {
+                break;
+            }
+            if soft_limit.is_some_and(|soft| start.elapsed() >= soft) {
+                break;
+            }
+        }
+        done.store(true, Ordering::Relaxed);
+        thread.flush_nodes();
+        for helper in helpers {
+            // A helper that panicked only loses its nodes; the main result stands.
+            let _ = helper.join();
+        }
+    });
+    result.nodes = nodes.load(Ordering::Relaxed);
+    result.elapsed = start.elapsed();
+    result
+}
+
+/// A root search in a narrow window around the last score, widened until the score falls inside.
+fn aspirated(
+    thread: &mut Thread<'_>,
+    root: &Position,
+    root_moves: &mut Vec<(Move, u64)>,
+    depth: i32,
+    centre: i32,
+    excluded: &[Move],
+) -> Option<alphabeta::RootResult> {
+    let mut delta = ASPIRATION;
+    let mut alpha = (centre - delta).max(-Score::INFINITE.0);
+    let mut beta = (centre + delta).min(Score::INFINITE.0);
+    loop {
+        let outcome = thread.root(root, root_moves, depth, alpha, beta, excluded)?;
+        if thread.aborted {
+            return Some(outcome);
+        }
+        delta *= 3;
+        if outcome.score <= alpha {
+            alpha = if delta > 1000 {
+                -Score::INFINITE.0
+            } else {
+                (outcome.score - delta).max(-Score::INFINITE.0)
+            };
+        } else if outcome.score >= beta {
+            beta = if delta > 1000 {
+                Score::INFINITE.0
+            } else {
+                (outcome.score + delta).min(Score::INFINITE.0)
+            };
+        } else {
+            return Some(outcome);
+        }
+    }
+}

@@ -1,0 +1,148 @@
+//! Move ordering: which moves to try first so that alpha-beta cuts early.
+//!
+//! Order: the transposition table's move, moves that win material or make a king threat (an
+//! escape line for the defenders), killers (quiet moves that cut at the same ply), then the
+//! history heuristic (how often a move cut anywhere in the tree).
+
+use crate::moves::{Move, MoveList};
+use crate::piece::Side;
+
+/// Most plies a search line can reach (extensions and quiescence included).
+pub(crate) const MAX_PLY: usize = 128;
+
+const SQUARES: usize = 121;
+
+/// Ordering keys. Above `QUIET_LIMIT` a move is "tactical": never reduced or pruned.
+pub(crate) const TT_MOVE: i32 = 1 << 30;
+pub(crate) const KING_FORK: i32 = 1 << 29;
+pub(crate) const KING_CHECK: i32 = 1 << 28;
+pub(crate) const CAPTURE: i32 = 1 << 27;
+pub(crate) const NEAR_KING: i32 = 1 << 26;
+pub(crate) const FIRST_KILLER: i32 = 1 << 25;
+pub(crate) const SECOND_KILLER: i32 = (1 << 25) - 1;
+/// Keys at or above this belong to tactical moves.
+pub(crate) const QUIET_LIMIT: i32 = NEAR_KING;
+/// History scores stay below this, under the killers.
+const HISTORY_MAX: i32 = 1 << 20;
+
+/// Killer moves and history scores of one search thread.
+#[derive(Clone, Debug)]
+pub(crate) struct Heuristics {
+    killers: Vec<[Option<Move>; 2]>,
+    history: Vec<i32>,
+}
+
+impl Heuristics {
+    pub(crate) fn new() -> Heuristics {
+        Heuristics {
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * SQUARES * SQUARES],
+        }
+    }
+
+    fn history_index(side: Side, m: Move) -> usize {
+        let side = match side {
+            Side::Attackers => 0,
+            Side::Defenders => 1,
+        };
+        (side * SQUARES + usize::from(m.from().index())) * SQUARES + usize::from(m.to().index())
+    }
+
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+        self.killers[ply.min(MAX_PLY)]
+    }
+
+    pub(crate) fn history(&self, side: Side, m: Move) -> i32 {
+        self.history[Self::history_index(side, m)]
+    }
+
+    /// A quiet move cut off at `ply`: remember it as a killer and reward it; the quiet moves
+    /// tried before it (`tried`) are penalised.
+    pub(crate) fn reward(&mut self, side: Side, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+        let killers = &mut self.killers[ply.min(MAX_PLY)];
+        if killers[0] != Some(m) {
+            killers[1] = killers[0];
+            killers[0] = Some(m);
+        }
+        let bonus = (depth * depth).min(400);
+        self.update(side, m, bonus);
+        for &other in tried {
+            if other != m {
+                self.update(side, other, -bonus);
+            }
+        }
+    }
+
+    /// The gravity update: entries saturate at `HISTORY_MAX` instead of growing forever.
+    fn update(&mut self, side: Side, m: Move, bonus: i32) {
+        let entry = &mut self.history[Self::history_index(side, m)];
+        *entry += bonus * 32 - *entry * bonus.abs() / (HISTORY_MAX / 32);
+        *entry = (*entry).clamp(-HISTORY_MAX + 1, HISTORY_MAX - 1);
+    }
+
+    /// Clears killers (they belong to one position) and halves history between searches.
+    pub(crate) fn new_search(&mut self) {
+        self.killers.fill([None; 2]);
+        for entry in &mut self.history {
+            *entry /= 2;
+        }
+    }
+}
+
+/// Moves handed out by selection before the rest is sorted.
+const SELECTIONS: usize = 6;
+
+/// Moves with their ordering keys, handed out best first by selection (a full sort is wasted
+/// when the first move cuts).
+pub(crate) struct MovePicker {
+    moves: MoveList,
+    keys: arrayvec::ArrayVec<i32, { crate::moves::MAX_LEGAL_MOVES }>,
+    next: usize,
+}
+
+impl MovePicker {
+    pub(crate) fn new(moves: MoveList, key: impl Fn(Move) -> i32) -> MovePicker {
+        let keys = moves.iter().map(|&m| key(m)).collect();
+        MovePicker {
+            moves,
+            keys,
+            next: 0,
+        }
+    }
+
+    /// The next best move and its key.
+    pub(crate) fn next(&mut self) -> Option<(Move, i32)> {
+        if self.next >= self.moves.len() {
+            return None;
+        }
+        if self.next == SELECTIONS {
+            // No cut among the first few: sort the rest once instead of selecting each.
+            let mut rest: Vec<(i32, Move)> = self.keys[self.next..]
+                .iter()
+                .copied()
+                .zip(self.moves[self.next..].iter().copied())
+                .collect();
+            rest.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+            for (offset, (key, m)) in rest.into_iter().enumerate() {
+                self.keys[self.next + offset] = key;
+                self.moves[self.next + offset] = m;
+            }
+        }
+        if self.next >= SELECTIONS {
+            let picked = (self.moves[self.next], self.keys[self.next]);
+            self.next += 1;
+            return Some(picked);
+        }
+        let mut best = self.next;
+        for index in self.next + 1..self.moves.len() {
+            if self.keys[index] > self.keys[best] {
+                best = index;
+            }
+        }
+        self.moves.swap(self.next, best);
+        self.keys.swap(self.next, best);
+        let picked = (self.moves[self.next], self.keys[self.next]);
+        self.next += 1;
+        Some(picked)
+    }
+}

@@ -1,0 +1,360 @@
+//! The forcing facts of tafl that search and evaluation share: the king's free lines to the edge
+//! (the "check" of this game), the attackers' one-move king captures, the squares where a move
+//! captures a soldier.
+//!
+//! Everything here is computed set-wise from the bitboards, without playing moves.
+
+use crate::bitboard::{Bitboard, Direction};
+use crate::piece::Side;
+use crate::position::Position;
+use crate::rules::RuleFlags;
+use crate::square::Square;
+
+/// The opposite direction.
+pub(crate) const fn opposite(direction: Direction) -> Direction {
+    match direction {
+        Direction::North => Direction::South,
+        Direction::South => Direction::North,
+        Direction::East => Direction::West,
+        Direction::West => Direction::East,
+    }
+}
+
+/// What the king sees along his four lines.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct KingLines {
+    /// Squares the king can move to (R5, R6: the castle is passed over but never a destination).
+    pub(crate) reach: Bitboard,
+    /// How many of his four lines run empty to an edge square: each is an escape next move (R14).
+    pub(crate) open: u32,
+    /// The squares of those open lines (every square a blocker could land on).
+    pub(crate) open_squares: Bitboard,
+}
+
+/// The king's lines, or the default (nothing) when the king is gone.
+#[inline]
+pub(crate) fn king_lines(position: &Position) -> KingLines {
+    let Some(king) = position.king() else {
+        return KingLines::default();
+    };
+    let geometry = position.rules().geometry();
+    let empty = geometry.board - position.occupied();
+    let mut lines = KingLines::default();
+    for direction in Direction::ALL {
+        let mut ray = Bitboard::EMPTY;
+        let mut step = Bitboard::from_square(king);
+        loop {
+            step = step.shift(direction) & empty;
+            if step.is_empty() {
+                break;
+            }
+            ray |= step;
+            if (step & geometry.edge).any() {
+                lines.open += 1;
+                lines.open_squares |= ray;
+                break;
+            }
+        }
+        lines.reach |= ray;
+    }
+    lines.reach = lines.reach - geometry.castle;
+    lines
+}
+
+/// For each direction, the squares from which a king would run free to the edge in that
+/// direction (the square itself may be occupied: it is the king's square in that case).
+#[inline]
+pub(crate) fn escape_lines(position: &Position) -> [Bitboard; 4] {
+    let geometry = position.rules().geometry();
+    let empty = geometry.board - position.occupied();
+    let mut result = [Bitboard::EMPTY; 4];
+    for (index, direction) in Direction::ALL.into_iter().enumerate() {
+        let back = opposite(direction);
+        // Edge squares on this side are those whose neighbour in `direction` is off the board.
+        let side_edge = geometry.board - geometry.board.shift(back);
+        let mut free = side_edge & empty;
+        loop {
+            let grown = free | (free.shift(back) & empty);
+            if grown == free {
+                break;
+            }
+            free = grown;
+        }
+        result[index] = free.shift(back) & geometry.board;
+    }
+    result
+}
+
+/// Squares with at least one and with at least two free lines to the edge.
+#[inline]
+pub(crate) fn escape_squares(position: &Position) -> (Bitboard, Bitboard) {
+    let [a, b, c, d] = escape_lines(position);
+    let one = a | b | c | d;
+    let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
+    (one, two)
+}
+
+/// Whether an attacker can slide to `square` in one move (R5, R7: over the empty castle).
+#[inline]
+fn attacker_reaches(position: &Position, square: Square) -> bool {
+    let geometry = position.rules().geometry();
+    if square == geometry.castle_square || !geometry.board.contains(square) {
+        return false; // R6: nobody stops on the castle.
+    }
+    let occupied = position.occupied();
+    if occupied.contains(square) {
+        return false;
+    }
+    let empty = geometry.board - occupied;
+    for direction in Direction::ALL {
+        let mut step = Bitboard::from_square(square);
+        loop {
+            step = step.shift(direction) & geometry.board;
+            if step.is_empty() {
+                break;
+            }
+            if (step & empty).is_empty() {
+                if (step & position.attackers()).any() {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    false
+}
+
+/// The squares where one more attacker would capture the king (R13), given the attackers that
+/// stand now, and whether the capture needs exactly that one square. Returns the set of empty
+/// squares each of which completes a capture when an attacker lands on it.
+#[inline]
+pub(crate) fn king_capture_squares(position: &Position) -> Bitboard {
+    let Some(king) = position.king() else {
+        return Bitboard::EMPTY;
+    };
+    let geometry = position.rules().geometry();
+    let king_set = Bitboard::from_square(king);
+    let attackers = position.attackers();
+    let empty = geometry.board - position.occupied() - geometry.castle;
+    if king_set == geometry.castle {
+        // On the castle: all four neighbours.
+        let missing = king_set.neighbours() - attackers;
+        if missing.is_single() {
+            return missing & empty;
+        }
+        return Bitboard::EMPTY;
+    }
+    if (king_set & geometry.castle_neighbours).any() {
+        // Next to the castle: the three other neighbours.
+        let missing = king_set.neighbours() - geometry.castle - attackers;
+        if missing.is_single() {
+            return missing & empty;
+        }
+        return Bitboard::EMPTY;
+    }
+    // Elsewhere: two attackers on one line through the king, the mover being one of them.
+    let mut squares = Bitboard::EMPTY;
+    for direction in Direction::ALL {
+        let near = king_set.shift(direction);
+        let far = king_set.shift(opposite(direction));
+        if (far & attackers).any() {
+            squares |= near & empty;
+        }
+    }
+    squares
+}
+
+/// Whether the attackers, to move, capture the king with their next move (R13).
+#[inline]
+pub(crate) fn attackers_win_now(position: &Position) -> bool {
+    king_capture_squares(position)
+        .into_iter()
+        .any(|square| attacker_reaches(position, square))
+}
+
+/// Whether the side to move wins with its next move: the king escapes (R14) or is captured (R13).
+#[inline]
+pub(crate) fn side_to_move_wins_now(position: &Position, lines: &KingLines) -> bool {
+    match position.side_to_move() {
+        Side::Defenders => lines.open > 0,
+        Side::Attackers => attackers_win_now(position),
+    }
+}
+
+/// The empty squares where a piece of the side to move would capture at least one enemy soldier
+/// (R9, R10). Used to order moves and to choose the quiescence moves; it never needs to be exact
+/// about the king moving (a hammer or not), only about soldiers.
+#[inline]
+pub(crate) fn capture_squares(position: &Position) -> Bitboard {
+    let geometry = position.rules().geometry();
+    let flags = position.rules().flags();
+    let occupied = position.occupied();
+    let empty = geometry.board - occupied;
+    let castle_empty = (occupied & geometry.castle).is_empty();
+    let (victims, mut hostile, castle_flag) = match position.side_to_move() {
+        Side::Attackers => (
+            position.defenders(),
+            position.attackers(),
+            RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS,
+        ),
+        Side::Defenders => {
+            let mut hostile = position.defenders();
+            if flags.contains(RuleFlags::KING_ANVIL) {
+                hostile |= position.king_set();
+            }
+            (
+                position.attackers(),
+                hostile,
+                RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS,
+            )
+        }
+    };
+    if castle_empty && flags.contains(castle_flag) {
+        hostile |= geometry.castle;
+    }
+    let mut squares = Bitboard::EMPTY;
+    for direction in Direction::ALL {
+        let back = opposite(direction);
+        squares |= victims.shift(back) & hostile.shift(back).shift(back);
+    }
+    squares & empty & geometry.destinations
+}
+
+/// Whether the side to move has a legal move (R17), cheaply in the usual case: a piece next to an
+/// empty square other than the castle can step there.
+#[inline]
+pub(crate) fn has_moves(position: &Position) -> bool {
+    let geometry = position.rules().geometry();
+    let empty = geometry.board - position.occupied();
+    let own = position.pieces(position.side_to_move());
+    (own.neighbours() & empty & geometry.destinations).any() || position.count_legal_moves() > 0
+}
+
+/// The legal moves of the side to move that land on `targets` (R5-R7), found by looking outward
+/// from each target for the first piece on each line: cheaper than generating every move when
+/// the targets are few (quiescence, blocks of an open line).
+#[inline]
+pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::MoveList {
+    let mut moves = crate::moves::MoveList::new();
+    if position.winner().is_some() {
+        return moves; // P1: a won position has no moves.
+    }
+    let geometry = position.rules().geometry();
+    let occupied = position.occupied();
+    let empty = geometry.board - occupied;
+    let own = position.pieces(position.side_to_move());
+    for target in targets & empty & geometry.destinations {
+        for direction in crate::bitboard::Direction::ALL {
+            let mut step = Bitboard::from_square(target);
+            loop {
+                step = step.shift(direction) & geometry.board;
+                if step.is_empty() || (step & empty).is_empty() {
+                    break;
+                }
+            }
+            if let Some(from) = (step & own).first() {
+                // At most 4 moves per target and fewer targets than squares: within capacity.
+                let _ = moves.try_push(crate::moves::Move::new(from, target));
+            }
+        }
+    }
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_position_record;
+    use crate::rules::Rules;
+
+    fn tablut(record: &str, side: Side) -> Position {
+        parse_position_record(record, Rules::TABLUT, side).expect("valid test record")
+    }
+
+    /// Oracle: whether some legal move of the side to move wins at once, by playing them all.
+    fn wins_by_playing(position: &Position) -> bool {
+        position.legal_moves().into_iter().any(|m| {
+            let mut next = *position;
+            next.play_unchecked(m);
+            next.winner() == Some(position.side_to_move())
+        })
+    }
+
+    #[test]
+    fn start_positions_have_no_threats() {
+        for position in [Position::tablut(), Position::tawlbwrdd()] {
+            let lines = king_lines(&position);
+            assert_eq!(lines.open, 0);
+            assert!(lines.reach.is_empty());
+            assert!(!attackers_win_now(&position));
+        }
+    }
+
+    #[test]
+    fn open_lines_agree_with_escape_sets() {
+        // King on c3 with all four lines free.
+        let position = tablut("/9/9/2K6/9/9/9/4t4/9/9/", Side::Defenders);
+        let lines = king_lines(&position);
+        assert_eq!(lines.open, 4);
+        let (one, two) = escape_squares(&position);
+        let king = position.king().expect("king on board");
+        assert!(one.contains(king) && two.contains(king));
+        assert!(wins_by_playing(&position));
+    }
+
+    #[test]
+    fn one_move_wins_match_an_oracle_along_random_games() {
+        // Play pseudo-random games and compare the set-wise tests with playing every move.
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for start in [Position::tablut(), Position::tawlbwrdd()] {
+            for _ in 0..30 {
+                let mut position = start;
+                for _ in 0..120 {
+                    if position.winner().is_some() {
+                        break;
+                    }
+                    let lines = king_lines(&position);
+                    assert_eq!(
+                        side_to_move_wins_now(&position, &lines),
+                        wins_by_playing(&position),
+                        "{position:?}"
+                    );
+                    // Capture squares: a move lands there if and only if it captures a soldier.
+                    let squares = capture_squares(&position);
+                    for m in position.legal_moves() {
+                        let mut next = position;
+                        let captured = next.play_unchecked(m) - position.king_set();
+                        let king_moves = position.king() == Some(m.from());
+                        if !king_moves {
+                            assert_eq!(
+                                captured.any(),
+                                squares.contains(m.to()),
+                                "{position:?} {m}"
+                            );
+                        }
+                    }
+                    // Moves to a set of targets: exactly the legal moves landing there.
+                    let targets = squares | king_lines(&position).reach;
+                    let mut expected: Vec<_> = position
+                        .legal_moves()
+                        .into_iter()
+                        .filter(|m| targets.contains(m.to()))
+                        .collect();
+                    let mut found: Vec<_> = moves_to(&position, targets).into_iter().collect();
+                    expected.sort();
+                    found.sort();
+                    assert_eq!(found, expected, "{position:?}");
+                    let moves = position.legal_moves();
+                    assert_eq!(has_moves(&position), !moves.is_empty());
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    position.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! The search: forced wins of tests/data/tactics.txt (checked by an exhaustive minimax that
+//! shares nothing with the engine's search), determinism, stopping, multi-PV, draws, clocks.
+
+use std::time::{Duration, Instant};
+
+use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher};
+use tafl_engine::{Game, Move, Position, Rules, Side, notation};
+
+/// One block of tests/data/tactics.txt.
+struct Tactic {
+    id: String,
+    game: String,
+    record: String,
+    side: Side,
+    /// The side to move wins with its `moves`-th move at the latest, whatever the other side does.
+    moves: u32,
+}
+
+impl Tactic {
+    fn position(&self) -> Position {
+        let rules = match self.game.as_str() {
+            "tablut" => Rules::TABLUT,
+            "tawlbwrdd" => Rules::TAWLBWRDD,
+            other => panic!("tactic {}: unknown game {other}", self.id),
+        };
+        notation::parse_position_record(&self.record, rules, self.side)
+            .unwrap_or_else(|e| panic!("tactic {}: {e}", self.id))
+    }
+
+    /// Plies to the win: the winner's moves and the replies between them.
+    fn plies(&self) -> u32 {
+        2 * self.moves - 1
+    }
+}
+
+fn tactics() -> Vec<Tactic> {
+    let text = include_str!("data/tactics.txt");
+    let mut tactics: Vec<Tactic> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(' ').expect("tactic lines are `key value`");
+        if key == "id" {
+            tactics.push(Tactic {
+                id: value.to_string(),
+                game: String::new(),
+                record: String::new(),
+                side: Side::Attackers,
+                moves: 0,
+            });
+            continue;
+        }
+        let tactic = tactics.last_mut().expect("`id` comes first");
+        match key {
+            "game" => tactic.game = value.to_string(),
+            "position" => tactic.record = value.to_string(),
+            "side" => tactic.side = Side::from_name(value).expect("side is attackers or defenders"),
+            "result" => {
+                let moves = value.strip_prefix("win-in ").expect("result is `win-in N`");
+                tactic.moves = moves.parse().expect("N is a number");
+            }
+            "comment" => {}
+            other => panic!("tactic {}: unknown key {other}", tactic.id),
+        }
+    }
+    tactics
+}
+
+/// The oracle: whether the side to move of `position` wins within `plies` plies against every
+/// defence, by plain exhaustive minimax over `Position::play` (no pruning besides stopping at
+/// the first winning move, no evaluation, no tables). A side without moves draws (R17); a
+/// repetition (R16) cannot occur within the few plies checked here, as argued in docs/search.md.
+fn wins_within(position: &Position, plies: u32) -> bool {
+    let me = position.side_to_move();
+    position.legal_moves().into_iter().any(|m| {
+        let mut next = *position;
+        next.play(m).expect("generated moves are legal");
+        next.winner() == Some(me) || (plies >= 3 && loses_within(&next, plies - 1))
+    })
+}
+
+/// Whether the side to move of `position` (not yet won or lost) loses within `plies` plies.
+fn loses_within(position: &Position, plies: u32) -> bool {
+    let moves = position.legal_moves();
+    !moves.is_empty()
+        && moves.into_iter().all(|m| {
+            let mut next = *position;
+            next.play(m).expect("generated moves are legal");
+            next.winner().is_none() && wins_within(&next, plies - 1)
+        })
+}
+
+/// Whether `m` wins within `plies` plies for the side to move.
+fn move_wins_within(position: &Position, m: Move, plies: u32) -> bool {
+    let mut next = *position;
+    next.play(m).expect("the engine plays legal moves");
+    next.winner() == Some(position.side_to_move()) || (plies >= 3 && loses_within(&next, plies - 1))
+}
+
+#[test]
+fn the_tactics_suite_is_varied() {
+    let tactics = tactics();
+    assert!(tactics.len() >= 40, "only {} tactics", tactics.len());
+    for game in ["tablut", "tawlbwrdd"] {
+        for side in Side::ALL {
+            let count = tactics
+                .iter()
+                .filter(|t| t.game == game && t.side == side && t.moves >= 2)
+                .count();
+            assert!(
+                count >= 5,
+                "{game} {side}: only {count} wins in two or more"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_tactic_is_a_forced_win_in_exactly_its_moves() {
+    for tactic in tactics() {
+        let position = tactic.position();
+        assert!(position.winner().is_none(), "{}: already over", tactic.id);
+        assert!(
+            wins_within(&position, tactic.plies()),
+            "{}: no forced win in {}",
+            tactic.id,
+            tactic.moves
+        );
+        if tactic.moves > 1 {
+            assert!(
+                !wins_within(&position, tactic.plies() - 2),
+                "{}: wins faster than in {}",
+                tactic.id,
+                tactic.moves
+            );
+        }
+    }
+}
+
+#[test]
+fn the_engine_finds_every_forced_win_at_its_depth() {
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        hash_mb: 8,
+    });
+    for tactic in tactics() {
+        let position = tactic.position();
+        searcher.clear();
+        let result = searcher.search(
+            &Game::from_position(position),
+            &Limits::depth(tactic.plies()),
+            |_| {},
+        );
+        let best = result.best_move.expect("a position with moves");
+        let plies = result.score.forced_in();
+        assert!(
+            plies.is_some_and(|p| p > 0 && p as u32 <= tactic.plies()),
+            "{}: the engine says {} (pv {:?})",
+            tactic.id,
+            result.score,
+            result.pv
+        );
+        assert!(
+            move_wins_within(&position, best, tactic.plies()),
+            "{}: {best} does not win",
+            tactic.id
+        );
+    }
+}
+
+fn middlegame(variant: &tafl_engine::Variant, plies: usize, seed: u64) -> Game {
+    let mut game = Game::new(variant);
+    let mut state = seed;
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        game.play(moves[(state % moves.len() as u64) as usize])
+            .expect("a legal move");
+    }
+    game
+}
+
+#[test]
+fn a_fixed_depth_search_on_one_thread_is_deterministic() {
+    for variant in [
+        tafl_engine::Variant::tablut(),
+        tafl_engine::Variant::tawlbwrdd(),
+    ] {
+        let game = middlegame(&variant, 12, 7);
+        let run = || {
+            let mut searcher = Searcher::new(SearchConfig {
+                threads: 1,
+                hash_mb: 4,
+            });
+            let mut infos = Vec::new();
+            let result = searcher.search(&game, &Limits::depth(4), |info| {
+                infos.push((info.depth, info.score, info.pv.clone(), info.nodes));
+            });
+            (
+                result.best_move,
+                result.score,
+                result.pv,
+                result.nodes,
+                infos,
+            )
+        };
+        assert_eq!(run(), run());
+    }
+}
+
+#[test]
+fn stop_from_another_thread_returns_quickly() {
+    let game = middlegame(&tafl_engine::Variant::tawlbwrdd(), 10, 3);
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 2,
+        hash_mb: 4,
+    });
+    let handle = searcher.stop_handle();
+    let worker = std::thread::spawn(move || {
+        let result = searcher.search(&game, &Limits::default(), |_| {});
+        (result, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    handle.stop();
+    let (result, returned) = worker.join().expect("the search thread does not panic");
+    assert!(result.best_move.is_some());
+    let delay = returned.duration_since(asked);
+    assert!(delay < Duration::from_millis(100), "took {delay:?} to stop");
+}
+
+#[test]
+fn multi_pv_gives_distinct_first_moves_best_first() {
+    let game = middlegame(&tafl_engine::Variant::tablut(), 8, 11);
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        hash_mb: 4,
+    });
+    let result = searcher.search_multi_pv(&game, &Limits::depth(3), 4, |_| {});
+    assert_eq!(result.lines.len(), 4);
+    let firsts: Vec<Move> = result.lines.iter().map(|line| line.moves[0]).collect();
+    for (index, m) in firsts.iter().enumerate() {
+        assert!(game.position().is_legal(*m));
+        assert!(!firsts[..index].contains(m), "{m} twice in {firsts:?}");
+    }
+    assert!(result.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(result.best_move, Some(firsts[0]));
+    assert_eq!(result.score, result.lines[0].score);
+}
+
+#[test]
+fn a_repetition_is_scored_as_a_draw() {
+    let mut game = middlegame(&tafl_engine::Variant::tablut(), 6, 5);
+    let start = *game.position();
+    // Find a quiet move for each side such that both can be taken back (R16 then repeats).
+    let quiet = |position: &Position| -> Vec<Move> {
+        position
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut next = *position;
+                next.play(m).is_ok_and(|captured| captured.is_empty()) && next.winner().is_none()
+            })
+            .collect()
+    };
+    let back = |m: Move| Move::new(m.to(), m.from());
+    let mut found = None;
+    'search: for first in quiet(&start) {
+        let mut after_first = start;
+        after_first.play(first).expect("legal");
+        for reply in quiet(&after_first) {
+            let mut after_reply = after_first;
+            after_reply.play(reply).expect("legal");
+            let mut after_back = after_reply;
+            if after_back.play(back(first)).is_ok_and(|c| c.is_empty())
+                && after_back.winner().is_none()
+                && after_back.is_legal(back(reply))
+            {
+                found = Some((first, reply));
+                break 'search;
+            }
+        }
+    }
+    let (first, reply) = found.expect("some shuttle exists");
+    for m in [first, reply, back(first)] {
+        game.play(m).expect("legal");
+    }
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        hash_mb: 4,
+    });
+    let result = searcher.search_multi_pv(&game, &Limits::depth(2), 400, |_| {});
+    let line = result
+        .lines
+        .iter()
+        .find(|line| line.moves[0] == back(reply))
+        .expect("every move gets a line");
+    assert_eq!(line.score.0, 0, "moving back repeats the position: a draw");
+    assert!(result.lines.iter().any(|line| line.score.0 != 0));
+    game.play(back(reply)).expect("legal");
+    assert!(game.outcome().is_some(), "the game agrees it is drawn");
+}
+
+#[test]
+fn leaving_the_other_side_without_moves_is_a_draw() {
+    // R17: after e1-e3 the defenders (king c3, soldiers c2 and d3) are walled in and cannot
+    // move; no piece is captured and the king is not (no two attackers face each other across
+    // him).
+    let record = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
+    let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers)
+        .expect("valid record");
+    let walling: Move = "e1-e3".parse().expect("valid move");
+    let mut after = position;
+    after.play(walling).expect("legal");
+    assert_eq!(after.count_legal_moves(), 0);
+    let mut searcher = Searcher::new(SearchConfig::default());
+    let game = Game::from_position(position);
+    for depth in 1..=3 {
+        let result = searcher.search_multi_pv(&game, &Limits::depth(depth), 400, |_| {});
+        let line = result
+            .lines
+            .iter()
+            .find(|line| line.moves[0] == walling)
+            .expect("every move gets a line");
+        assert_eq!(line.score.0, 0, "depth {depth}: walling in is a draw");
+    }
+}
+
+#[test]
+fn clock_budgets_never_exceed_the_clock() {
+    let ms = Duration::from_millis;
+    for remaining in [0, 1, 10, 60, 200, 1_000, 30_000, 600_000] {
+        for increment in [0, 100, 2_000] {
+            for (overtime, periods) in [(0, 0), (1_000, 3), (10_000, 1)] {
+                for in_overtime in [false, true] {
+                    let clock = Clock {
+                        remaining: ms(remaining),
+                        in_overtime,
+                        overtime: ms(overtime),
+                        overtime_periods: periods,
+                        increment: ms(increment),
+                    };
+                    let budget = Limits::clock(clock).time_budget().expect("a clock budget");
+                    // What the side may really spend this move.
+                    let available = if in_overtime || remaining == 0 {
+                        ms(remaining.max(overtime))
+                    } else {
+                        ms(remaining) + if periods > 0 { ms(overtime) } else { ms(0) }
+                    };
+                    assert!(
+                        budget <= available.max(ms(10)),
+                        "{clock:?}: budget {budget:?} over {available:?}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Harvests candidate tactics from random games: run with
+/// `cargo test --release --test search -- --ignored harvest --nocapture`.
+#[test]
+#[ignore = "a tool to write tests/data/tactics.txt, not a test"]
+fn harvest_tactics() {
+    let mut state = 0x5EED_0000_0000_0001u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for variant in [
+        tafl_engine::Variant::tablut(),
+        tafl_engine::Variant::tawlbwrdd(),
+    ] {
+        let mut found = 0;
+        for game_index in 0..400 {
+            if found >= 60 {
+                break;
+            }
+            let mut position = variant.start();
+            for ply in 0..160 {
+                if position.winner().is_some() {
+                    break;
+                }
+                if ply > 6 && !wins_within(&position, 1) {
+                    for moves in [2u32, 3] {
+                        if moves == 3 && position.occupied().count() > 18 {
+                            continue;
+                        }
+                        if wins_within(&position, 2 * moves - 1)
+                            && !wins_within(&position, 2 * moves - 3)
+                        {
+                            found += 1;
+                            println!(
+                                "id {}-{}-{game_index}-{ply}\ngame {}\nposition {}\nside {}\nresult win-in {moves}\n",
+                                variant.name().to_lowercase(),
+                                position.side_to_move(),
+                                variant.name().to_lowercase(),
+                                notation::position_record(&position),
+                                position.side_to_move(),
+                            );
+                            break;
+                        }
+                    }
+                }
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // Attackers drift towards the king, so that king captures happen too.
+                let pick = if position.side_to_move() == Side::Attackers && next() % 3 != 0 {
+                    let king = position.king().expect("not won yet");
+                    let close = |m: &Move| {
+                        (i32::from(m.to().x()) - i32::from(king.x())).abs()
+                            + (i32::from(m.to().y()) - i32::from(king.y())).abs()
+                    };
+                    let nearest = moves.iter().map(close).min().unwrap_or(0);
+                    let near: Vec<Move> = moves
+                        .iter()
+                        .copied()
+                        .filter(|m| close(m) == nearest)
+                        .collect();
+                    near[(next() % near.len() as u64) as usize]
+                } else {
+                    moves[(next() % moves.len() as u64) as usize]
+                };
+                position.play(pick).expect("legal");
+            }
+        }
+    }
+}
