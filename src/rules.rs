@@ -167,6 +167,8 @@ pub(crate) struct Geometry {
     pub(crate) castle_square: Square,
     /// The castle's four neighbours (R13's middle regime).
     pub(crate) castle_neighbours: Bitboard,
+    /// Squares a move may end on: the board less the castle (R6).
+    pub(crate) destinations: Bitboard,
 }
 
 const fn geometry(size: u8) -> Geometry {
@@ -183,6 +185,7 @@ const fn geometry(size: u8) -> Geometry {
         castle,
         castle_square,
         castle_neighbours: Bitboard(castle.neighbours().0 & board.0),
+        destinations: Bitboard(board.0 & !castle.0),
     }
 }
 
