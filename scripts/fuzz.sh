@@ -47,10 +47,15 @@ for target in "${targets[@]}"; do
     # A dictionary of the target's keywords, if it has one, helps the fuzzer write commands.
     dict=()
     if [ -f "fuzz/dicts/$target.dict" ]; then dict=(-dict="dicts/$target.dict"); fi
+    # libFuzzer reports every new input; keep that in a log and show only the final stats, or
+    # the end of the log when the target fails.
+    log="$scratch/$target.log"
     if (cd fuzz && cargo +nightly fuzz run "${build_flags[@]}" "$target" "$scratch/$target" "corpus/$target" -- \
-        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${dict[@]}"); then
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 "${dict[@]}") >"$log" 2>&1; then
+        grep -E "^stat::(number_of_executed_units|peak_rss_mb)" "$log" || true
         echo "== $target: no crash in $(($(date +%s) - start))s"
     else
+        tail -n 60 "$log"
         echo "== $target: FAILED (input in fuzz/artifacts/$target/)"
         failed+=("$target")
     fi
