@@ -179,7 +179,9 @@ impl Position {
     }
 
     /// A position with the given pieces. A position without a king is allowed: it is a game the
-    /// attackers have won (R13).
+    /// attackers have won (R13); so is one with the king on an edge square, won by the
+    /// defenders (R14). A soldier may be set on the castle (no move can put one there, R6): it
+    /// then plays as on any square, and the castle, being occupied, is not hostile (R10).
     pub fn from_pieces<I>(
         rules: Rules,
         side_to_move: Side,
