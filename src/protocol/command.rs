@@ -267,21 +267,7 @@ impl CommandError {
 /// A word of input for an error message: quoted, with anything but printable ASCII escaped and
 /// long words cut, so that the message stays one printable line.
 pub fn quote(word: &str) -> String {
-    const MAX_CHARS: usize = 40;
-    let mut out = String::from("'");
-    for (count, c) in word.chars().enumerate() {
-        if count == MAX_CHARS {
-            out.push_str("...");
-            break;
-        }
-        if c.is_ascii_graphic() || c == ' ' {
-            out.push(c);
-        } else {
-            out.push_str(&c.escape_default().to_string());
-        }
-    }
-    out.push('\'');
-    out
+    format!("'{}'", super::reply::printable(word, 40))
 }
 
 fn side_argument(command: &'static str, word: Option<&str>) -> Result<Side, CommandError> {

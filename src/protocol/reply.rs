@@ -14,11 +14,12 @@ use crate::search::Score;
 /// Longest free text in an `error` or `status` line, in characters.
 const MAX_TEXT_CHARS: usize = 400;
 
-/// Free text made safe for one line: anything but printable ASCII escaped, long text cut.
-pub fn sanitize(text: &str) -> String {
+/// `text` as printable ASCII: anything else escaped, and cut after `max_chars` characters
+/// (marked `...`), so that it stays within one line.
+pub(crate) fn printable(text: &str, max_chars: usize) -> String {
     let mut out = String::new();
     for (count, c) in text.chars().enumerate() {
-        if count == MAX_TEXT_CHARS {
+        if count == max_chars {
             out.push_str("...");
             break;
         }
@@ -28,6 +29,12 @@ pub fn sanitize(text: &str) -> String {
             out.push_str(&c.escape_default().to_string());
         }
     }
+    out
+}
+
+/// Free text made safe for one line: anything but printable ASCII escaped, long text cut.
+pub fn sanitize(text: &str) -> String {
+    let out = printable(text, MAX_TEXT_CHARS);
     let trimmed = out.trim();
     if trimmed.is_empty() {
         "(no text)".to_string()
