@@ -5,19 +5,9 @@
 
 mod common;
 
+use common::diagram::rules_for_size as rules;
 use common::reference::{Cell, RefBoard};
-use tafl_engine::{
-    MAX_LEGAL_MOVES, Piece, Position, RepetitionRule, RuleFlags, Rules, Side, Square, notation,
-};
-
-fn rules(size: u8) -> Rules {
-    Rules::new(
-        size,
-        RuleFlags::STANDARD,
-        RepetitionRule::SecondOccurrenceDraws,
-    )
-    .expect("odd sizes 5 to 11 are playable")
-}
+use tafl_engine::{MAX_LEGAL_MOVES, Piece, Position, Side, Square, notation};
 
 /// Checks one position: the library's list, count and the reference's moves agree.
 fn check(position: &Position) -> usize {

@@ -6,7 +6,7 @@ use std::fmt;
 
 use proptest::prelude::*;
 use proptest::sample::Index;
-use tafl_engine::{Move, Piece, Position, RepetitionRule, RuleFlags, Rules, Side, Square};
+use tafl_engine::{Move, Piece, Position, Rules, Side, Square};
 
 use super::diagram::show;
 use super::fixtures::perft_fixtures;
@@ -144,19 +144,8 @@ impl fmt::Debug for Board {
     }
 }
 
-/// The rules of RULES.md on any odd board size from 5 to 11.
-pub fn standard_rules(size: u8) -> Rules {
-    match size {
-        9 => Rules::TABLUT,
-        11 => Rules::TAWLBWRDD,
-        _ => Rules::new(
-            size,
-            RuleFlags::STANDARD,
-            RepetitionRule::SecondOccurrenceDraws,
-        )
-        .expect("odd sizes from 5 to 11 are supported"),
-    }
-}
+/// The rules of RULES.md on any odd board size from 5 to 11 (one definition, in `diagram`).
+pub use super::diagram::rules_for_size as standard_rules;
 
 /// Where the king goes in a random placement.
 #[derive(Clone, Copy, Debug)]
