@@ -450,15 +450,8 @@ impl Session {
                 match command {
                     Command::Position(record) => {
                         let side = table.game.position().side_to_move();
-                        match notation::parse_position_record(&record, table.variant.rules(), side)
-                        {
-                            Ok(position) => table.reset_to(position),
-                            Err(error) => {
-                                out(reply::error(
-                                    false,
-                                    &format!("bad position record: {error}"),
-                                ));
-                            }
+                        if let Some(position) = read_record(&record, table, side, out) {
+                            table.reset_to(position);
                         }
                         None
                     }
@@ -692,19 +685,8 @@ impl Session {
             return;
         };
         let mover = table.game.position().side_to_move();
-        let host = match notation::parse_position_record(
-            record,
-            table.variant.rules(),
-            mover.opponent(),
-        ) {
-            Ok(host) => host,
-            Err(error) => {
-                out(reply::error(
-                    false,
-                    &format!("bad position record: {error}"),
-                ));
-                return;
-            }
+        let Some(host) = read_record(record, table, mover.opponent(), out) else {
+            return;
         };
         let ours = replay(&table.game, &[pending]);
         match ours {
@@ -731,17 +713,9 @@ impl Session {
         record: &str,
         out: &mut dyn FnMut(String),
     ) {
-        let rules = table.variant.rules();
         let current = *table.game.position();
-        let host = match notation::parse_position_record(record, rules, current.side_to_move()) {
-            Ok(host) => host,
-            Err(error) => {
-                out(reply::error(
-                    false,
-                    &format!("bad position record: {error}"),
-                ));
-                return;
-            }
+        let Some(host) = read_record(record, table, current.side_to_move(), out) else {
+            return;
         };
         let last = moves.last().copied();
         let last_played = table.game.last_move().map(|(m, _)| m);
@@ -899,6 +873,26 @@ impl Session {
 /// string the engine cannot play.
 pub fn error_reply(error: &CommandError) -> String {
     reply::error(error.is_critical(), &error.to_string())
+}
+
+/// A position record from the host, for the table's rules with `side` to move; a record that
+/// does not read gets `error 0 bad position record: ...` and `None`.
+fn read_record(
+    record: &str,
+    table: &Table,
+    side: Side,
+    out: &mut dyn FnMut(String),
+) -> Option<Position> {
+    match notation::parse_position_record(record, table.variant.rules(), side) {
+        Ok(position) => Some(position),
+        Err(error) => {
+            out(reply::error(
+                false,
+                &format!("bad position record: {error}"),
+            ));
+            None
+        }
+    }
 }
 
 #[cfg(test)]
