@@ -222,6 +222,21 @@ impl<'a> Thread<'a> {
         false
     }
 
+    /// What every node does first: count itself, start an empty line, and end at once (with the
+    /// score to return) when the search is aborted or the previous mover has won (R13, R14).
+    #[inline(always)]
+    fn enter_node(&mut self, position: &Position, ply: usize) -> Option<i32> {
+        self.pv_length[ply] = ply;
+        self.count_node();
+        if self.aborted {
+            return Some(0);
+        }
+        if position.winner().is_some() {
+            return Some(Score::loss_in(ply as u32).0);
+        }
+        None
+    }
+
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
@@ -240,13 +255,8 @@ impl<'a> Thread<'a> {
         ply: usize,
         allow_null: bool,
     ) -> i32 {
-        self.pv_length[ply] = ply;
-        self.count_node();
-        if self.aborted {
-            return 0;
-        }
-        if position.winner().is_some() {
-            return Score::loss_in(ply as u32).0; // R13, R14: the previous mover won.
+        if let Some(score) = self.enter_node(position, ply) {
+            return score;
         }
         if self.is_repetition(position) {
             return Score::DRAW.0; // R16
@@ -515,13 +525,8 @@ impl<'a> Thread<'a> {
         ply: usize,
         qply: usize,
     ) -> i32 {
-        self.pv_length[ply] = ply;
-        self.count_node();
-        if self.aborted {
-            return 0;
-        }
-        if position.winner().is_some() {
-            return Score::loss_in(ply as u32).0;
+        if let Some(score) = self.enter_node(position, ply) {
+            return score;
         }
         let lines = threats::king_lines(position);
         if threats::side_to_move_wins_now(position, &lines) {
