@@ -53,6 +53,10 @@ const fn file_mask(x: u8) -> u128 {
 
 /// Number of squares of the 11x11 grid.
 const GRID_SQUARES: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
+
+/// Entries of the per-square tables looked up on every move: one per value of a square's `u8`
+/// index, so that the look-up needs no bounds check (entries past 120 are empty, never used).
+const INDEX_VALUES: usize = 256;
 /// Squares of the 11x11 grid (bits 0..121).
 const GRID: u128 = (1u128 << 121) - 1;
 /// After a shift east, bits that wrapped round into file `a` of the next rank are dropped.
@@ -168,6 +172,13 @@ impl Bitboard {
         Bitboard(NEIGHBOURS[usize::from(square.index())])
     }
 
+    /// The squares two steps from `square` along its rank and file (the far side of each of its
+    /// neighbours, where a capture's anvil stands, R8), on the 11x11 grid, from a table.
+    #[inline(always)]
+    pub(crate) fn two_steps_from(square: Square) -> Bitboard {
+        Bitboard(TWO_STEPS[usize::from(square.index())])
+    }
+
     /// The orthogonal neighbours (R2a) of the set's squares, on the 11x11 grid.
     #[inline(always)]
     pub(crate) const fn neighbours(self) -> Bitboard {
@@ -181,8 +192,8 @@ impl Bitboard {
 }
 
 /// The set of each square of the grid alone.
-static SINGLES: [u128; GRID_SQUARES] = {
-    let mut table = [0u128; GRID_SQUARES];
+static SINGLES: [u128; INDEX_VALUES] = {
+    let mut table = [0u128; INDEX_VALUES];
     let mut index = 0;
     while index < GRID_SQUARES {
         table[index] = 1u128 << index;
@@ -192,11 +203,30 @@ static SINGLES: [u128; GRID_SQUARES] = {
 };
 
 /// The neighbours of each square of the grid, looked up on every move (R8).
-static NEIGHBOURS: [u128; GRID_SQUARES] = {
-    let mut table = [0u128; GRID_SQUARES];
+static NEIGHBOURS: [u128; INDEX_VALUES] = {
+    let mut table = [0u128; INDEX_VALUES];
     let mut index = 0;
     while index < GRID_SQUARES {
         table[index] = Bitboard(1u128 << index).neighbours().0;
+        index += 1;
+    }
+    table
+};
+
+/// The squares two steps along a rank or file from each square of the grid.
+static TWO_STEPS: [u128; INDEX_VALUES] = {
+    let mut table = [0u128; INDEX_VALUES];
+    let mut index = 0;
+    while index < GRID_SQUARES {
+        let square = Bitboard(1u128 << index);
+        let mut two_steps = 0;
+        let mut direction = 0;
+        while direction < 4 {
+            let step = Direction::ALL[direction];
+            two_steps |= square.shift(step).shift(step).0;
+            direction += 1;
+        }
+        table[index] = two_steps;
         index += 1;
     }
     table

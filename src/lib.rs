@@ -20,7 +20,9 @@ mod zobrist;
 
 pub use bitboard::{Bitboard, SquareIter};
 pub use game::{Game, PlayError};
-pub use moves::{MAX_LEGAL_MOVES, Move, MoveList};
+pub use moves::{
+    MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveList, MoveListFull, MoveListIntoIter,
+};
 pub use piece::{Piece, Side};
 pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
 pub use rules::{RepetitionRule, RuleFlags, Rules, RulesError};

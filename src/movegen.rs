@@ -1,333 +1,442 @@
 //! Legal move generation and counting (R5-R7).
 //!
-//! Perft's generation works line by line: for each rank, and each file (a rank of the
-//! transposed [view](crate::views)), the line's occupancy fits in a few bits, so how far a piece
-//! slides each way is a count of zero bits. The moves of a slide of length `k` are the first `k`
-//! moves of a precomputed ray, copied as a block: no loop over squares and almost no branches.
-//! The castle (R6: no piece stops there) is left out of a ray that passes over it (R7).
-//! `Position::legal_moves` lists the same moves in the order it always has, set-wise by
-//! direction and distance (see [`generate`]).
+//! Listing works piece by piece. A piece's rank, and its file (a rank of the transposed
+//! [view](crate::views)), each fit in a few bits, so how far the piece slides each way along the
+//! line is a count of zero bits. The squares it reaches on a line are one unbroken stretch on
+//! either side of it, so their moves are one run of a precomputed table (the moves from the square
+//! to every other square of the line, in the line's order): the run is copied as a whole block of
+//! [`BLOCK`] moves and the list's length then set to the number of moves really made. No loop
+//! over squares, and no branch the processor must guess other than the loop over the pieces. The
+//! empty castle (R6: nobody stops there) is cut out of a stretch that passes over it (R7) on a
+//! rarely taken path.
 //!
 //! Counting needs no list at all: in each of the four views of the board, one addition finds
 //! every square reached sliding that way, and a popcount counts them. Perft's last ply is
 //! counted this way.
 
-use crate::bitboard::{Bitboard, Direction};
-use crate::moves::{MAX_LEGAL_MOVES, Move, MoveList};
+use crate::bitboard::Bitboard;
+use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::position::Position;
-use crate::square::{MAX_BOARD_SIZE, STRIDE, Square};
-use crate::views::{self, View};
+use crate::square::{MAX_BOARD_SIZE, Square};
+use crate::views::{self, SideViews, View};
 
-/// Length of a precomputed ray: longer than any slide (at most 10 squares), so that a ray can be
-/// copied as a fixed-size block even from just after the castle.
-const RAY_LENGTH: usize = 16;
+/// Number of squares on the 11-wide grid.
+const GRID_SQUARES: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
 
-/// The four directions of the rays, in the order moves are generated for each piece.
-#[derive(Clone, Copy)]
-enum Ray {
-    East = 0,
-    West = 1,
-    North = 2,
-    South = 3,
-}
+/// Squares in a line (rank or file) of the grid.
+const LINE: usize = MAX_BOARD_SIZE as usize;
 
-/// Room for the most legal moves any position has, plus the overshoot of one block copy.
-const BUFFER_LENGTH: usize = MAX_LEGAL_MOVES + RAY_LENGTH;
+/// The bits of one line of the grid.
+const LINE_BITS: u32 = (1 << LINE) - 1;
 
-/// A placeholder move for the unused entries of rays and buffers.
+/// Moves copied at once: at least the longest stretch a piece can slide (10 squares). The move
+/// list has room for one block past its most moves ([`MoveList`]'s capacity).
+pub(crate) const BLOCK: usize = 16;
+
+/// Entries of a line's table: the 10 other squares of the line, then room for a block that starts
+/// at any of the first 16 entries (so that a start masked to 4 bits needs no bounds check).
+const LINE_TABLE: usize = 2 * BLOCK;
+
+/// A placeholder move for the unused entries of the tables.
 const NO_MOVE: Move = Move::new(Square::A1, Square::A1);
 
-/// For each square and direction, the moves from that square to the squares along the ray,
-/// nearest first; entries past the edge of the 11x11 grid are placeholders, never used.
-static RAYS: [[[Move; RAY_LENGTH]; 4]; GRID_SQUARES] = {
-    let mut table = [[[NO_MOVE; RAY_LENGTH]; 4]; GRID_SQUARES];
+/// For each board size, the castle's rank and file (R1: the castle is the centre).
+static CASTLE_LINES: [u128; LINE + 1] = {
+    let mut table = [0; LINE + 1];
+    let mut size = 1;
+    while size <= LINE {
+        let centre = size / 2;
+        let mut lines = 0u128;
+        let mut place = 0;
+        while place < size {
+            lines |= 1 << (centre * LINE + place) | 1 << (place * LINE + centre);
+            place += 1;
+        }
+        table[size] = lines;
+        size += 1;
+    }
+    table
+};
+
+/// File and rank of each square of the grid (cheaper to look up than to divide by 11).
+static COORDINATES: [[u8; 2]; GRID_SQUARES] = {
+    let mut table = [[0; 2]; GRID_SQUARES];
     let mut index = 0;
     while index < GRID_SQUARES {
-        let from = index as u8;
-        let (x, y) = ((from % STRIDE) as i32, (from / STRIDE) as i32);
-        let steps = [(1, 0), (-1, 0), (0, 1), (0, -1)];
-        let mut ray = 0;
-        while ray < 4 {
-            let mut distance = 1;
-            while distance < RAY_LENGTH as i32 {
-                let (tx, ty) = (x + steps[ray].0 * distance, y + steps[ray].1 * distance);
-                if tx >= 0 && ty >= 0 && tx < MAX_BOARD_SIZE as i32 && ty < MAX_BOARD_SIZE as i32 {
-                    if let (Some(from), Some(to)) = (
-                        Square::from_index(index as u8),
-                        Square::from_index((ty * STRIDE as i32 + tx) as u8),
-                    ) {
-                        table[index][ray][distance as usize - 1] = Move::new(from, to);
-                    }
+        table[index] = [(index % LINE) as u8, (index / LINE) as u8];
+        index += 1;
+    }
+    table
+};
+
+/// For each square and each line through it (0: its rank, west to east; 1: its file, south to
+/// north), the moves from the square to the other squares of the line in the line's order (the
+/// square itself left out), then placeholders. Entry `i` leads to the square at place `i` of the
+/// line if `i` is below the square's own place, else to place `i + 1`.
+static LINE_MOVES: [[[Move; LINE_TABLE]; 2]; GRID_SQUARES] = {
+    let mut table = [[[NO_MOVE; LINE_TABLE]; 2]; GRID_SQUARES];
+    let mut index = 0;
+    while index < GRID_SQUARES {
+        let (x, y) = (index % LINE, index / LINE);
+        let mut line = 0;
+        while line < 2 {
+            let at = if line == 0 { x } else { y };
+            let mut entry = 0;
+            while entry < LINE - 1 {
+                let along = if entry < at { entry } else { entry + 1 };
+                let (to_x, to_y) = if line == 0 { (along, y) } else { (x, along) };
+                if let (Some(from), Some(to)) = (
+                    Square::from_index(index as u8),
+                    Square::new(to_x as u8, to_y as u8),
+                ) {
+                    table[index][line][entry] = Move::new(from, to);
                 }
-                distance += 1;
+                entry += 1;
             }
-            ray += 1;
+            line += 1;
         }
         index += 1;
     }
     table
 };
 
-/// Number of squares on the 11-wide grid.
-const GRID_SQUARES: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
-
-/// The bits of one line (rank or file) of the grid.
-const LINE_BITS: u32 = (1 << MAX_BOARD_SIZE) - 1;
-
-/// Moves written to a buffer a ray at a time: each ray is copied as a whole block of
-/// `RAY_LENGTH` moves, and the length then grows by the number of moves really made.
-struct MoveBuffer {
-    moves: [Move; BUFFER_LENGTH],
-    len: usize,
-}
-
-impl MoveBuffer {
-    fn new() -> MoveBuffer {
-        MoveBuffer {
-            moves: [NO_MOVE; BUFFER_LENGTH],
-            len: 0,
+/// Calls `visit` with the index of each square of `set`, lowest first. The halves are walked
+/// separately: finding the lowest bit of a u64 is one instruction, of a u128 several.
+#[inline(always)]
+pub(crate) fn for_each_index(set: u128, mut visit: impl FnMut(usize)) {
+    for (mut half, offset) in [(set as u64, 0), ((set >> 64) as u64, 64)] {
+        while half != 0 {
+            visit(half.trailing_zeros() as usize + offset);
+            half &= half - 1;
         }
     }
-
-    fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len.min(MAX_LEGAL_MOVES)]
-    }
 }
 
-/// Longest slide that can pass over the castle before it: the castle is the centre of a board
-/// of at most 11 squares a side, so at most 5 squares from any square of its rank or file.
-const MAX_CASTLE_DISTANCE: usize = MAX_BOARD_SIZE as usize / 2;
-
-/// Appends the first `length` moves of `ray` at `len` in `moves`; returns the new length.
+/// The 11 lines of a set given in a view's bits: line `k` is bits `11k..11k+11`. In the board's
+/// own bits these are the ranks (bit `x` of rank `y`); in the transposed view, the files (bit `y`
+/// of file `x`).
 #[inline(always)]
-fn push_ray(
-    moves: &mut [Move; BUFFER_LENGTH],
-    len: usize,
-    ray: &[Move; RAY_LENGTH],
-    length: u32,
-) -> usize {
-    // `len` stays at most MAX_LEGAL_MOVES (the bound proved there), so the block always fits.
-    if let Some(block) = moves.get_mut(len..len + RAY_LENGTH) {
-        block.copy_from_slice(ray);
+fn lines_of(set: u128) -> [u32; LINE] {
+    let mut lines = [0; LINE];
+    for (k, line) in lines.iter_mut().enumerate() {
+        *line = (set >> (k * LINE)) as u32 & LINE_BITS;
     }
-    len + length as usize
+    lines
 }
 
-/// `push_ray` for a ray that reaches the empty castle `castle` squares away (R6, R7): the moves
-/// beyond it move up one place over the move to the castle.
-#[inline(never)]
-fn push_ray_over_castle(
-    moves: &mut [Move; BUFFER_LENGTH],
-    len: usize,
-    ray: &[Move; RAY_LENGTH],
-    length: u32,
-    castle: u32,
-) -> usize {
-    let end = push_ray(moves, len, ray, length);
-    let castle = castle as usize;
-    if castle == 0 || castle > length as usize || castle > MAX_CASTLE_DISTANCE {
-        return end;
-    }
-    let start = len + castle - 1;
-    const TAIL: usize = RAY_LENGTH - MAX_CASTLE_DISTANCE;
-    if let (Some(block), Some(tail)) = (
-        moves.get_mut(start..start + TAIL),
-        ray.get(castle..castle + TAIL),
-    ) {
-        block.copy_from_slice(tail);
-    }
-    end - 1
-}
-
-/// How far a piece at bit `at` of a line slides towards higher bits and towards lower bits,
-/// given the line's `blocked` bits (occupied or off the board, every bit past the line set).
-#[inline(always)]
-fn slide_lengths(blocked: u32, at: u32) -> (u32, u32) {
-    let up = (blocked >> (at + 1)).trailing_zeros();
-    // The highest blocked bit below `at`, plus one; 0 if there is none (the sentinel bit 0).
-    let below = ((blocked & ((1 << at) - 1)) << 1) | 1;
-    let highest_below = 31 - below.leading_zeros();
-    (up, at - highest_below)
-}
-
-/// The moves of the `movers` of one line (a rank, or a file seen as a rank of the transposed
-/// view): `first_square + at * step` is the square of bit `at`, `rays` the directions towards
-/// higher and lower bits, `castle` the bit of the empty castle if it is on this line.
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-fn push_line(
-    moves: &mut [Move; BUFFER_LENGTH],
-    mut len: usize,
-    mut movers: u32,
-    blocked: u32,
-    first_square: usize,
-    step: usize,
-    rays: (Ray, Ray),
-    castle: Option<u32>,
-) -> usize {
-    while movers != 0 {
-        let at = movers.trailing_zeros();
-        movers &= movers - 1;
-        let Some(from_rays) = RAYS.get(first_square + at as usize * step) else {
-            continue;
-        };
-        let (up_ray, down_ray) = (&from_rays[rays.0 as usize], &from_rays[rays.1 as usize]);
-        let (up, down) = slide_lengths(blocked, at);
-        match castle {
-            None => {
-                len = push_ray(moves, len, up_ray, up);
-                len = push_ray(moves, len, down_ray, down);
-            }
-            Some(castle) => {
-                let up_to_castle = castle.wrapping_sub(at);
-                let down_to_castle = at.wrapping_sub(castle);
-                len = push_ray_over_castle(moves, len, up_ray, up, up_to_castle);
-                len = push_ray_over_castle(moves, len, down_ray, down, down_to_castle);
-            }
-        }
-    }
-    len
-}
-
-/// Writes every legal move of the side to move into `buffer`: by rank, each piece east then west,
-/// then by file, each piece north then south; nearest destination first.
-#[inline(always)]
-fn generate_into(position: &Position, buffer: &mut MoveBuffer) {
-    if position.winner().is_some() {
-        return; // P1: a won position has no legal moves.
-    }
-    let rules = position.rules();
-    let size = u32::from(rules.size());
-    let side = position.side_to_move();
-    let off_board = !((1u32 << size) - 1);
-    let castle = rules.castle();
-    let castle_empty = !position.occupied().contains(castle);
-    let (castle_x, castle_y) = (u32::from(castle.x()), u32::from(castle.y()));
-    let stride = usize::from(STRIDE);
-    let moves = &mut buffer.moves;
-    let mut len = 0;
-
-    // Ranks: the board itself.
-    let mut occupied = position.occupied().0;
-    let mut movers = position.pieces(side).0;
-    for y in 0..size {
-        let blocked = off_board | (occupied as u32 & LINE_BITS);
-        let castle_at = (castle_empty && y == castle_y).then_some(castle_x);
-        let first_square = y as usize * stride;
-        let line_movers = movers as u32 & LINE_BITS;
-        len = push_line(
-            moves,
-            len,
-            line_movers,
-            blocked,
-            first_square,
-            1,
-            (Ray::East, Ray::West),
-            castle_at,
-        );
-        occupied >>= STRIDE;
-        movers >>= STRIDE;
-    }
-
-    // Files: the ranks of the transposed (`North`) view.
-    let north = View::North as usize - 1;
-    let mut movers = position.viewed_pieces(side)[north];
-    let mut occupied = movers | position.viewed_pieces(side.opponent())[north];
-    for x in 0..size {
-        let blocked = off_board | (occupied as u32 & LINE_BITS);
-        let castle_at = (castle_empty && x == castle_x).then_some(castle_y);
-        let line_movers = movers as u32 & LINE_BITS;
-        len = push_line(
-            moves,
-            len,
-            line_movers,
-            blocked,
-            x as usize,
-            stride,
-            (Ray::North, Ray::South),
-            castle_at,
-        );
-        occupied >>= STRIDE;
-        movers >>= STRIDE;
-    }
-    buffer.len = len;
-}
-
-/// Calls `visit` with every legal move of the side to move: the moves of [`generate`], in
-/// another order (by rank, each piece east then west, then by file, each piece north then
-/// south, nearest destination first).
-#[inline(always)]
-pub(crate) fn for_each_move(position: &Position, mut visit: impl FnMut(Move)) {
-    let mut buffer = MoveBuffer::new();
-    generate_into(position, &mut buffer);
-    for &m in buffer.as_slice() {
-        visit(m);
-    }
-}
-
-/// Appends every legal move of the side to move to `moves`, in the order the crate has always
-/// listed them (callers, such as seeded random games in tests, rely on it): by direction (north,
-/// south, east, west), then by distance, then by destination square.
+/// The files of the occupied squares (bit `y` of file `x`), gathered file by file with two
+/// multiplications each: cheaper than building the whole transposed view when only listing moves.
 ///
-/// All pieces slide together one step at a time in one direction: after `k` steps the set holds
-/// every square reached by a piece `k` squares away along an empty path; those squares less the
-/// castle (R6) are the destinations, and the empty castle stays in the path (R7). Perft does not
-/// need this order and uses the faster line-by-line [`for_each_move`].
-pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
-    if position.winner().is_some() {
-        return; // P1: a won position has no legal moves.
+/// A file's squares are 11 bits apart. Shifted down by `x`, ranks 0-5 of file `x` sit at bits
+/// `0, 11, .. 55` of the low 64 bits and ranks 6-10 at the same bits 66 places higher. Times
+/// [`GATHER`], the bit at `11k` lands at `50 + k`, and every other product of the two lands on
+/// a bit of its own outside bits 50-55 (`50 + k + 10 (k - j)` for `j != k`), so nothing carries.
+#[inline(always)]
+fn files_of(occupied: Bitboard) -> [u32; LINE] {
+    const RANKS_0_TO_5: u64 = 1 | 1 << 11 | 1 << 22 | 1 << 33 | 1 << 44 | 1 << 55;
+    const GATHER: u64 = 1 << 50 | 1 << 40 | 1 << 30 | 1 << 20 | 1 << 10 | 1;
+    let gather = |bits: u64| ((bits & RANKS_0_TO_5).wrapping_mul(GATHER) >> 50) as u32 & 0x3f;
+    let mut files = [0; LINE];
+    for (x, file) in files.iter_mut().enumerate() {
+        let column = occupied.0 >> x;
+        *file = gather(column as u64) | gather((column >> 66) as u64) << 6;
     }
-    let rules = position.rules();
-    let movers = position.pieces(position.side_to_move());
-    let empty = rules.board() - position.occupied();
-    let destinations = rules.board() - rules.castle();
-    let stride = i32::from(STRIDE);
-    for (direction, step) in [
-        (Direction::North, stride),
-        (Direction::South, -stride),
-        (Direction::East, 1),
-        (Direction::West, -1),
-    ] {
-        let mut reached = movers;
-        let mut back = 0;
-        loop {
-            reached = reached.shift(direction) & empty;
-            if reached.is_empty() {
-                break;
-            }
-            back += step;
-            // The halves of the set are walked separately: finding the lowest bit of a u64 is
-            // one instruction, of a u128 several.
-            let targets = (reached & destinations).0;
-            for (mut half, offset) in [(targets as u64, 0), ((targets >> 64) as u64, 64)] {
-                while half != 0 {
-                    let to_index = half.trailing_zeros() as i32 + offset;
-                    half &= half - 1;
-                    // Both squares are on the board by construction: `to` is a destination and
-                    // the piece came from `back` index steps behind it.
-                    let to = u8::try_from(to_index).ok().and_then(Square::from_index);
-                    let from = u8::try_from(to_index - back)
-                        .ok()
-                        .and_then(Square::from_index);
-                    if let (Some(from), Some(to)) = (from, to) {
-                        // The capacity bound is proved at MAX_LEGAL_MOVES; this never fails.
-                        let _ = moves.try_push(Move::new(from, to));
-                    }
-                }
+    files
+}
+
+/// The squares a piece at place `at` of a line reaches along it, as a run of the line's table.
+#[derive(Clone, Copy)]
+struct Stretch {
+    /// The table entry of the farthest square it reaches towards lower places (or, if it cannot
+    /// move that way, of the first square towards higher places).
+    start: u32,
+    /// How many squares it reaches both ways together.
+    length: u32,
+}
+
+impl Stretch {
+    /// The stretch of the piece at place `at` of a line whose `blocked` bits are the occupied
+    /// places and every place past the end of the board (only the line's 11 bits are read).
+    #[inline(always)]
+    fn of(blocked: u32, at: u32) -> Stretch {
+        let entry = STRETCHES
+            .get(at as usize)
+            .and_then(|by_line| by_line.get((blocked & LINE_BITS) as usize))
+            .copied()
+            .unwrap_or(0); // Not reached: `at` is below 11 and the index has 11 bits.
+        Stretch {
+            start: u32::from(entry & 0xff),
+            length: u32::from(entry >> 8),
+        }
+    }
+
+    /// The entry of a line's table that leads to place `to`, for a piece at place `at`.
+    #[inline(always)]
+    const fn entry(at: u32, to: u32) -> u32 {
+        if to < at { to } else { to - 1 }
+    }
+
+    /// Whether the stretch of the piece at place `at` reaches place `to` (another place).
+    #[inline(always)]
+    fn reaches(self, at: u32, to: u32) -> bool {
+        let entry = Stretch::entry(at, to);
+        entry >= self.start && entry < self.start + self.length
+    }
+
+    /// What [`Stretch::of`] looks up, computed: zero bits counted either side of `at`.
+    const fn compute(blocked: u32, at: u32) -> Stretch {
+        let up = (blocked >> (at + 1)).trailing_zeros();
+        // The place just above the highest blocked place below `at`; 0 if there is none.
+        let start = 32 - (blocked & ((1 << at) - 1)).leading_zeros();
+        Stretch {
+            start,
+            length: at - start + up,
+        }
+    }
+}
+
+/// For each place `at` of a line and each set of blocked places of the line (11 bits, the piece's
+/// own place among them, and the places past a smaller board's edge): its stretch,
+/// `start | length << 8`. One look-up instead of two bit
+/// counts; on a 9x9 board only the 512 sets with places 9 and 10 blocked are used (11 KB).
+static STRETCHES: [[u16; 1 << LINE]; LINE] = {
+    let mut table = [[0; 1 << LINE]; LINE];
+    let mut at = 0;
+    while at < LINE {
+        let mut blocked = 0;
+        while blocked < 1 << LINE {
+            // Bits past the line stay blocked, as on the board.
+            let stretch = Stretch::compute(blocked as u32 | !LINE_BITS | 1 << at, at as u32);
+            table[at][blocked] = (stretch.start | stretch.length << 8) as u16;
+            blocked += 1;
+        }
+        at += 1;
+    }
+    table
+};
+
+/// The list being filled: the whole buffer of a [`MoveList`] and the number of moves in it,
+/// kept in a register while the generator runs.
+struct Writer<'a> {
+    buffer: &'a mut [Move; MOVE_LIST_CAPACITY],
+    len: usize,
+}
+
+impl Writer<'_> {
+    /// Appends the moves of `stretch` from the line's table `line`.
+    #[inline(always)]
+    fn push_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch) {
+        let start = stretch.start as usize % BLOCK; // at most 10 already
+        // The block always exists (`start` is at most 10) and always fits (a list being filled
+        // holds at most MAX_LEGAL_MOVES moves, and has BLOCK more places); the length only counts
+        // the moves really made.
+        if let (Some(block), Some(place)) = (
+            line.get(start..start + BLOCK),
+            self.buffer.get_mut(self.len..self.len + BLOCK),
+        ) {
+            place.copy_from_slice(block);
+            self.len += stretch.length as usize;
+        }
+    }
+
+    /// `push_stretch` for a line through the empty castle at place `castle` (R6, R7), `at` being
+    /// the piece's place: the move to the castle, if the stretch reaches it, is cut out and the
+    /// moves beyond it close up.
+    #[inline(always)]
+    fn push_stretch_over_castle(
+        &mut self,
+        line: &[Move; LINE_TABLE],
+        stretch: Stretch,
+        at: u32,
+        castle: u32,
+    ) {
+        let before = self.len;
+        self.push_stretch(line, stretch);
+        if !stretch.reaches(at, castle) {
+            return;
+        }
+        let entry = Stretch::entry(at, castle);
+        let cut = before + (entry - stretch.start) as usize;
+        let rest = entry as usize + 1;
+        if let (Some(block), Some(place)) = (
+            line.get(rest..rest + BLOCK),
+            self.buffer.get_mut(cut..cut + BLOCK),
+        ) {
+            place.copy_from_slice(block);
+            self.len -= 1;
+        }
+    }
+
+    /// The moves of a piece at place `at` (`[x, y]`) whose rank or file passes through the
+    /// empty castle `castle` (`[x, y]`), from its two line tables.
+    #[inline(never)]
+    fn push_stretches_by_castle(
+        &mut self,
+        line_moves: &[[Move; LINE_TABLE]; 2],
+        stretches: [Stretch; 2],
+        at: [u32; 2],
+        castle: [u32; 2],
+    ) {
+        // Line 0 is the rank (its places are files), line 1 the file (places are ranks): the
+        // castle is on the piece's rank if they share the other coordinate.
+        for line in 0..2 {
+            let other = 1 - line;
+            if at[other] == castle[other] {
+                self.push_stretch_over_castle(
+                    &line_moves[line],
+                    stretches[line],
+                    at[line],
+                    castle[line],
+                );
+            } else {
+                self.push_stretch(&line_moves[line], stretches[line]);
             }
         }
     }
 }
 
-/// The number of legal moves of the side to move.
+/// What both listing and counting need of a position: the occupied places of every rank and
+/// file, with places past the edge of a smaller board blocked like occupied ones, and the pieces
+/// of the side to move split into those that cannot pass the empty castle and those that may
+/// (on its rank or file, R7) but must not stop there (R6).
+struct Lines {
+    ranks: [u32; LINE],
+    files: [u32; LINE],
+    /// Pieces of the side to move off the empty castle's lines (all of them if it is occupied).
+    plain: u128,
+    /// Pieces of the side to move on the empty castle's rank or file.
+    by_castle: u128,
+    /// The castle's file and rank.
+    castle: [u32; 2],
+}
+
+impl Lines {
+    /// `files` are the files of the occupied squares (`files_of`, or the transposed view's lines).
+    #[inline(always)]
+    fn new(position: &Position, files: &[u32; LINE]) -> Lines {
+        let rules = position.rules();
+        let off_board = !0u32 << rules.size();
+        let occupied = position.occupied();
+        let castle = rules.castle();
+        let movers = position.pieces(position.side_to_move()).0;
+        let by_castle = if occupied.contains(castle) {
+            0
+        } else {
+            movers & CASTLE_LINES[usize::from(rules.size().min(MAX_BOARD_SIZE))]
+        };
+        Lines {
+            ranks: lines_of(occupied.0).map(|rank| rank | off_board),
+            files: files.map(|file| file | off_board),
+            plain: movers & !by_castle,
+            by_castle,
+            castle: [u32::from(castle.x()), u32::from(castle.y())],
+        }
+    }
+
+    /// The piece on square `index`: its file and rank, and its stretches along its rank and its
+    /// file. `None` only for an index off the grid (never given).
+    #[inline(always)]
+    fn stretches(&self, index: usize) -> Option<([u32; 2], [Stretch; 2])> {
+        let &[x, y] = COORDINATES.get(index)?;
+        let rank = *self.ranks.get(usize::from(y))?;
+        let file = *self.files.get(usize::from(x))?;
+        let (x, y) = (u32::from(x), u32::from(y));
+        Some(([x, y], [Stretch::of(rank, x), Stretch::of(file, y)]))
+    }
+}
+
+/// Appends every legal move of the side to move, given the files of the occupied squares:
+/// piece by piece in square order, each along its rank west to east, then along its file south
+/// to north.
+#[inline(always)]
+fn generate_with_files(position: &Position, files: &[u32; LINE], moves: &mut MoveList) {
+    if position.winner().is_some() {
+        return; // P1: a won position has no legal moves.
+    }
+    let lines = Lines::new(position, files);
+    let (buffer, len) = moves.buffer_mut();
+    let mut writer = Writer { buffer, len: *len };
+    // The halves are walked separately (see `for_each_index`), written out so that the body is
+    // compiled into the loop.
+    let plain = lines.plain;
+    for (mut half, offset) in [(plain as u64, 0), ((plain >> 64) as u64, 64)] {
+        while half != 0 {
+            let index = half.trailing_zeros() as usize + offset;
+            half &= half - 1;
+            if let (Some(line_moves), Some((_, [along_rank, along_file]))) =
+                (LINE_MOVES.get(index), lines.stretches(index))
+            {
+                writer.push_stretch(&line_moves[0], along_rank);
+                writer.push_stretch(&line_moves[1], along_file);
+            }
+        }
+    }
+    // The slow path, after the others.
+    for_each_index(lines.by_castle, |index| {
+        if let (Some(line_moves), Some((at, stretches))) =
+            (LINE_MOVES.get(index), lines.stretches(index))
+        {
+            writer.push_stretches_by_castle(line_moves, stretches, at, lines.castle);
+        }
+    });
+    *len = writer.len;
+}
+
+/// Appends every legal move of the side to move to `moves`: piece by piece in square order
+/// (`a1`, `b1`, ... `a2`, ...), each along its rank west to east, then along its file south to
+/// north.
+#[inline]
+pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
+    generate_with_files(position, &files_of(position.occupied()), moves);
+}
+
+/// [`generate`] for a position whose views are at hand (perft keeps them in step).
+#[inline]
+pub(crate) fn generate_with_views(position: &Position, views: &SideViews, moves: &mut MoveList) {
+    generate_with_files(position, &lines_of(views.north_occupied()), moves);
+}
+
+/// The number of legal moves of the side to move: the lengths of the stretches [`generate`]
+/// would copy, less one for each that reaches the empty castle (R6).
 #[inline]
 pub(crate) fn count(position: &Position) -> u32 {
     if position.winner().is_some() {
         return 0; // P1: a won position has no legal moves.
     }
+    let lines = Lines::new(position, &files_of(position.occupied()));
+    let mut total = 0;
+    for_each_index(lines.plain, |index| {
+        if let Some((_, [along_rank, along_file])) = lines.stretches(index) {
+            total += along_rank.length + along_file.length;
+        }
+    });
+    for_each_index(lines.by_castle, |index| {
+        if let Some((at, stretches)) = lines.stretches(index) {
+            for line in 0..2 {
+                let stretch = stretches[line];
+                total += stretch.length;
+                // Line 0 is the rank (places are files): the castle is on it if the piece shares
+                // the castle's rank, and so on.
+                let other = 1 - line;
+                if at[other] == lines.castle[other] && stretch.reaches(at[line], lines.castle[line])
+                {
+                    total -= 1;
+                }
+            }
+        }
+    });
+    total
+}
+
+/// [`count`] for a position whose views are at hand.
+#[inline]
+pub(crate) fn count_with_views(position: &Position, views: &SideViews) -> u32 {
+    if position.winner().is_some() {
+        return 0; // P1: a won position has no legal moves.
+    }
     let side = position.side_to_move();
-    let movers = position.viewed_pieces(side);
-    let others = position.viewed_pieces(side.opponent());
+    let movers = views.side(side);
+    let others = views.side(side.opponent());
     count_slides(
         position.rules().size(),
         position.pieces(side).0,
@@ -338,13 +447,17 @@ pub(crate) fn count(position: &Position) -> u32 {
 }
 
 /// The number of legal moves in the position after `m`, a legal move, without playing it; or
-/// `None` if `m` might capture.
+/// `None` if `m` might capture. `views` are the position's.
 ///
 /// A move that lands next to no enemy piece captures nothing (R8, R13), so after it only its two
 /// squares have changed; if the king made it to the edge, the game is won (R14) and no move is
 /// left (P1). Perft counts its last ply this way for most moves, and plays the others.
 #[inline]
-pub(crate) fn count_after_quiet_move(position: &Position, m: Move) -> Option<u32> {
+pub(crate) fn count_after_quiet_move(
+    position: &Position,
+    views: &SideViews,
+    m: Move,
+) -> Option<u32> {
     let (from, to) = (m.from(), m.to());
     let side = position.side_to_move();
     let next_side = side.opponent();
@@ -359,8 +472,8 @@ pub(crate) fn count_after_quiet_move(position: &Position, m: Move) -> Option<u32
         .iter()
         .zip(views::stored_bits(to))
         .map(|(from_bit, to_bit)| from_bit ^ to_bit);
-    let movers = position.viewed_pieces(next_side);
-    let others = position.viewed_pieces(side);
+    let movers = views.side(next_side);
+    let others = views.side(side);
     let mut occupied = [0; 3];
     for (((occupied, changed), movers), others) in
         occupied.iter_mut().zip(changed).zip(movers).zip(others)
@@ -463,14 +576,16 @@ mod tests {
     }
 
     #[test]
-    fn both_generators_give_the_same_moves() {
+    fn the_views_give_the_same_list_with_no_move_twice() {
         for position in positions() {
-            let mut listed = position.legal_moves().to_vec();
-            let mut visited = Vec::new();
-            for_each_move(&position, |m| visited.push(m));
-            listed.sort();
-            visited.sort();
-            assert_eq!(listed, visited, "{position:?}");
+            let listed = position.legal_moves();
+            let mut with_views = MoveList::new();
+            generate_with_views(&position, &SideViews::of(&position), &mut with_views);
+            assert_eq!(listed, with_views, "{position:?}");
+            let mut sorted = listed.to_vec();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), listed.len(), "{position:?}");
         }
     }
 
@@ -479,10 +594,13 @@ mod tests {
         for position in positions() {
             let moves = position.legal_moves();
             assert_eq!(count(&position), moves.len() as u32, "{position:?}");
+            let views = SideViews::of(&position);
             for &m in &moves {
                 let mut next = position;
-                next.play_unchecked(m);
-                if let Some(quick) = count_after_quiet_move(&position, m) {
+                let captured = next.play_unchecked(m);
+                let next_views = views.after(position.side_to_move(), m, captured);
+                assert_eq!(next_views, SideViews::of(&next), "{position:?} then {m}");
+                if let Some(quick) = count_after_quiet_move(&position, &views, m) {
                     assert_eq!(quick, count(&next), "{position:?} then {m}");
                 }
             }

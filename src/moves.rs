@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use arrayvec::ArrayVec;
+use thiserror::Error;
 
 use crate::square::Square;
 
@@ -65,5 +65,195 @@ impl fmt::Debug for Move {
 /// `p >= 21` the first gives at most `4 * 100 = 400`.
 pub const MAX_LEGAL_MOVES: usize = 400;
 
+/// Capacity of a [`MoveList`]: [`MAX_LEGAL_MOVES`] and 16 more, because the move generator
+/// writes moves 16 at a time (a whole run of a precomputed table) and then counts only the moves
+/// really made.
+pub const MOVE_LIST_CAPACITY: usize = MAX_LEGAL_MOVES + crate::movegen::BLOCK;
+
+/// A [`MoveList`] was full: the move was not added.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("the move list is full ({MOVE_LIST_CAPACITY} moves): {0} was not added")]
+pub struct MoveListFull(pub Move);
+
 /// A list of moves on the stack, large enough for every position ([`MAX_LEGAL_MOVES`]).
-pub type MoveList = ArrayVec<Move, MAX_LEGAL_MOVES>;
+///
+/// It dereferences to a slice of moves (`len`, `iter`, `contains`, indexing, sorting), and
+/// iterates by value or by reference.
+///
+/// ```
+/// use tafl_engine::{Move, MoveList, Position};
+/// let moves: MoveList = Position::tablut().legal_moves();
+/// assert_eq!(moves.len(), 80);
+/// assert!(moves.contains(&"e2-h2".parse::<Move>().unwrap()));
+/// let mut mine = MoveList::new();
+/// mine.try_push(moves[0]).unwrap();
+/// assert_eq!(mine.as_slice(), &moves[..1]);
+/// ```
+#[derive(Clone)]
+pub struct MoveList {
+    /// The moves are `moves[..len]`; the rest is scratch space for block writes.
+    moves: [Move; MOVE_LIST_CAPACITY],
+    len: usize,
+}
+
+/// A placeholder for the unused places of a list.
+const UNUSED: Move = Move::new(Square::A1, Square::A1);
+
+impl MoveList {
+    /// An empty list.
+    #[inline]
+    pub const fn new() -> MoveList {
+        MoveList {
+            moves: [UNUSED; MOVE_LIST_CAPACITY],
+            len: 0,
+        }
+    }
+
+    /// Adds `m` at the end, or says that the list is full.
+    #[inline]
+    pub fn try_push(&mut self, m: Move) -> Result<(), MoveListFull> {
+        let slot = self.moves.get_mut(self.len).ok_or(MoveListFull(m))?;
+        *slot = m;
+        self.len += 1;
+        Ok(())
+    }
+
+    /// Empties the list.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps the first `len` moves (does nothing if there are fewer).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// The moves as a slice.
+    #[inline]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    /// The moves as a mutable slice (to reorder them).
+    #[inline]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    /// The whole buffer and the length, for the generator's block writes.
+    #[inline(always)]
+    pub(crate) fn buffer_mut(&mut self) -> (&mut [Move; MOVE_LIST_CAPACITY], &mut usize) {
+        (&mut self.moves, &mut self.len)
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> MoveList {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    #[inline]
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl std::ops::DerefMut for MoveList {
+    #[inline]
+    fn deref_mut(&mut self) -> &mut [Move] {
+        self.as_mut_slice()
+    }
+}
+
+impl AsRef<[Move]> for MoveList {
+    fn as_ref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl PartialEq for MoveList {
+    fn eq(&self, other: &MoveList) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for MoveList {}
+
+impl std::hash::Hash for MoveList {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_slice().hash(state);
+    }
+}
+
+impl fmt::Debug for MoveList {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut MoveList {
+    type Item = &'a mut Move;
+    type IntoIter = std::slice::IterMut<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_mut_slice().iter_mut()
+    }
+}
+
+impl IntoIterator for MoveList {
+    type Item = Move;
+    type IntoIter = MoveListIntoIter;
+    fn into_iter(self) -> MoveListIntoIter {
+        MoveListIntoIter {
+            list: self,
+            next: 0,
+        }
+    }
+}
+
+/// The moves of a [`MoveList`], by value.
+#[derive(Clone, Debug)]
+pub struct MoveListIntoIter {
+    list: MoveList,
+    next: usize,
+}
+
+impl Iterator for MoveListIntoIter {
+    type Item = Move;
+    #[inline]
+    fn next(&mut self) -> Option<Move> {
+        let m = self.list.as_slice().get(self.next).copied()?;
+        self.next += 1;
+        Some(m)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.list.len - self.next;
+        (left, Some(left))
+    }
+}
+
+impl DoubleEndedIterator for MoveListIntoIter {
+    fn next_back(&mut self) -> Option<Move> {
+        if self.list.len == self.next {
+            return None;
+        }
+        self.list.len -= 1;
+        self.list.moves.get(self.list.len).copied()
+    }
+}
+
+impl ExactSizeIterator for MoveListIntoIter {}
+impl std::iter::FusedIterator for MoveListIntoIter {}

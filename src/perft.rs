@@ -3,8 +3,9 @@
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::movegen;
-use crate::moves::Move;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::views::SideViews;
 
 /// `perft(p, d)` of P1, counting the last ply without playing it (bulk counting).
 ///
@@ -13,48 +14,67 @@ use crate::position::Position;
 /// assert_eq!(perft::perft(&Position::tablut(), 2), 4400);
 /// ```
 pub fn perft(position: &Position, depth: u32) -> u64 {
-    match depth {
-        0 => 1,
-        1 => u64::from(position.count_legal_moves()),
-        2 => {
-            // The last ply is counted, not played; moves that cannot capture are not even
-            // played at the ply before it (see `count_after_quiet_move`).
-            let mut total = 0;
-            movegen::for_each_move(position, |m| {
-                let count = movegen::count_after_quiet_move(position, m).unwrap_or_else(|| {
-                    let mut next = *position;
-                    next.play_unchecked(m);
-                    movegen::count(&next)
-                });
-                total += u64::from(count);
-            });
-            total
-        }
-        _ => {
-            // Moves are visited as they are generated: no list is built.
-            let mut total = 0;
-            movegen::for_each_move(position, |m| {
-                let mut next = *position;
-                next.play_unchecked(m);
-                total += perft(&next, depth - 1);
-            });
-            total
-        }
+    if depth == 0 {
+        return 1;
     }
+    // Counting works on the board's views; they are built once here and kept in step below.
+    bulk(position, &SideViews::of(position), depth)
 }
 
-/// The same count as [`perft()`], but every leaf is played: the cost of a full make-move per node.
+/// [`perft()`] for `depth >= 1`, with `views` the position's.
+fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
+    if depth == 1 {
+        return u64::from(movegen::count_with_views(position, views));
+    }
+    let mover = position.side_to_move();
+    let mut moves = MoveList::new();
+    movegen::generate_with_views(position, views, &mut moves);
+    let mut total = 0;
+    if depth == 2 {
+        // The last ply is counted, not played; moves that cannot capture are not even played
+        // at the ply before it (see `count_after_quiet_move`).
+        for &m in &moves {
+            let count = movegen::count_after_quiet_move(position, views, m).unwrap_or_else(|| {
+                let mut next = *position;
+                let captured = next.play_unchecked(m);
+                movegen::count_with_views(&next, &views.after(mover, m, captured))
+            });
+            total += u64::from(count);
+        }
+    } else {
+        for &m in &moves {
+            let mut next = *position;
+            let captured = next.play_unchecked(m);
+            total += bulk(&next, &views.after(mover, m, captured), depth - 1);
+        }
+    }
+    total
+}
+
+/// The same count as [`perft()`], but every leaf is played: the cost of a full copy-make per
+/// node, with the move list of each position generated in full.
 pub fn perft_without_bulk(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    let moves = position.legal_moves();
+    if depth == 1 {
+        let mut total = 0;
+        for &m in &moves {
+            let mut next = *position;
+            next.play_unchecked(m);
+            // Without this the compiler may see that a leaf is never looked at and skip the move.
+            std::hint::black_box(&next);
+            total += 1;
+        }
+        return total;
+    }
     let mut total = 0;
-    movegen::for_each_move(position, |m| {
+    for &m in &moves {
         let mut next = *position;
         next.play_unchecked(m);
-        // Without this the compiler may see that a leaf is never looked at and skip the move.
-        total += perft_without_bulk(std::hint::black_box(&next), depth - 1);
-    });
+        total += perft_without_bulk(&next, depth - 1);
+    }
     total
 }
 

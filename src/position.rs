@@ -11,7 +11,6 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, Side};
 use crate::rules::{RuleFlags, Rules};
 use crate::square::Square;
-use crate::views::SideViews;
 use crate::zobrist;
 
 /// How a game ended.
@@ -156,9 +155,10 @@ pub struct Position {
     side_to_move: Side,
     rules: Rules,
     hash: u64,
-    /// The pieces as seen from the other directions, for move generation (see `views`).
-    views: SideViews,
 }
+
+// Search and perft copy a position for every move they play: it stays within one cache line.
+const _: () = assert!(std::mem::size_of::<Position>() <= 64);
 
 impl Position {
     /// An empty board with the given rules and side to move.
@@ -174,7 +174,6 @@ impl Position {
             side_to_move,
             rules,
             hash,
-            views: SideViews::default(),
         }
     }
 
@@ -206,7 +205,6 @@ impl Position {
             }
             *position.set_mut(piece) |= square;
             position.hash ^= zobrist::piece_key(piece, square);
-            position.views.toggle(piece.side(), square);
         }
         Ok(position)
     }
@@ -267,12 +265,6 @@ impl Position {
             Side::Attackers => self.attackers,
             Side::Defenders => self.defenders | self.king,
         }
-    }
-
-    /// The pieces of `side` in the `West`, `North` and `South` views (see `views`).
-    #[inline(always)]
-    pub(crate) fn viewed_pieces(&self, side: Side) -> &[u128; 3] {
-        self.views.side(side)
     }
 
     /// Every occupied square.
@@ -340,11 +332,27 @@ impl Position {
         (movegen::count(self) == 0).then_some(Outcome::Draw(DrawReason::NoLegalMoves))
     }
 
-    /// Every legal move of the side to move (none once the game is won).
+    /// Every legal move of the side to move (none once the game is won): piece by piece in
+    /// square order (`a1`, `b1`, ... `a2`, ...), each piece's moves along its rank west to east,
+    /// then along its file south to north.
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
         movegen::generate(self, &mut moves);
         moves
+    }
+
+    /// [`Position::legal_moves`] written into `moves`, which is emptied first: a search that
+    /// keeps one list per ply saves setting up and copying a list (about 840 bytes) per node.
+    ///
+    /// ```
+    /// use tafl_engine::{MoveList, Position};
+    /// let mut moves = MoveList::new();
+    /// Position::tablut().legal_moves_into(&mut moves);
+    /// assert_eq!(moves, Position::tablut().legal_moves());
+    /// ```
+    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+        moves.clear();
+        movegen::generate(self, moves);
     }
 
     /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
@@ -422,46 +430,71 @@ impl Position {
     /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns the captured
     /// squares. For speed it does not check legality: an illegal move never panics or causes
     /// undefined behaviour, but leaves a position that the rules cannot reach.
-    #[inline]
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
         let (from, to) = (m.from(), m.to());
-        let mover = self.side_to_move;
         let (from_set, to_set) = (Bitboard::single(from), Bitboard::single(to));
-        let moving_piece = match mover {
-            Side::Attackers if (self.attackers & from_set).any() => Piece::Attacker,
-            Side::Defenders if (self.defenders & from_set).any() => Piece::Defender,
-            Side::Defenders if (self.king & from_set).any() => Piece::King,
-            // Not a legal move: only the turn passes, so that the position stays well formed.
-            _ => return self.pass_turn_only(),
-        };
         if (self.occupied() & to_set).any() {
-            // Not a legal move either: two pieces would share a square.
+            // Not a legal move: two pieces would share a square. Only the turn passes, so that
+            // the position stays well formed.
             return self.pass_turn_only();
         }
-        *self.set_mut(moving_piece) ^= from_set | to_set;
-        self.hash ^= zobrist::piece_key(moving_piece, from) ^ zobrist::piece_key(moving_piece, to);
-        self.views.slide(mover, from, to);
-
-        // R8: only pieces next to the landing square can be taken. Most moves land next to no
-        // enemy at all, so that is looked up before any capture test.
-        let next_to_landing = Bitboard::neighbours_of(to);
-        let mut captured = Bitboard::EMPTY;
-        if (next_to_landing & self.pieces(mover.opponent())).any() {
-            // R15: soldiers first, then the king.
-            captured = self.capture_soldiers(to, moving_piece == Piece::King);
-            if mover == Side::Attackers
-                && (next_to_landing & self.king).any()
-                && self.king_is_captured(to)
-            {
-                if let Some(king) = self.king.first() {
-                    self.hash ^= zobrist::piece_key(Piece::King, king);
-                    self.views.toggle(Side::Defenders, king);
+        let path = from_set | to_set;
+        let (moving_piece, enemies) = match self.side_to_move {
+            Side::Attackers => {
+                if (self.attackers & from_set).is_empty() {
+                    return self.pass_turn_only(); // Not a legal move either: no piece to move.
                 }
-                captured |= self.king;
-                self.king = Bitboard::EMPTY;
+                self.attackers ^= path;
+                (Piece::Attacker, self.defenders | self.king)
+            }
+            Side::Defenders => {
+                if (self.defenders & from_set).any() {
+                    self.defenders ^= path;
+                    (Piece::Defender, self.attackers)
+                } else if (self.king & from_set).any() {
+                    self.king ^= path;
+                    (Piece::King, self.attackers)
+                } else {
+                    return self.pass_turn_only();
+                }
+            }
+        };
+        self.hash ^= zobrist::piece_key(moving_piece, from) ^ zobrist::piece_key(moving_piece, to);
+
+        // R8: only an enemy next to the landing square can be taken, and a soldier only with a
+        // hostile square (a piece of the mover's side or the castle, R10) beyond it, two steps
+        // from the landing square; the king (R13) only by an attacker landing next to him. Most
+        // moves fail these cheap tests and are done here.
+        let mut captured = Bitboard::EMPTY;
+        let next_to_landing = Bitboard::neighbours_of(to);
+        if (next_to_landing & enemies).any() {
+            let anvils = self.pieces(self.side_to_move) | self.rules.geometry().castle;
+            let king_attacked =
+                moving_piece == Piece::Attacker && (next_to_landing & self.king).any();
+            if king_attacked || (Bitboard::two_steps_from(to) & anvils).any() {
+                captured = self.resolve_captures(to, moving_piece);
             }
         }
         self.pass_turn();
+        captured
+    }
+
+    /// R15: after the mover's piece `moving_piece` lands on `to` next to an enemy, takes the
+    /// soldiers (R8-R12), then the king (R13). Returns the captured squares.
+    #[inline(never)]
+    fn resolve_captures(&mut self, to: Square, moving_piece: Piece) -> Bitboard {
+        let mut captured = self.capture_soldiers(to, moving_piece == Piece::King);
+        if moving_piece == Piece::Attacker
+            && (Bitboard::neighbours_of(to) & self.king).any()
+            && self.king_is_captured(to)
+        {
+            if let Some(king) = self.king.first() {
+                self.hash ^= zobrist::piece_key(Piece::King, king);
+            }
+            captured |= self.king;
+            self.king = Bitboard::EMPTY;
+        }
         captured
     }
 
@@ -523,15 +556,15 @@ impl Position {
         if castle_empty && flags.contains(castle_flag) {
             hostile |= geometry.castle;
         }
-        let mut captured = Bitboard::EMPTY;
-        // R11: up to one soldier per direction; only enemy soldiers next to `to` are looked at.
-        for victim in Bitboard::neighbours_of(to) & victims {
-            if let Some(beyond) = square_beyond(to, victim)
-                && hostile.contains(beyond)
-            {
-                captured |= victim;
-            }
-        }
+        // R11: in each direction, the enemy soldier next to `to` is taken if the square beyond it
+        // is hostile: all four directions at once, pairing each step from `to` with the step
+        // back from the hostile squares.
+        let landing = Bitboard::single(to);
+        let flanked = (landing.shift(Direction::East) & hostile.shift(Direction::West))
+            | (landing.shift(Direction::West) & hostile.shift(Direction::East))
+            | (landing.shift(Direction::North) & hostile.shift(Direction::South))
+            | (landing.shift(Direction::South) & hostile.shift(Direction::North));
+        let captured = flanked & victims;
         if captured.any() {
             let (set, piece) = match self.side_to_move {
                 Side::Attackers => (&mut self.defenders, Piece::Defender),
@@ -540,7 +573,6 @@ impl Position {
             *set = *set - captured;
             for square in captured {
                 self.hash ^= zobrist::piece_key(piece, square);
-                self.views.toggle(piece.side(), square);
             }
         }
         captured
@@ -568,15 +600,6 @@ impl Position {
             })
         }
     }
-}
-
-/// The square past `next` seen from its neighbour `from`, on the same rank or file, if the grid
-/// goes on that far.
-#[inline(always)]
-fn square_beyond(from: Square, next: Square) -> Option<Square> {
-    let dx = i8::try_from(next.x()).ok()? - i8::try_from(from.x()).ok()?;
-    let dy = i8::try_from(next.y()).ok()? - i8::try_from(from.y()).ok()?;
-    next.offset(dx, dy)
 }
 
 impl fmt::Debug for Position {

@@ -13,10 +13,15 @@
 //! | `North` | `x * 11 + y` (transposed)               | north               |
 //! | `South` | `120 - (x * 11 + y)`                    | south               |
 //!
-//! A position keeps the `West`, `North` and `South` views of both sides' pieces; the `East` view
-//! is its own bitboards.
+//! The `East` view is the position's own bitboards. The other three are built from a position
+//! when they are needed ([`SideViews::of`], a few instructions a piece) and kept in step move by
+//! move where they are needed often (perft's bulk counting, [`SideViews::after`]). A `Position`
+//! does not carry them: it stays 64 bytes, so copying and playing a move stays cheap.
 
+use crate::bitboard::Bitboard;
+use crate::moves::Move;
 use crate::piece::Side;
+use crate::position::Position;
 use crate::square::{MAX_BOARD_SIZE, STRIDE, Square};
 
 /// Number of squares on the 11-wide grid.
@@ -94,6 +99,43 @@ pub(crate) struct SideViews {
 }
 
 impl SideViews {
+    /// The views of every piece of `position`, built square by square.
+    #[inline]
+    pub(crate) fn of(position: &Position) -> SideViews {
+        let mut views = SideViews::default();
+        for side in Side::ALL {
+            let set = views.side_mut(side);
+            crate::movegen::for_each_index(position.pieces(side).0, |index| {
+                if let Some(bits) = STORED_BITS.get(index) {
+                    for (view, bit) in set.iter_mut().zip(bits) {
+                        *view |= bit;
+                    }
+                }
+            });
+        }
+        views
+    }
+
+    /// The views after `mover` played `m` and took the `captured` squares (as returned by
+    /// [`Position::play_unchecked`]).
+    #[inline(always)]
+    #[must_use]
+    pub(crate) fn after(&self, mover: Side, m: Move, captured: Bitboard) -> SideViews {
+        let mut next = *self;
+        next.slide(mover, m.from(), m.to());
+        for square in captured {
+            next.toggle(mover.opponent(), square);
+        }
+        next
+    }
+
+    /// Every occupied square in the `North` (transposed) view: bit `x * 11 + y`.
+    #[inline(always)]
+    pub(crate) fn north_occupied(&self) -> u128 {
+        let north = View::North as usize - 1;
+        self.attackers[north] | self.defenders[north]
+    }
+
     /// Adds or removes a piece of `side` on `square`.
     #[inline(always)]
     pub(crate) fn toggle(&mut self, side: Side, square: Square) {

@@ -5,6 +5,10 @@ use crate::square::Square;
 
 const SQUARES: usize = 121;
 
+/// Rows of the key table: one per value of a square's `u8` index, so that looking a key up
+/// needs no bounds check on the hot path of every move (rows past 120 are never used).
+const ROWS: usize = 256;
+
 /// splitmix64: a small, well-mixed generator, good enough for hash keys.
 const fn splitmix(state: u64) -> (u64, u64) {
     let state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -14,8 +18,8 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn build_keys() -> [[u64; SQUARES]; 3] {
-    let mut keys = [[0u64; SQUARES]; 3];
+const fn build_keys() -> [[u64; ROWS]; 3] {
+    let mut keys = [[0u64; ROWS]; 3];
     let mut state = 0x7AF1_2024_0000_0001u64;
     let mut kind = 0;
     while kind < 3 {
@@ -31,7 +35,7 @@ const fn build_keys() -> [[u64; SQUARES]; 3] {
     keys
 }
 
-static PIECE_KEYS: [[u64; SQUARES]; 3] = build_keys();
+static PIECE_KEYS: [[u64; ROWS]; 3] = build_keys();
 
 /// Key toggled when the defenders are to move.
 pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
@@ -53,7 +57,12 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_non_zero() {
-        let mut all: Vec<u64> = PIECE_KEYS.iter().flatten().copied().collect();
+        // The keys of the grid's squares; rows past them are unused.
+        let mut all: Vec<u64> = PIECE_KEYS
+            .iter()
+            .flat_map(|row| &row[..SQUARES])
+            .copied()
+            .collect();
         all.push(DEFENDERS_TO_MOVE);
         let count = all.len();
         all.sort_unstable();

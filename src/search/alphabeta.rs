@@ -564,11 +564,12 @@ impl<'a> Thread<'a> {
                 // King moves onto a square with a free line: the escape threats.
                 let checks = threats::escape_squares(position).0 & (lines.reach - captures);
                 let king = position.king();
-                found.extend(
-                    threats::moves_to(position, checks)
-                        .into_iter()
-                        .filter(|m| Some(m.from()) == king),
-                );
+                for m in threats::moves_to(position, checks) {
+                    // Moves to distinct squares of one side: within a list's capacity.
+                    if Some(m.from()) == king && found.try_push(m).is_err() {
+                        break;
+                    }
+                }
             }
             moves = found;
         }

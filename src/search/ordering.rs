@@ -96,7 +96,7 @@ const SELECTIONS: usize = 6;
 /// when the first move cuts).
 pub(crate) struct MovePicker {
     moves: MoveList,
-    keys: arrayvec::ArrayVec<i32, { crate::moves::MAX_LEGAL_MOVES }>,
+    keys: arrayvec::ArrayVec<i32, { crate::moves::MOVE_LIST_CAPACITY }>,
     next: usize,
 }
 
