@@ -335,6 +335,8 @@ impl Position {
     /// Every legal move of the side to move (none once the game is won): piece by piece in
     /// square order (`a1`, `b1`, ... `a2`, ...), each piece's moves along its rank west to east,
     /// then along its file south to north.
+    // Inlined, so that the list is built where the caller keeps it instead of being copied there.
+    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
         movegen::generate(self, &mut moves);

@@ -173,7 +173,9 @@ fn middlegame(variant: &tafl_engine::Variant, plies: usize, seed: u64) -> Game {
     let mut game = Game::new(variant);
     let mut state = seed;
     for _ in 0..plies {
-        let moves = game.legal_moves();
+        // Sorted, so that the positions do not change with the generator's order.
+        let mut moves = game.legal_moves();
+        moves.sort();
         if moves.is_empty() {
             break;
         }

@@ -370,7 +370,9 @@ fn main() {
         for opening_index in 0..settings.openings {
             let mut opening = Game::new(variant);
             for _ in 0..settings.opening_plies {
-                let moves = opening.legal_moves();
+                // Sorted, so that openings do not change with the generator's order.
+                let mut moves = opening.legal_moves();
+                moves.sort();
                 if moves.is_empty() {
                     break;
                 }

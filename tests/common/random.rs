@@ -26,6 +26,14 @@ pub struct RandomGame {
     pub moves: Vec<Move>,
 }
 
+/// The legal moves in a fixed order (sorted), so that seeded games stay the same games whatever
+/// order the generator lists moves in.
+fn sorted_moves(position: &Position) -> tafl_engine::MoveList {
+    let mut moves = position.legal_moves();
+    moves.sort();
+    moves
+}
+
 impl RandomGame {
     /// Plays from `start`, picking each move by index among the legal moves.
     pub fn play(start: Position, picks: &[Index]) -> RandomGame {
@@ -33,7 +41,7 @@ impl RandomGame {
         let mut moves = Vec::new();
         let mut position = start;
         for pick in picks {
-            let legal = position.legal_moves();
+            let legal = sorted_moves(&position);
             if legal.is_empty() {
                 break;
             }
@@ -52,7 +60,7 @@ impl RandomGame {
         let mut moves = Vec::new();
         let mut position = start;
         for &(pick, sharp) in picks {
-            let legal = position.legal_moves();
+            let legal = sorted_moves(&position);
             if legal.is_empty() {
                 break;
             }
