@@ -1,18 +1,20 @@
 //! Legal move generation and counting (R5-R7).
 //!
-//! Listing works piece by piece. A piece's rank, and its file (a rank of the transposed
-//! [view](crate::views)), each fit in a few bits, so how far the piece slides each way along the
-//! line is a count of zero bits. The squares it reaches on a line are one unbroken stretch on
-//! either side of it, so their moves are one run of a precomputed table (the moves from the square
-//! to every other square of the line, in the line's order): the run is copied as a whole block of
-//! [`BLOCK`] moves and the list's length then set to the number of moves really made. No loop
-//! over squares, and no branch the processor must guess other than the loop over the pieces. The
-//! empty castle (R6: nobody stops there) is cut out of a stretch that passes over it (R7) on a
-//! rarely taken path.
+//! Listing works piece by piece. A piece's rank, and its file (gathered from the board, or read
+//! from the transposed [view](crate::views) where perft keeps one), each fit in 11 bits, and one
+//! table look-up by the line's occupancy gives how far the piece slides each way along it. The
+//! squares it reaches on a line are one unbroken stretch on either side of it, so their moves are
+//! one run of a precomputed table (the moves from the square to every other square of the line,
+//! in the line's order): the run is copied as a whole block of [`BLOCK`] moves and the list's
+//! length then grows by the number of moves really made. No loop over squares, and no branch the
+//! processor must guess other than the loop over the pieces. The empty castle (R6: nobody stops
+//! there) is cut out of a stretch that passes over it (R7) on a rarely taken path.
 //!
-//! Counting needs no list at all: in each of the four views of the board, one addition finds
-//! every square reached sliding that way, and a popcount counts them. Perft's last ply is
-//! counted this way.
+//! Counting needs no list at all. From the position alone, [`Bitboard::slides`] finds every
+//! square all the pieces reach one way at once, and popcounts count them ([`count`]). Perft keeps
+//! the board's views in step beside each position: in each view one addition finds every square
+//! reached sliding that way, so counting its last ply is four additions and four popcounts
+//! ([`count_with_views`], [`count_after_quiet_move`]).
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList};
