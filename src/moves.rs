@@ -257,3 +257,69 @@ impl DoubleEndedIterator for MoveListIntoIter {
 
 impl ExactSizeIterator for MoveListIntoIter {}
 impl std::iter::FusedIterator for MoveListIntoIter {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn some_moves(count: usize) -> Vec<Move> {
+        (0..count)
+            .map(|i| {
+                let from = Square::from_index((i % 121) as u8).unwrap();
+                let to = Square::from_index(((i * 7 + 1) % 121) as u8).unwrap();
+                Move::new(from, to)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_full_list_refuses_a_move_and_stays_as_it_was() {
+        let moves = some_moves(MOVE_LIST_CAPACITY + 1);
+        let mut list = MoveList::new();
+        for &m in &moves[..MOVE_LIST_CAPACITY] {
+            list.try_push(m).unwrap();
+        }
+        let extra = moves[MOVE_LIST_CAPACITY];
+        assert_eq!(list.try_push(extra), Err(MoveListFull(extra)));
+        assert_eq!(list.as_slice(), &moves[..MOVE_LIST_CAPACITY]);
+    }
+
+    #[test]
+    fn a_list_behaves_like_the_vector_of_its_moves() {
+        let moves = some_moves(37);
+        let mut list = MoveList::new();
+        for &m in &moves {
+            list.try_push(m).unwrap();
+        }
+        assert_eq!(list.len(), moves.len());
+        assert_eq!(list.iter().copied().collect::<Vec<_>>(), moves);
+        assert_eq!(list.clone().into_iter().collect::<Vec<_>>(), moves);
+        let backwards: Vec<Move> = list.clone().into_iter().rev().collect();
+        assert_eq!(backwards, moves.iter().rev().copied().collect::<Vec<_>>());
+        let mut iter = list.clone().into_iter();
+        assert_eq!(iter.len(), 37);
+        iter.next();
+        iter.next_back();
+        assert_eq!(iter.len(), 35);
+        assert_eq!(iter.collect::<Vec<_>>(), moves[1..36].to_vec());
+
+        // Equality and hashing look at the moves only, not at the unused places.
+        let mut other = MoveList::new();
+        for &m in moves.iter().chain(&moves) {
+            other.try_push(m).unwrap();
+        }
+        other.truncate(37);
+        assert_eq!(other, list);
+        let hash = |list: &MoveList| {
+            use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+            BuildHasherDefault::<DefaultHasher>::default().hash_one(list)
+        };
+        assert_eq!(hash(&other), hash(&list));
+
+        list.truncate(100); // longer than the list: nothing changes
+        assert_eq!(list.len(), 37);
+        list.clear();
+        assert!(list.is_empty());
+        assert_eq!(format!("{:?}", MoveList::new()), "[]");
+    }
+}

@@ -332,9 +332,9 @@ impl Position {
         (movegen::count(self) == 0).then_some(Outcome::Draw(DrawReason::NoLegalMoves))
     }
 
-    /// Every legal move of the side to move (none once the game is won): piece by piece in
-    /// square order (`a1`, `b1`, ... `a2`, ...), each piece's moves along its rank west to east,
-    /// then along its file south to north.
+    /// Every legal move of the side to move (none once the game is won), each once. Their order
+    /// is the generator's and may change from one version to the next: sort the list where a
+    /// fixed order matters (seeded random games, for instance).
     // Inlined, so that the list is built where the caller keeps it instead of being copied there.
     #[inline]
     pub fn legal_moves(&self) -> MoveList {

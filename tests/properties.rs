@@ -51,6 +51,12 @@ fn check_move_generation(position: &Position) -> Result<(), TestCaseError> {
         "count in\n{}",
         board
     );
+    // Into a list that already holds moves: it is emptied first.
+    let mut reused = position.legal_moves();
+    reused.reverse();
+    let _ = reused.try_push(Move::new(Square::A1, Square::A1));
+    position.legal_moves_into(&mut reused);
+    prop_assert_eq!(&reused, &legal, "legal_moves_into in\n{}", board);
 
     // The outcome on the board agrees with the moves (R13, R14, R17).
     let expected_outcome = match position.winner() {
