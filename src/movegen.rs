@@ -297,7 +297,7 @@ impl Writer<'_> {
     }
 }
 
-/// What both listing and counting need of a position: the occupied places of every rank and
+/// What listing needs of a position: the occupied places of every rank and
 /// file, with places past the edge of a smaller board blocked like occupied ones, and the pieces
 /// of the side to move split into those that cannot pass the empty castle and those that may
 /// (on its rank or file, R7) but must not stop there (R6).
