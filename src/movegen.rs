@@ -387,6 +387,7 @@ fn generate_with_files(position: &Position, files: &[u32; LINE], moves: &mut Mov
 /// Appends every legal move of the side to move to `moves`: piece by piece in square order
 /// (`a1`, `b1`, ... `a2`, ...), each along its rank west to east, then along its file south to
 /// north; the pieces on the empty castle's rank or file come last.
+// One copy of this large function serves every caller.
 #[inline(never)]
 pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
     generate_with_files(position, &files_of(position.occupied()), moves);

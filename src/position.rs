@@ -335,8 +335,6 @@ impl Position {
     /// Every legal move of the side to move (none once the game is won), each once. Their order
     /// is the generator's and may change from one version to the next: sort the list where a
     /// fixed order matters (seeded random games, for instance).
-    // Inlined, so that the list is built where the caller keeps it instead of being copied there.
-    #[inline]
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
         movegen::generate(self, &mut moves);
