@@ -131,7 +131,7 @@ fn lines_of(set: u128) -> [u32; LINE] {
 ///
 /// A file's squares are 11 bits apart. Shifted down by `x`, ranks 0-5 of file `x` sit at bits
 /// `0, 11, .. 55` of the low 64 bits and ranks 6-10 at the same bits 66 places higher. Times
-/// [`GATHER`], the bit at `11k` lands at `50 + k`, and every other product of the two lands on
+/// `GATHER`, the bit at `11k` lands at `50 + k`, and every other product of the two lands on
 /// a bit of its own outside bits 50-55 (`50 + k + 10 (k - j)` for `j != k`), so nothing carries.
 #[inline(always)]
 fn files_of(occupied: Bitboard) -> [u32; LINE] {
