@@ -4,30 +4,15 @@
 //! `cargo bench --bench search` prints the figures quoted in docs/search.md before criterion's
 //! own timings. `cargo bench --bench search -- --quick-figures` prints only the figures.
 
+#[path = "../tests/common/seeded.rs"]
+mod seeded;
+
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, criterion_group};
+use seeded::middlegame;
 use tafl_engine::search::{Limits, SearchConfig, Searcher};
 use tafl_engine::{Game, Rules, Side, Variant, notation};
-
-/// A middlegame: `plies` seeded random moves from the start (the same every run).
-fn middlegame(variant: &Variant, plies: usize, seed: u64) -> Game {
-    let mut game = Game::new(variant);
-    let mut state = seed;
-    for _ in 0..plies {
-        // Sorted, so that the positions do not change with the generator's order.
-        let mut moves = game.legal_moves();
-        moves.sort();
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let _ = game.play(moves[(state % moves.len() as u64) as usize]);
-    }
-    game
-}
 
 fn middlegames(variant: &Variant) -> Vec<Game> {
     (1..=4)

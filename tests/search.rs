@@ -1,8 +1,11 @@
 //! The search: forced wins of tests/data/tactics.txt (checked by an exhaustive minimax that
 //! shares nothing with the engine's search), determinism, stopping, multi-PV, draws, clocks.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
+use common::seeded::middlegame;
 use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher};
 use tafl_engine::{Game, Move, Position, Rules, Side, notation};
 
@@ -167,25 +170,6 @@ fn the_engine_finds_every_forced_win_at_its_depth() {
             tactic.id
         );
     }
-}
-
-fn middlegame(variant: &tafl_engine::Variant, plies: usize, seed: u64) -> Game {
-    let mut game = Game::new(variant);
-    let mut state = seed;
-    for _ in 0..plies {
-        // Sorted, so that the positions do not change with the generator's order.
-        let mut moves = game.legal_moves();
-        moves.sort();
-        if moves.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        game.play(moves[(state % moves.len() as u64) as usize])
-            .expect("a legal move");
-    }
-    game
 }
 
 #[test]
