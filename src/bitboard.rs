@@ -195,8 +195,7 @@ impl Bitboard {
             Direction::East => {
                 // A stretch at the end of a rank must not carry on into the next rank's first
                 // square: the first file never counts as empty here (nothing slides east onto it).
-                let empty = empty & NOT_FIRST_FILE;
-                empty & !empty.wrapping_add((pieces << 1) & empty)
+                slide_east(pieces, empty & NOT_FIRST_FILE)
             }
             // Sliding west, the last grid file is never reached (nothing is east of it); leaving
             // it out stops a step from the first file wrapping round to it.
@@ -216,6 +215,16 @@ impl Bitboard {
                 | self.shift(Direction::West).0,
         )
     }
+}
+
+/// The squares reached from `pieces` sliding east (towards higher bits) through the `open`
+/// squares, which must leave out the first file (so that a stretch at the end of a rank does not
+/// carry on into the next). A carry from each square just east of a piece runs along its open
+/// stretch and clears it; stretches with no piece to their west are left as they were. The move
+/// counts of perft's views use it too, in each view's bits.
+#[inline(always)]
+pub(crate) fn slide_east(pieces: u128, open: u128) -> u128 {
+    open & !open.wrapping_add((pieces << 1) & open)
 }
 
 /// The squares reached from `pieces` by steps of `step` bits (`shift(set, n)` moves a set `n`

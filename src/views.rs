@@ -228,11 +228,8 @@ pub(crate) fn masks(size: u8) -> &'static [ViewMasks; 4] {
 /// `occupied` (all sets in one view). Squares on the view's first file are never reached.
 #[inline(always)]
 pub(crate) fn reach_east(movers: u128, occupied: u128, masks: &ViewMasks) -> u128 {
-    let empty = masks.passable & !occupied;
-    // A carry from each square just east of a mover runs along its empty stretch and clears it;
-    // stretches with no mover to their west are left as they were.
-    let starts = (movers << 1) & empty;
-    empty & !empty.wrapping_add(starts)
+    // `passable` leaves out the view's first file, as the slide needs.
+    crate::bitboard::slide_east(movers, masks.passable & !occupied)
 }
 
 #[cfg(test)]
