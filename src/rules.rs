@@ -169,6 +169,8 @@ pub(crate) struct Geometry {
     pub(crate) castle_neighbours: Bitboard,
     /// Squares a move may end on: the board less the castle (R6).
     pub(crate) destinations: Bitboard,
+    /// The castle's rank and file: the lines where a piece may pass over the empty castle (R7).
+    pub(crate) castle_lines: Bitboard,
 }
 
 const fn geometry(size: u8) -> Geometry {
@@ -186,7 +188,24 @@ const fn geometry(size: u8) -> Geometry {
         castle_square,
         castle_neighbours: Bitboard(castle.neighbours().0 & board.0),
         destinations: Bitboard(board.0 & !castle.0),
+        castle_lines: Bitboard(castle_lines(castle_square, size)),
     }
+}
+
+/// The squares of the rank and file of `castle` on a board of `size`.
+const fn castle_lines(castle: Square, size: u8) -> u128 {
+    let mut lines = 0u128;
+    let mut place = 0;
+    while place < size {
+        if let Some(on_rank) = Square::new(place, castle.y()) {
+            lines |= 1 << on_rank.index();
+        }
+        if let Some(on_file) = Square::new(castle.x(), place) {
+            lines |= 1 << on_file.index();
+        }
+        place += 1;
+    }
+    lines
 }
 
 /// Masks for every size up to 11, indexed by size (sizes below 5 are never used).
