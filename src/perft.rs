@@ -51,29 +51,25 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
     total
 }
 
-/// The same count as [`perft()`], but every leaf is played: the cost of a full copy-make per
-/// node, with the move list of each position generated in full.
+/// The same count as [`perft()`], but every leaf is played: the cost of making each move (on a
+/// scratch position, taken back after each), with the move list of each position generated in
+/// full.
 pub fn perft_without_bulk(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
     let moves = position.legal_moves();
-    if depth == 1 {
-        let mut total = 0;
-        for &m in &moves {
-            let mut next = *position;
-            next.play_unchecked(m);
-            // Without this the compiler may see that a leaf is never looked at and skip the move.
-            std::hint::black_box(&next);
-            total += 1;
-        }
-        return total;
-    }
     let mut total = 0;
-    for &m in &moves {
-        let mut next = *position;
-        next.play_unchecked(m);
-        total += perft_without_bulk(&next, depth - 1);
+    if depth == 1 {
+        position.for_each_child(&moves, |leaf| {
+            // Without this the compiler may see that a leaf is never looked at and skip the move.
+            std::hint::black_box(leaf);
+            total += 1;
+        });
+    } else {
+        position.for_each_child(&moves, |child| {
+            total += perft_without_bulk(child, depth - 1);
+        });
     }
     total
 }

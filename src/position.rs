@@ -432,59 +432,110 @@ impl Position {
     /// undefined behaviour, but leaves a position that the rules cannot reach.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
-        let (from, to) = (m.from(), m.to());
-        let (from_set, to_set) = (Bitboard::single(from), Bitboard::single(to));
-        if (self.occupied() & to_set).any() {
-            // Not a legal move: two pieces would share a square. Only the turn passes, so that
-            // the position stays well formed.
-            return self.pass_turn_only();
+        let mover = self.side_to_move;
+        let piece = self.piece_to_move(m);
+        self.pass_turn();
+        match piece {
+            Some(piece) => self.move_and_capture(mover, piece, m),
+            // Not a legal move: only the turn passes, so that the position stays well formed.
+            None => Bitboard::EMPTY,
         }
-        let path = from_set | to_set;
-        let (moving_piece, enemies) = match self.side_to_move {
+    }
+
+    /// The piece `m` moves: a piece of the side to move on its first square, if its second square
+    /// is empty; `None` otherwise (two pieces would share a square, or nothing would move).
+    #[inline(always)]
+    fn piece_to_move(&self, m: Move) -> Option<Piece> {
+        let (from_set, to_set) = (Bitboard::single(m.from()), Bitboard::single(m.to()));
+        if (self.occupied() & to_set).any() {
+            return None;
+        }
+        match self.side_to_move {
+            Side::Attackers => (self.attackers & from_set).any().then_some(Piece::Attacker),
+            Side::Defenders if (self.defenders & from_set).any() => Some(Piece::Defender),
+            Side::Defenders => (self.king & from_set).any().then_some(Piece::King),
+        }
+    }
+
+    /// Calls `visit` with the position after each of `moves`, legal moves of this position
+    /// (from the move generator), in order: the same positions as [`Position::play_unchecked`]
+    /// on a copy, but made on one scratch position and taken back after each visit. The turn
+    /// passes once for all of them, and a soldier's move needs no look at which piece moves.
+    #[inline(always)]
+    pub(crate) fn for_each_child(&self, moves: &[Move], mut visit: impl FnMut(&Position)) {
+        let mover = self.side_to_move;
+        let mut turn_passed = *self;
+        turn_passed.pass_turn();
+        let mut child = turn_passed;
+        match mover {
             Side::Attackers => {
-                if (self.attackers & from_set).is_empty() {
-                    return self.pass_turn_only(); // Not a legal move either: no piece to move.
+                for &m in moves {
+                    child.make_visit_unmake(&turn_passed, Piece::Attacker, m, &mut visit);
                 }
-                self.attackers ^= path;
-                (Piece::Attacker, self.defenders | self.king)
             }
             Side::Defenders => {
-                if (self.defenders & from_set).any() {
-                    self.defenders ^= path;
-                    (Piece::Defender, self.attackers)
-                } else if (self.king & from_set).any() {
-                    self.king ^= path;
-                    (Piece::King, self.attackers)
-                } else {
-                    return self.pass_turn_only();
+                for &m in moves {
+                    let king_moves = (self.king & Bitboard::single(m.from())).any();
+                    let piece = if king_moves {
+                        Piece::King
+                    } else {
+                        Piece::Defender
+                    };
+                    child.make_visit_unmake(&turn_passed, piece, m, &mut visit);
                 }
             }
-        };
-        self.hash ^= zobrist::piece_key(moving_piece, from) ^ zobrist::piece_key(moving_piece, to);
+        }
+    }
+
+    /// For [`Position::for_each_child`]: on `self`, equal to `before`, moves `piece` of the side
+    /// that has just moved in `before` along `m`, calls `visit`, and makes `self` `before` again.
+    #[inline(always)]
+    fn make_visit_unmake(
+        &mut self,
+        before: &Position,
+        piece: Piece,
+        m: Move,
+        visit: &mut impl FnMut(&Position),
+    ) {
+        let captured = self.move_and_capture(before.side_to_move.opponent(), piece, m);
+        visit(self);
+        if captured.is_empty() {
+            // Only the moving piece's set and the hash changed.
+            *self.set_mut(piece) = before.set(piece);
+            self.hash = before.hash;
+        } else {
+            *self = *before;
+        }
+    }
+
+    /// Moves `piece` of `mover` along `m` (its first square holds it, its second is empty) and
+    /// resolves the captures (R8-R13); the turn is not touched. Returns the captured squares.
+    #[inline(always)]
+    fn move_and_capture(&mut self, mover: Side, piece: Piece, m: Move) -> Bitboard {
+        let (from, to) = (m.from(), m.to());
+        *self.set_mut(piece) ^= Bitboard::single(from) | Bitboard::single(to);
+        self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
 
         // R8: only an enemy next to the landing square can be taken, and a soldier only with a
         // hostile square (a piece of the mover's side or the castle, R10) beyond it, two steps
         // from the landing square; the king (R13) only by an attacker landing next to him. Most
         // moves fail these cheap tests and are done here.
-        let mut captured = Bitboard::EMPTY;
         let next_to_landing = Bitboard::neighbours_of(to);
-        if (next_to_landing & enemies).any() {
-            let anvils = self.pieces(self.side_to_move) | self.rules.geometry().castle;
-            let king_attacked =
-                moving_piece == Piece::Attacker && (next_to_landing & self.king).any();
+        if (next_to_landing & self.pieces(mover.opponent())).any() {
+            let anvils = self.pieces(mover) | self.rules.geometry().castle;
+            let king_attacked = piece == Piece::Attacker && (next_to_landing & self.king).any();
             if king_attacked || (Bitboard::two_steps_from(to) & anvils).any() {
-                captured = self.resolve_captures(to, moving_piece);
+                return self.resolve_captures(mover, to, piece);
             }
         }
-        self.pass_turn();
-        captured
+        Bitboard::EMPTY
     }
 
     /// R15: after the mover's piece `moving_piece` lands on `to` next to an enemy, takes the
     /// soldiers (R8-R12), then the king (R13). Returns the captured squares.
     #[inline(never)]
-    fn resolve_captures(&mut self, to: Square, moving_piece: Piece) -> Bitboard {
-        let mut captured = self.capture_soldiers(to, moving_piece == Piece::King);
+    fn resolve_captures(&mut self, mover: Side, to: Square, moving_piece: Piece) -> Bitboard {
+        let mut captured = self.capture_soldiers(mover, to, moving_piece == Piece::King);
         if moving_piece == Piece::Attacker
             && (Bitboard::neighbours_of(to) & self.king).any()
             && self.king_is_captured(to)
@@ -498,24 +549,28 @@ impl Position {
         captured
     }
 
-    /// What `play_unchecked` does with a move that is not legal: the turn passes, nothing else.
-    #[cold]
-    fn pass_turn_only(&mut self) -> Bitboard {
-        self.pass_turn();
-        Bitboard::EMPTY
-    }
-
     /// The squares `m` would capture, without playing it.
     pub fn captures_of(&self, m: Move) -> Bitboard {
         let mut copy = *self;
         copy.play_unchecked(m)
     }
 
+    #[inline(always)]
     fn pass_turn(&mut self) {
         self.side_to_move = self.side_to_move.opponent();
         self.hash ^= zobrist::DEFENDERS_TO_MOVE;
     }
 
+    #[inline(always)]
+    fn set(&self, piece: Piece) -> Bitboard {
+        match piece {
+            Piece::Attacker => self.attackers,
+            Piece::Defender => self.defenders,
+            Piece::King => self.king,
+        }
+    }
+
+    #[inline(always)]
     fn set_mut(&mut self, piece: Piece) -> &mut Bitboard {
         match piece {
             Piece::Attacker => &mut self.attackers,
@@ -527,14 +582,14 @@ impl Position {
     /// R8-R12: after the mover lands on `to`, remove each enemy soldier next to `to` whose far
     /// side is hostile. Returns the captured squares.
     #[inline]
-    fn capture_soldiers(&mut self, to: Square, mover_is_king: bool) -> Bitboard {
+    fn capture_soldiers(&mut self, mover: Side, to: Square, mover_is_king: bool) -> Bitboard {
         let flags = self.rules.flags();
         if mover_is_king && !flags.contains(RuleFlags::KING_HAMMER) {
             return Bitboard::EMPTY; // R9: the king captures only if armed as a hammer.
         }
         let geometry = self.rules.geometry();
         let castle_empty = (self.occupied() & geometry.castle).is_empty();
-        let (victims, mut hostile, castle_flag) = match self.side_to_move {
+        let (victims, mut hostile, castle_flag) = match mover {
             Side::Attackers => (
                 self.defenders,
                 self.attackers,
@@ -566,7 +621,7 @@ impl Position {
             | (landing.shift(Direction::South) & hostile.shift(Direction::North));
         let captured = flanked & victims;
         if captured.any() {
-            let (set, piece) = match self.side_to_move {
+            let (set, piece) = match mover {
                 Side::Attackers => (&mut self.defenders, Piece::Defender),
                 Side::Defenders => (&mut self.attackers, Piece::Attacker),
             };
@@ -617,5 +672,60 @@ impl fmt::Display for Position {
     /// The board diagram of [`notation::diagram`](crate::notation::diagram).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&crate::notation::diagram(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Positions along seeded random games of both variants, captures and king moves among the
+    /// moves played.
+    fn positions_along_random_games() -> Vec<Position> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut positions = Vec::new();
+        for game in 0..40 {
+            let mut position = if game % 2 == 0 {
+                Position::tablut()
+            } else {
+                Position::tawlbwrdd()
+            };
+            for _ in 0..150 {
+                let moves = position.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                positions.push(position);
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                position.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn each_child_is_the_position_after_its_move() {
+        let mut captures = 0;
+        for position in positions_along_random_games() {
+            let moves = position.legal_moves();
+            let mut expected = Vec::new();
+            for &m in &moves {
+                let mut next = position;
+                captures += usize::from(next.play_unchecked(m).any());
+                assert_eq!(
+                    next.hash(),
+                    next.hash_from_scratch(),
+                    "{position:?} then {m}"
+                );
+                expected.push(next);
+            }
+            let mut visited = Vec::new();
+            position.for_each_child(&moves, |child| visited.push(*child));
+            assert_eq!(visited, expected, "{position:?}");
+        }
+        // The games must have tried the taking-back of captures too.
+        assert!(captures > 1000, "only {captures} captures");
     }
 }
