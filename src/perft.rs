@@ -55,21 +55,26 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
 /// scratch position, taken back after each), with the move list of each position generated in
 /// full.
 pub fn perft_without_bulk(position: &Position, depth: u32) -> u64 {
-    if depth == 0 {
+    // One move list per ply, filled in place: no list is set up or copied per position.
+    let mut lists = vec![MoveList::new(); depth as usize];
+    played(position, &mut lists)
+}
+
+/// [`perft_without_bulk`] to the depth of `lists`, one list for each ply.
+fn played(position: &Position, lists: &mut [MoveList]) -> u64 {
+    let Some((moves, deeper)) = lists.split_first_mut() else {
         return 1;
-    }
-    let moves = position.legal_moves();
+    };
+    position.legal_moves_into(moves);
     let mut total = 0;
-    if depth == 1 {
-        position.for_each_child(&moves, |leaf| {
+    if deeper.is_empty() {
+        position.for_each_child(moves, |leaf| {
             // Without this the compiler may see that a leaf is never looked at and skip the move.
             std::hint::black_box(leaf);
             total += 1;
         });
     } else {
-        position.for_each_child(&moves, |child| {
-            total += perft_without_bulk(child, depth - 1);
-        });
+        position.for_each_child(moves, |child| total += played(child, deeper));
     }
     total
 }
