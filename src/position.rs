@@ -497,7 +497,10 @@ impl Position {
         m: Move,
         visit: &mut impl FnMut(&Position),
     ) {
-        let captured = self.move_and_capture(before.side_to_move.opponent(), piece, m);
+        // The move is made from `before`'s values, not by changing those of `self`: reading back
+        // what the last take-back has just stored would wait on it.
+        let mover = before.side_to_move.opponent();
+        let captured = self.move_from(before.set(piece), before.hash, mover, piece, m);
         visit(self);
         if captured.is_empty() {
             // Only the moving piece's set and the hash changed.
@@ -512,9 +515,23 @@ impl Position {
     /// resolves the captures (R8-R13); the turn is not touched. Returns the captured squares.
     #[inline(always)]
     fn move_and_capture(&mut self, mover: Side, piece: Piece, m: Move) -> Bitboard {
+        self.move_from(self.set(piece), self.hash, mover, piece, m)
+    }
+
+    /// [`Position::move_and_capture`] given the moving piece's set and the hash as they are before
+    /// the move.
+    #[inline(always)]
+    fn move_from(
+        &mut self,
+        set_before: Bitboard,
+        hash_before: u64,
+        mover: Side,
+        piece: Piece,
+        m: Move,
+    ) -> Bitboard {
         let (from, to) = (m.from(), m.to());
-        *self.set_mut(piece) ^= Bitboard::single(from) | Bitboard::single(to);
-        self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        *self.set_mut(piece) = set_before ^ (Bitboard::single(from) | Bitboard::single(to));
+        self.hash = hash_before ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
 
         // R8: only an enemy next to the landing square can be taken, and a soldier only with a
         // hostile square (a piece of the mover's side or the castle, R10) beyond it, two steps
