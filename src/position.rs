@@ -497,10 +497,7 @@ impl Position {
         m: Move,
         visit: &mut impl FnMut(&Position),
     ) {
-        // The move is made from `before`'s values, not by changing those of `self`: reading back
-        // what the last take-back has just stored would wait on it.
-        let mover = before.side_to_move.opponent();
-        let captured = self.move_from(before.set(piece), before.hash, mover, piece, m);
+        let captured = self.make_from(before, before.side_to_move.opponent(), piece, m);
         visit(self);
         if captured.is_empty() {
             // Only the moving piece's set and the hash changed.
@@ -515,32 +512,29 @@ impl Position {
     /// resolves the captures (R8-R13); the turn is not touched. Returns the captured squares.
     #[inline(always)]
     fn move_and_capture(&mut self, mover: Side, piece: Piece, m: Move) -> Bitboard {
-        self.move_from(self.set(piece), self.hash, mover, piece, m)
+        let before = *self;
+        self.make_from(&before, mover, piece, m)
     }
 
-    /// [`Position::move_and_capture`] given the moving piece's set and the hash as they are before
-    /// the move.
+    /// [`Position::move_and_capture`] on `self`, which equals `before`, reading only `before`.
+    /// In [`Position::for_each_child`] `before` never changes, so its values stay in registers,
+    /// and nothing is read back from `self` just after being stored there (such a read waits on
+    /// the store: measured, a third of the time per leaf).
     #[inline(always)]
-    fn move_from(
-        &mut self,
-        set_before: Bitboard,
-        hash_before: u64,
-        mover: Side,
-        piece: Piece,
-        m: Move,
-    ) -> Bitboard {
+    fn make_from(&mut self, before: &Position, mover: Side, piece: Piece, m: Move) -> Bitboard {
         let (from, to) = (m.from(), m.to());
-        *self.set_mut(piece) = set_before ^ (Bitboard::single(from) | Bitboard::single(to));
-        self.hash = hash_before ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        let path = Bitboard::single(from) | Bitboard::single(to);
+        *self.set_mut(piece) = before.set(piece) ^ path;
+        self.hash = before.hash ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
 
         // R8: only an enemy next to the landing square can be taken, and a soldier only with a
         // hostile square (a piece of the mover's side or the castle, R10) beyond it, two steps
         // from the landing square; the king (R13) only by an attacker landing next to him. Most
         // moves fail these cheap tests and are done here.
         let next_to_landing = Bitboard::neighbours_of(to);
-        if (next_to_landing & self.pieces(mover.opponent())).any() {
-            let anvils = self.pieces(mover) | self.rules.geometry().castle;
-            let king_attacked = piece == Piece::Attacker && (next_to_landing & self.king).any();
+        if (next_to_landing & before.pieces(mover.opponent())).any() {
+            let anvils = (before.pieces(mover) ^ path) | before.rules.geometry().castle;
+            let king_attacked = piece == Piece::Attacker && (next_to_landing & before.king).any();
             if king_attacked || (Bitboard::two_steps_from(to) & anvils).any() {
                 return self.resolve_captures(mover, to, piece);
             }
