@@ -633,14 +633,15 @@ impl Position {
             hostile |= geometry.castle;
         }
         // R11: in each direction, the enemy soldier next to `to` is taken if the square beyond it
-        // is hostile: all four directions at once, pairing each step from `to` with the step
-        // back from the hostile squares.
-        let landing = Bitboard::single(to);
-        let flanked = (landing.shift(Direction::East) & hostile.shift(Direction::West))
-            | (landing.shift(Direction::West) & hostile.shift(Direction::East))
-            | (landing.shift(Direction::North) & hostile.shift(Direction::South))
-            | (landing.shift(Direction::South) & hostile.shift(Direction::North));
-        let captured = flanked & victims;
+        // is hostile: all four directions at once. A hostile square two steps from `to` in line
+        // with it is one step from the square between them, and from no other neighbour of `to`.
+        let anvils = Bitboard::two_steps_from(to) & hostile;
+        let between = Direction::ALL
+            .into_iter()
+            .fold(Bitboard::EMPTY, |between, step| {
+                between | anvils.shift(step)
+            });
+        let captured = between & Bitboard::neighbours_of(to) & victims;
         if captured.any() {
             let (set, piece) = match mover {
                 Side::Attackers => (&mut self.defenders, Piece::Defender),
