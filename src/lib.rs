@@ -14,6 +14,8 @@ pub mod protocol;
 mod rules;
 pub mod search;
 mod square;
+#[cfg(test)]
+mod test_support;
 mod variant;
 mod views;
 mod zobrist;

@@ -547,13 +547,8 @@ mod tests {
     #[test]
     fn files_are_gathered_bit_by_bit() {
         // Sets of every density, from a fixed xorshift sequence.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut random = crate::test_support::XorShift(0x9e37_79b9_7f4a_7c15);
+        let mut next = || random.next();
         for round in 0..3000 {
             let mut bits = u128::from(next()) << 64 | u128::from(next());
             for _ in 0..round % 4 {

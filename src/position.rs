@@ -729,7 +729,7 @@ mod tests {
     /// Positions along seeded random games of both variants, captures and king moves among the
     /// moves played.
     fn positions_along_random_games() -> Vec<Position> {
-        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut random = crate::test_support::XorShift(0x2545_f491_4f6c_dd1d);
         let mut positions = Vec::new();
         for game in 0..40 {
             let mut position = if game % 2 == 0 {
@@ -743,10 +743,8 @@ mod tests {
                     break;
                 }
                 positions.push(position);
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                position.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+                let pick = random.next() % moves.len() as u64;
+                position.play_unchecked(moves[pick as usize]);
             }
         }
         positions

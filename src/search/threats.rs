@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn one_move_wins_match_an_oracle_along_random_games() {
         // Play pseudo-random games and compare the set-wise tests with playing every move.
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut random = crate::test_support::XorShift(0x1234_5678_9abc_def0);
         for start in [Position::tablut(), Position::tawlbwrdd()] {
             for _ in 0..30 {
                 let mut position = start;
@@ -349,10 +349,8 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    seed ^= seed << 13;
-                    seed ^= seed >> 7;
-                    seed ^= seed << 17;
-                    position.play_unchecked(moves[(seed % moves.len() as u64) as usize]);
+                    let pick = random.next() % moves.len() as u64;
+                    position.play_unchecked(moves[pick as usize]);
                 }
             }
         }
