@@ -96,33 +96,50 @@ pub(crate) fn for_each_index(set: u128, mut visit: impl FnMut(usize)) {
     }
 }
 
-/// The 11 lines of a set given in a view's bits: line `k` is bits `11k..11k+11`. In the board's
-/// own bits these are the ranks (bit `x` of rank `y`); in the transposed view, the files (bit `y`
-/// of file `x`).
+/// The first `SIZE` lines of a set given in a view's bits (the others are left empty: no piece
+/// stands on them): line `k` is bits `11k..11k+11`. In the board's own bits these are the ranks
+/// (bit `x` of rank `y`); in the transposed view, the files (bit `y` of file `x`).
 #[inline(always)]
-fn lines_of(set: u128) -> [u32; LINE] {
+fn lines_of<const SIZE: usize>(set: u128) -> [u32; LINE] {
     let mut lines = [0; LINE];
-    for (k, line) in lines.iter_mut().enumerate() {
+    for (k, line) in lines.iter_mut().enumerate().take(SIZE) {
         *line = (set >> (k * LINE)) as u32 & LINE_BITS;
     }
     lines
 }
 
-/// The files of a set (bit `y` of file `x`), gathered file by file with two multiplications each.
+/// The first `SIZE` files of a set (bit `y` of file `x`; the others are left empty: no piece
+/// stands on them). On a board of 9 or fewer ranks, ranks 9 and 10 are off it, so they are given
+/// as blocked rather than read.
 ///
 /// A file's squares are 11 bits apart. Shifted down by `x`, ranks 0-5 of file `x` sit at bits
 /// `0, 11, .. 55` of the low 64 bits and ranks 6-10 at the same bits 66 places higher. Times
 /// `GATHER`, the bit at `11k` lands at `50 + k`, and every other product of the two lands on
-/// a bit of its own outside bits 50-55 (`50 + k + 10 (k - j)` for `j != k`), so nothing carries.
+/// a bit of its own outside bits 50-55 (`50 + k + 10 (k - j)` for `j != k`), so nothing carries:
+/// two multiplications a file. On a board of at most 9 ranks one does: ranks 6-8, moved up to
+/// bits `6, 17, 28` (`11j + 6`), land at bits 56-58, and no two of the 54 products of the nine
+/// bits with `GATHER` share a bit (checked by the tests against a bit-by-bit gather).
 #[inline(always)]
-fn files_of(set: Bitboard) -> [u32; LINE] {
+fn files_of<const SIZE: usize>(set: Bitboard) -> [u32; LINE] {
     const RANKS_0_TO_5: u64 = 1 | 1 << 11 | 1 << 22 | 1 << 33 | 1 << 44 | 1 << 55;
+    const RANKS_6_TO_8: u64 = (1 | 1 << 11 | 1 << 22) << 6;
     const GATHER: u64 = 1 << 50 | 1 << 40 | 1 << 30 | 1 << 20 | 1 << 10 | 1;
-    let gather = |bits: u64| ((bits & RANKS_0_TO_5).wrapping_mul(GATHER) >> 50) as u32 & 0x3f;
+    const RANKS_9_AND_10: u32 = 0b110_0000_0000;
     let mut files = [0; LINE];
-    for (x, file) in files.iter_mut().enumerate() {
-        let column = set.0 >> x;
-        *file = gather(column as u64) | gather((column >> 66) as u64) << 6;
+    if SIZE <= 9 {
+        // Ranks 6-8 of every file, 6 places up (only bits below 64 - 6 are kept, and they need
+        // bits up to 8 + 22).
+        let (low, high) = (set.0 as u64, ((set.0 >> 66) as u64) << 6);
+        for (x, file) in files.iter_mut().enumerate().take(SIZE) {
+            let ranks = (low >> x & RANKS_0_TO_5) | (high >> x & RANKS_6_TO_8);
+            *file = (ranks.wrapping_mul(GATHER) >> 50) as u32 & 0x1ff | RANKS_9_AND_10;
+        }
+    } else {
+        let gather = |bits: u64| ((bits & RANKS_0_TO_5).wrapping_mul(GATHER) >> 50) as u32 & 0x3f;
+        for (x, file) in files.iter_mut().enumerate().take(SIZE) {
+            let column = set.0 >> x;
+            *file = gather(column as u64) | gather((column >> 66) as u64) << 6;
+        }
     }
     files
 }
@@ -299,7 +316,7 @@ impl Lines {
     /// with the same squares added). It is called here, after the ranks are taken, so that the
     /// files go straight into place: built before and passed in, they were copied (measured).
     #[inline(always)]
-    fn new(position: &Position, files: impl FnOnce() -> [u32; LINE]) -> Lines {
+    fn new<const SIZE: usize>(position: &Position, files: impl FnOnce() -> [u32; LINE]) -> Lines {
         let geometry = position.rules().geometry();
         let movers = position.pieces(position.side_to_move()).0;
         let by_castle = if (position.occupied() & geometry.castle).any() {
@@ -308,7 +325,7 @@ impl Lines {
             movers & geometry.castle_lines.0
         };
         Lines {
-            ranks: lines_of(Lines::blocked(position).0),
+            ranks: lines_of::<SIZE>(Lines::blocked(position).0),
             files: files(),
             plain: movers & !by_castle,
             by_castle,
@@ -338,9 +355,9 @@ impl Lines {
 
 /// Appends every legal move of the side to move, given the files of the occupied squares:
 /// piece by piece in square order, each along its rank west to east, then along its file south
-/// to north.
+/// to north. Only the first `SIZE` ranks and files are read: the board is at most `SIZE` wide.
 #[inline(always)]
-fn generate_with_files(
+fn generate_with_files<const SIZE: usize>(
     position: &Position,
     files: impl FnOnce() -> [u32; LINE],
     moves: &mut MoveList,
@@ -348,7 +365,7 @@ fn generate_with_files(
     if position.winner().is_some() {
         return; // P1: a won position has no legal moves.
     }
-    let lines = Lines::new(position, files);
+    let lines = Lines::new::<SIZE>(position, files);
     let (buffer, len) = moves.buffer_mut();
     let mut writer = Writer { buffer, len: *len };
     // The halves are walked separately (see `for_each_index`), written out so that the body is
@@ -380,10 +397,23 @@ fn generate_with_files(
 /// Appends every legal move of the side to move to `moves`: piece by piece in square order
 /// (`a1`, `b1`, ... `a2`, ...), each along its rank west to east, then along its file south to
 /// north; the pieces on the empty castle's rank or file come last.
-// One copy of this large function serves every caller.
+// One copy of this large function for each board size serves every caller.
 #[inline(never)]
 pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
-    generate_with_files(position, || files_of(Lines::blocked(position)), moves);
+    // A copy for each width reads only the ranks and files the board has (`Rules` allows the odd
+    // sizes 5 to 11; a 5x5 board takes the 7x7 copy, whose two extra lines are all off it).
+    match position.rules().size() {
+        9 => generate_sized::<9>(position, moves),
+        11 => generate_sized::<11>(position, moves),
+        _ => generate_sized::<7>(position, moves),
+    }
+}
+
+/// [`generate`] for a board at most `SIZE` squares wide.
+#[inline(always)]
+fn generate_sized<const SIZE: usize>(position: &Position, moves: &mut MoveList) {
+    let files = || files_of::<SIZE>(Lines::blocked(position));
+    generate_with_files::<SIZE>(position, files, moves);
 }
 
 /// [`generate`] for a position whose views are at hand (perft keeps them in step).
@@ -391,8 +421,8 @@ pub(crate) fn generate(position: &Position, moves: &mut MoveList) {
 pub(crate) fn generate_with_views(position: &Position, views: &SideViews, moves: &mut MoveList) {
     // Squares off the board, like occupied ones, block: the same set in the transposed view.
     let off_board = !position.rules().geometry().board;
-    let files = || lines_of(views.north_occupied() | off_board.0);
-    generate_with_files(position, files, moves);
+    let files = || lines_of::<LINE>(views.north_occupied() | off_board.0);
+    generate_with_files::<LINE>(position, files, moves);
 }
 
 /// The number of legal moves of the side to move, from the position alone: the squares each
@@ -563,7 +593,16 @@ mod tests {
                     }
                 }
             }
-            assert_eq!(files_of(set), expected, "{set:?}");
+            assert_eq!(files_of::<LINE>(set), expected, "{set:?}");
+            // A copy for 9 or 7 files gathers the same files as far as they go, ranks 9 and 10
+            // (off such a board) blocked.
+            let narrow: Vec<u32> = expected.iter().map(|file| file & 0x1ff | 0x600).collect();
+            let nine = files_of::<9>(set);
+            assert_eq!(nine[..9], narrow[..9], "{set:?}");
+            assert_eq!(nine[9..], [0, 0], "{set:?}");
+            let seven = files_of::<7>(set);
+            assert_eq!(seven[..7], narrow[..7], "{set:?}");
+            assert_eq!(seven[7..], [0; 4], "{set:?}");
         }
     }
 
