@@ -465,7 +465,7 @@ impl Position {
         };
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         let friends = self.pieces(mover);
-        let captured = if may_capture(to, piece, enemies, friends, self.king, self.rules) {
+        let captured = if may_capture(to, enemies, friends, self.rules) {
             self.resolve_captures(mover, to, piece)
         } else {
             Bitboard::EMPTY
@@ -484,17 +484,21 @@ impl Position {
     /// Calls `visit` with the position after each of `moves`, legal moves of this position
     /// (from the move generator), in order: the same positions as [`Position::play_unchecked`]
     /// on a copy, but made on one scratch position and taken back after each visit. The turn
-    /// passes once for all of them, and a soldier's move needs no look at which piece moves.
+    /// passes once for all of them, a soldier's move needs no look at which piece moves, and
+    /// the squares where a move may capture are found once for all moves
+    /// ([`Position::capture_squares`]).
     #[inline(always)]
     pub(crate) fn for_each_child(&self, moves: &[Move], mut visit: impl FnMut(&Position)) {
         let mover = self.side_to_move;
         let mut turn_passed = *self;
         turn_passed.pass_turn();
         let mut child = turn_passed;
+        let capture_squares = self.capture_squares();
         match mover {
             Side::Attackers => {
                 for &m in moves {
-                    child.make_visit_unmake(&turn_passed, Piece::Attacker, m, &mut visit);
+                    let piece = Piece::Attacker;
+                    child.make_visit_unmake(&turn_passed, piece, m, capture_squares, &mut visit);
                 }
             }
             Side::Defenders => {
@@ -505,7 +509,7 @@ impl Position {
                     } else {
                         Piece::Defender
                     };
-                    child.make_visit_unmake(&turn_passed, piece, m, &mut visit);
+                    child.make_visit_unmake(&turn_passed, piece, m, capture_squares, &mut visit);
                 }
             }
         }
@@ -513,15 +517,18 @@ impl Position {
 
     /// For [`Position::for_each_child`]: on `self`, equal to `before`, moves `piece` of the side
     /// that has just moved in `before` along `m`, calls `visit`, and makes `self` `before` again.
+    /// `capture_squares` holds every square where a move may capture.
     #[inline(always)]
     fn make_visit_unmake(
         &mut self,
         before: &Position,
         piece: Piece,
         m: Move,
+        capture_squares: Bitboard,
         visit: &mut impl FnMut(&Position),
     ) {
-        let captured = self.make_from(before, before.side_to_move.opponent(), piece, m);
+        let mover = before.side_to_move.opponent();
+        let captured = self.make_from(before, mover, piece, m, capture_squares);
         visit(self);
         if captured.is_empty() {
             // Only the moving piece's set and the hash changed.
@@ -533,23 +540,50 @@ impl Position {
     }
 
     /// On `self`, which equals `before`, moves `piece` of `mover` along `m` (a legal move of
-    /// `before`'s) and resolves the captures (R8-R13), reading only `before`; the turn is not
-    /// touched. Returns the captured squares. In [`Position::for_each_child`] `before` never
-    /// changes, so its values stay in registers, and nothing is read back from `self` just after
-    /// being stored there (such a read waits on the store: measured, a third of the time per
-    /// leaf).
+    /// `before`'s) and resolves the captures (R8-R13) if it lands on one of `capture_squares`,
+    /// reading only `before`; the turn is not touched. Returns the captured squares. In
+    /// [`Position::for_each_child`] `before` never changes, so its values stay in registers,
+    /// and nothing is read back from `self` just after being stored there (such a read waits on
+    /// the store: measured, a third of the time per leaf).
     #[inline(always)]
-    fn make_from(&mut self, before: &Position, mover: Side, piece: Piece, m: Move) -> Bitboard {
+    fn make_from(
+        &mut self,
+        before: &Position,
+        mover: Side,
+        piece: Piece,
+        m: Move,
+        capture_squares: Bitboard,
+    ) -> Bitboard {
         let (from, to) = (m.from(), m.to());
         let path = Bitboard::single(from) | Bitboard::single(to);
         *self.set_mut(piece) = before.set(piece) ^ path;
         self.hash = before.hash ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
-        let enemies = before.pieces(mover.opponent());
-        let friends = before.pieces(mover) ^ path;
-        if may_capture(to, piece, enemies, friends, before.king, before.rules) {
+        if capture_squares.contains(to) {
             return self.resolve_captures(mover, to, piece);
         }
         Bitboard::EMPTY
+    }
+
+    /// The squares where a piece of the side to move may capture on landing (a superset of
+    /// those where it does), for all moves at once: next to an enemy with a piece of its own
+    /// side or the castle beyond it in line (R8, R10). That holds for the king too (R13): on or
+    /// next to the castle he is taken only with attackers on all his other sides, the castle
+    /// standing for one, so the square beyond him from the landing square is an attacker or the
+    /// castle; elsewhere it must be an attacker. A move can only shrink this set: it empties a
+    /// square of its own side and fills only the landing square, never beyond a neighbour of
+    /// itself.
+    fn capture_squares(&self) -> Bitboard {
+        let mover = self.side_to_move;
+        let enemies = self.pieces(mover.opponent());
+        let anvils = self.pieces(mover) | self.rules.geometry().castle;
+        // An enemy one step from the landing square in some direction, an anvil one step
+        // beyond it the same way: step the anvils back onto the enemies, then onto the landing
+        // squares.
+        Direction::ALL
+            .into_iter()
+            .fold(Bitboard::EMPTY, |squares, back| {
+                squares | (enemies & anvils.shift(back)).shift(back)
+            })
     }
 
     /// R15: after the mover's piece `moving_piece` lands on `to` next to an enemy, takes the
@@ -679,29 +713,17 @@ impl Position {
     }
 }
 
-/// Whether `piece` of one side, having landed on `to`, may capture (if not, it surely does not):
-/// `enemies` are the other side's pieces, `friends` the mover's own after the move, `king` the
-/// king's set.
+/// Whether a piece of one side, having landed on `to`, may capture (if not, it surely does not):
+/// `enemies` are the other side's pieces, the king among them, `friends` the mover's own after
+/// the move.
 ///
-/// R8: only an enemy next to the landing square can be taken, and a soldier only with a hostile
-/// square (a piece of the mover's side or the castle, R10) beyond it, two steps from the landing
-/// square; the king (R13) only by an attacker landing next to him. Most moves fail these cheap
-/// tests.
+/// R8: only an enemy next to the landing square can be taken, and only with a piece of the
+/// mover's side or the castle beyond it, two steps from the landing square (R10 for soldiers;
+/// for the king, R13, see [`Position::capture_squares`]). Most moves fail these cheap tests.
 #[inline(always)]
-fn may_capture(
-    to: Square,
-    piece: Piece,
-    enemies: Bitboard,
-    friends: Bitboard,
-    king: Bitboard,
-    rules: Rules,
-) -> bool {
-    let next_to_landing = Bitboard::neighbours_of(to);
-    (next_to_landing & enemies).any() && {
-        let anvils = friends | rules.geometry().castle;
-        let king_attacked = piece == Piece::Attacker && (next_to_landing & king).any();
-        king_attacked || (Bitboard::two_steps_from(to) & anvils).any()
-    }
+fn may_capture(to: Square, enemies: Bitboard, friends: Bitboard, rules: Rules) -> bool {
+    (Bitboard::neighbours_of(to) & enemies).any()
+        && (Bitboard::two_steps_from(to) & (friends | rules.geometry().castle)).any()
 }
 
 impl fmt::Debug for Position {
@@ -750,15 +772,91 @@ mod tests {
         positions
     }
 
+    /// Seeded random placements with the king on the castle, next to it, or elsewhere off the
+    /// edge, and soldiers strewn densely around, so that every regime of king capture (R13)
+    /// comes up.
+    fn random_placements() -> Vec<Position> {
+        let mut random = crate::test_support::XorShift(0x853c_49e6_748f_ea9b);
+        let mut positions = Vec::new();
+        for round in 0..600u64 {
+            let rules = if round % 2 == 0 {
+                Rules::TABLUT
+            } else {
+                Rules::TAWLBWRDD
+            };
+            let (size, centre) = (rules.size(), rules.size() / 2);
+            let king = match round % 3 {
+                0 => (centre, centre),
+                1 => [(1, 0), (0, 1), (2, 1), (1, 2)][(random.next() % 4) as usize],
+                _ => (
+                    1 + (random.next() % u64::from(size - 2)) as u8,
+                    1 + (random.next() % u64::from(size - 2)) as u8,
+                ),
+            };
+            let king = if round % 3 == 1 {
+                (centre + king.0 - 1, centre + king.1 - 1)
+            } else {
+                king
+            };
+            let mut pieces = Vec::new();
+            for y in 0..size {
+                for x in 0..size {
+                    let Some(square) = Square::new(x, y) else {
+                        continue;
+                    };
+                    if (x, y) == king {
+                        pieces.push((square, Piece::King));
+                    } else if (x, y) != (centre, centre) {
+                        match random.next() % 8 {
+                            0 | 1 => pieces.push((square, Piece::Attacker)),
+                            2 => pieces.push((square, Piece::Defender)),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            let side = if round % 4 == 3 {
+                Side::Defenders
+            } else {
+                Side::Attackers
+            };
+            // The placements are on the board and put one piece on each square.
+            positions.push(Position::from_pieces(rules, side, pieces).unwrap());
+        }
+        positions
+    }
+
     #[test]
     fn each_child_is_the_position_after_its_move() {
         let mut captures = 0;
-        for position in positions_along_random_games() {
+        // King captures (R13) with the king on the castle, next to it, elsewhere.
+        let mut king_captures = [0; 3];
+        let positions = positions_along_random_games()
+            .into_iter()
+            .chain(random_placements());
+        for position in positions {
+            let capture_squares = position.capture_squares();
             let moves = position.legal_moves();
             let mut expected = Vec::new();
             for &m in &moves {
                 let mut next = position;
-                captures += usize::from(next.play_unchecked(m).any());
+                let captured = next.play_unchecked(m);
+                captures += usize::from(captured.any());
+                assert!(
+                    captured.is_empty() || capture_squares.contains(m.to()),
+                    "{position:?} then {m}: a capture off the capture squares"
+                );
+                if (captured & position.king).any() {
+                    let geometry = position.rules.geometry();
+                    let regime = if position.king == geometry.castle {
+                        0
+                    } else if (position.king & geometry.castle_neighbours).any() {
+                        1
+                    } else {
+                        2
+                    };
+                    king_captures[regime] += 1;
+                }
                 assert_eq!(
                     next.hash(),
                     next.hash_from_scratch(),
@@ -770,7 +868,11 @@ mod tests {
             position.for_each_child(&moves, |child| visited.push(*child));
             assert_eq!(visited, expected, "{position:?}");
         }
-        // The games must have tried the taking-back of captures too.
+        // The games must have tried the taking-back of captures too, and every king capture.
         assert!(captures > 1000, "only {captures} captures");
+        assert!(
+            king_captures.iter().all(|&count| count >= 10),
+            "king captures on, next to, off the castle: {king_captures:?}"
+        );
     }
 }
