@@ -111,8 +111,17 @@ impl Bitboard {
     }
 
     /// Whether `square` is in the set.
+    #[inline]
     pub const fn contains(self, square: Square) -> bool {
-        self.0 & (1u128 << square.index()) != 0
+        // The half that holds the square, then one bit test: cheaper than a shift of a u128 by a
+        // variable amount, on the path of every move perft makes.
+        let index = square.index();
+        let half = if index < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        half >> (index % 64) & 1 != 0
     }
 
     /// How many squares the set holds.
@@ -438,5 +447,19 @@ mod tests {
         assert_eq!(forward, backward);
         assert_eq!(forward.len(), 3);
         assert_eq!(set.into_iter().len(), 3);
+    }
+
+    #[test]
+    fn membership_agrees_with_the_bits_in_both_halves() {
+        let mut random = crate::test_support::XorShift(0x6a09_e667_f3bc_c908);
+        for _ in 0..200 {
+            let set =
+                Bitboard((u128::from(random.next()) << 64 | u128::from(random.next())) & GRID);
+            for index in 0..121 {
+                let square = Square::from_index(index).unwrap(); // 121 squares on the grid
+                assert_eq!(set.contains(square), set.0 >> index & 1 == 1, "{index}");
+                assert_eq!(set.contains(square), set.into_iter().any(|s| s == square));
+            }
+        }
     }
 }

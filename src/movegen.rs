@@ -463,24 +463,26 @@ pub(crate) fn count_with_views(position: &Position, views: &SideViews) -> u32 {
 }
 
 /// The number of legal moves in the position after `m`, a legal move, without playing it; or
-/// `None` if `m` might capture. `views` are the position's.
+/// `None` if `m` might capture. `views` are the position's, `capture_squares` its
+/// [`Position::capture_squares`].
 ///
-/// A move that lands next to no enemy piece captures nothing (R8, R13), so after it only its two
+/// A move that lands off the capture squares captures nothing (R8-R13), so after it only its two
 /// squares have changed; if the king made it to the edge, the game is won (R14) and no move is
 /// left (P1). Perft counts its last ply this way for most moves, and plays the others.
 #[inline]
 pub(crate) fn count_after_quiet_move(
     position: &Position,
     views: &SideViews,
+    capture_squares: Bitboard,
     m: Move,
 ) -> Option<u32> {
     let (from, to) = (m.from(), m.to());
+    if capture_squares.contains(to) {
+        return None;
+    }
     let side = position.side_to_move();
     let next_side = side.opponent();
     let next_movers = position.pieces(next_side);
-    if (Bitboard::neighbours_of(to) & next_movers).any() {
-        return None;
-    }
     if position.king_set().contains(from) && position.rules().edge().contains(to) {
         return Some(0); // R14
     }
@@ -648,7 +650,8 @@ mod tests {
                 let captured = next.play_unchecked(m);
                 let next_views = views.after(position.side_to_move(), m, captured);
                 assert_eq!(next_views, SideViews::of(&next), "{position:?} then {m}");
-                if let Some(quick) = count_after_quiet_move(&position, &views, m) {
+                let capture_squares = position.capture_squares();
+                if let Some(quick) = count_after_quiet_move(&position, &views, capture_squares, m) {
                     assert_eq!(quick, count(&next), "{position:?} then {m}");
                 }
             }

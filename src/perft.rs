@@ -33,8 +33,10 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
     if depth == 2 {
         // The last ply is counted, not played; moves that cannot capture are not even played
         // at the ply before it (see `count_after_quiet_move`).
+        let capture_squares = position.capture_squares();
         for &m in &moves {
-            let count = movegen::count_after_quiet_move(position, views, m).unwrap_or_else(|| {
+            let quick = movegen::count_after_quiet_move(position, views, capture_squares, m);
+            let count = quick.unwrap_or_else(|| {
                 let mut next = *position;
                 let captured = next.play_unchecked(m);
                 movegen::count_with_views(&next, &views.after(mover, m, captured))

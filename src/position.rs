@@ -572,7 +572,7 @@ impl Position {
     /// castle; elsewhere it must be an attacker. A move can only shrink this set: it empties a
     /// square of its own side and fills only the landing square, never beyond a neighbour of
     /// itself.
-    fn capture_squares(&self) -> Bitboard {
+    pub(crate) fn capture_squares(&self) -> Bitboard {
         let mover = self.side_to_move;
         let enemies = self.pieces(mover.opponent());
         let anvils = self.pieces(mover) | self.rules.geometry().castle;
