@@ -530,12 +530,14 @@ impl Position {
         let mover = before.side_to_move.opponent();
         let captured = self.make_from(before, mover, piece, m, capture_squares);
         visit(self);
-        if captured.is_empty() {
-            // Only the moving piece's set and the hash changed.
-            *self.set_mut(piece) = before.set(piece);
-            self.hash = before.hash;
-        } else {
+        if captured.any() {
             *self = *before;
+        } else if piece != Piece::Attacker {
+            // Only the moving piece's set and the hash changed, and the next move writes the
+            // hash and its own piece's set whole, from `before`: the attackers' moves all write
+            // the same set, but a defender's move changes a set that the king's next move does
+            // not write, and the other way round, so it is put back.
+            *self.set_mut(piece) = before.set(piece);
         }
     }
 
