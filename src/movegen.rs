@@ -127,8 +127,8 @@ fn files_of<const SIZE: usize>(set: Bitboard) -> [u32; LINE] {
     const RANKS_9_AND_10: u32 = 0b110_0000_0000;
     let mut files = [0; LINE];
     if SIZE <= 9 {
-        // Ranks 6-8 of every file, 6 places up (only bits below 64 - 6 are kept, and they need
-        // bits up to 8 + 22).
+        // Ranks 6-8 of every file, moved 6 places up: the shift drops the high word's top 6
+        // bits, but ranks 6-8 of files 0-8 use only its bits 0 to 8 + 22.
         let (low, high) = (set.0 as u64, ((set.0 >> 66) as u64) << 6);
         for (x, file) in files.iter_mut().enumerate().take(SIZE) {
             let ranks = (low >> x & RANKS_0_TO_5) | (high >> x & RANKS_6_TO_8);
