@@ -503,8 +503,7 @@ impl Position {
             }
             Side::Defenders => {
                 for &m in moves {
-                    let king_moves = (self.king & Bitboard::single(m.from())).any();
-                    let piece = if king_moves {
+                    let piece = if self.king.contains(m.from()) {
                         Piece::King
                     } else {
                         Piece::Defender
