@@ -646,12 +646,12 @@ mod tests {
             let moves = position.legal_moves();
             assert_eq!(count(&position), moves.len() as u32, "{position:?}");
             let views = SideViews::of(&position);
+            let capture_squares = position.capture_squares();
             for &m in &moves {
                 let mut next = position;
                 let captured = next.play_unchecked(m);
                 let next_views = views.after(position.side_to_move(), m, captured);
                 assert_eq!(next_views, SideViews::of(&next), "{position:?} then {m}");
-                let capture_squares = position.capture_squares();
                 if let Some(quick) = count_after_quiet_move(&position, &views, capture_squares, m) {
                     assert_eq!(quick, count(&next), "{position:?} then {m}");
                 }
