@@ -402,7 +402,11 @@ impl Session {
         }
         if let Some(job) = self.handle_command(command, &mut *out) {
             if self.take_rules_changed() {
-                self.searcher = None;
+                // Another game: what the table learnt does not apply to it. Emptied in place,
+                // which is quicker than setting up a new table.
+                if let Some(searcher) = &mut self.searcher {
+                    searcher.clear();
+                }
             }
             let config = self.search_config();
             let searcher = self.searcher.get_or_insert_with(|| Searcher::new(config));
