@@ -106,6 +106,9 @@ impl TranspositionTable {
             slots,
             generation: AtomicU64::new(0),
         };
+        // `resize_with` writes the slots too, but the compiler may turn an allocation followed
+        // by zeroing into a zeroed allocation that maps no page yet; the atomic stores of
+        // `clear` are always made. The second pass costs about 3 ms of the 25 for 64 MiB.
         table.clear();
         table
     }
