@@ -62,7 +62,19 @@ impl Variant {
         }
     }
 
-    /// The built-in game with this name (`tablut` or `tawlbwrdd`, any case).
+    /// The names [`Variant::by_name`] accepts, in the order `help` lists them.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// for name in Variant::names() {
+    ///     assert!(Variant::by_name(name).is_some());
+    /// }
+    /// ```
+    pub fn names() -> &'static [&'static str] {
+        &["tablut", "tawlbwrdd"]
+    }
+
+    /// The built-in game with this name (one of [`Variant::names`], any case).
     pub fn by_name(name: &str) -> Option<Variant> {
         match name.to_ascii_lowercase().as_str() {
             "tablut" => Some(Variant::tablut()),
