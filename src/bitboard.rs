@@ -226,6 +226,18 @@ impl Bitboard {
     }
 }
 
+/// Calls `visit` with the index of each square of `set`, lowest first. The halves are walked
+/// separately: finding the lowest bit of a u64 is one instruction, of a u128 several.
+#[inline(always)]
+pub(crate) fn for_each_index(set: u128, mut visit: impl FnMut(usize)) {
+    for (mut half, offset) in [(set as u64, 0), ((set >> 64) as u64, 64)] {
+        while half != 0 {
+            visit(half.trailing_zeros() as usize + offset);
+            half &= half - 1;
+        }
+    }
+}
+
 /// The squares reached from `pieces` sliding east (towards higher bits) through the `open`
 /// squares, which must leave out the first file (so that a stretch at the end of a rank does not
 /// carry on into the next). A carry from each square just east of a piece runs along its open

@@ -5,8 +5,8 @@ use thiserror::Error;
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
-use crate::position::{DrawReason, IllegalMoveError, Outcome, Position};
-use crate::variant::Variant;
+use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
+use crate::rules::RepetitionRule;
 
 /// Why a move could not be played in a game. The game is left as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
@@ -42,11 +42,6 @@ pub struct Game {
 }
 
 impl Game {
-    /// A new game at the variant's start position.
-    pub fn new(variant: &Variant) -> Game {
-        Game::from_position(variant.start())
-    }
-
     /// A new game set up at `position`: repetitions count from here (R16).
     pub fn from_position(position: Position) -> Game {
         Game {
@@ -100,7 +95,8 @@ impl Game {
     }
 
     /// The result, once the game has ended: a win on the board (R13, R14), a draw by repetition
-    /// (R16), by lack of moves (R17) or by agreement (R18).
+    /// (R16), by lack of moves (R17) or by agreement (R18). Under custom rules, the other wins on
+    /// the board, and the third occurrence of a position as the rules say (draw, or a win).
     pub fn outcome(&self) -> Option<Outcome> {
         let position = self.position();
         if position.winner().is_some() {
@@ -109,9 +105,22 @@ impl Game {
         if self.agreed_draw {
             return Some(Outcome::Draw(DrawReason::Agreement));
         }
-        if let Some(count) = position.rules().repetition().draw_count() {
+        let rule = position.rules().repetition();
+        if let Some(count) = rule.end_count() {
             if self.repetitions() >= count {
-                return Some(Outcome::Draw(DrawReason::Repetition));
+                // The side to move now did not make the repeating move: the other side did.
+                let to_move = position.side_to_move();
+                return Some(match rule {
+                    RepetitionRule::ThirdOccurrenceLosesForMover => Outcome::Win {
+                        winner: to_move,
+                        reason: WinReason::Repetition,
+                    },
+                    RepetitionRule::ThirdOccurrenceWinsForMover => Outcome::Win {
+                        winner: to_move.opponent(),
+                        reason: WinReason::Repetition,
+                    },
+                    _ => Outcome::Draw(DrawReason::Repetition),
+                });
             }
         }
         position.outcome()

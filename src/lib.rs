@@ -12,6 +12,7 @@ mod piece;
 mod position;
 pub mod protocol;
 mod rules;
+mod rules_string;
 pub mod search;
 mod square;
 #[cfg(test)]
@@ -27,6 +28,6 @@ pub use moves::{
 };
 pub use piece::{Piece, Side};
 pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
-pub use rules::{RepetitionRule, RuleFlags, Rules, RulesError};
+pub use rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
 pub use square::{MAX_BOARD_SIZE, Square, SquareParseError};
-pub use variant::{RulesStringError, Variant};
+pub use variant::{OPENTAFL_GAMES, RulesStringError, Variant};

@@ -17,8 +17,11 @@
 //! ([`count_with_views`], [`count_after_quiet_move`]).
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::moves::{MOVE_LIST_CAPACITY, Move, MoveList};
+use crate::bitboard::for_each_index;
+use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
+use crate::piece::Side;
 use crate::position::Position;
+use crate::rules::custom::{Class, RuleSet, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
 
@@ -31,9 +34,7 @@ const LINE: usize = MAX_BOARD_SIZE as usize;
 /// The bits of one line of the grid.
 const LINE_BITS: u32 = (1 << LINE) - 1;
 
-/// Moves copied at once: at least the longest stretch a piece can slide (10 squares). The move
-/// list has room for one block past its most moves ([`MoveList`]'s capacity).
-pub(crate) const BLOCK: usize = 16;
+
 
 /// Entries of a line's table: the 10 other squares of the line, then room for a block that starts
 /// at any of the first 16 entries (so that a start masked to 4 bits needs no bounds check).
@@ -84,17 +85,6 @@ static LINE_MOVES: [[[Move; LINE_TABLE]; 2]; GRID_SQUARES] = {
     table
 };
 
-/// Calls `visit` with the index of each square of `set`, lowest first. The halves are walked
-/// separately: finding the lowest bit of a u64 is one instruction, of a u128 several.
-#[inline(always)]
-pub(crate) fn for_each_index(set: u128, mut visit: impl FnMut(usize)) {
-    for (mut half, offset) in [(set as u64, 0), ((set >> 64) as u64, 64)] {
-        while half != 0 {
-            visit(half.trailing_zeros() as usize + offset);
-            half &= half - 1;
-        }
-    }
-}
 
 /// The first `SIZE` lines of a set given in a view's bits (the others are left empty: no piece
 /// stands on them): line `k` is bits `11k..11k+11`. In the board's own bits these are the ranks
@@ -426,6 +416,130 @@ pub(crate) fn generate_with_views(position: &Position, views: &SideViews, moves:
     generate_with_files::<LINE>(position, files, moves);
 }
 
+/// Appends every legal move of the side to move under custom rules (see [`RuleSet`]): rook moves
+/// stopped by pieces and by the special squares the piece may not pass, ending on squares it
+/// may stop on, no farther than its speed limit. Pieces are taken in groups that the same squares
+/// block (soldiers on plain squares, soldiers on each kind of special square, the king), each
+/// group's ranks and files read once.
+#[inline(never)]
+pub(crate) fn generate_custom(position: &Position, set: &RuleSet, moves: &mut MoveList) {
+    if position.winner().is_some() {
+        return; // P1: a won position has no legal moves.
+    }
+    let (buffer, len) = moves.buffer_mut();
+    let mut writer = Writer { buffer, len: *len };
+    for_each_custom_move(position, set, |m| {
+        // A list being filled holds at most MAX_LEGAL_MOVES moves: the place always exists.
+        if let Some(place) = writer.buffer.get_mut(writer.len) {
+            *place = m;
+            writer.len += 1;
+        }
+    });
+    *len = writer.len;
+}
+
+/// How many legal moves the side to move has under custom rules.
+pub(crate) fn count_custom(position: &Position, set: &RuleSet) -> u32 {
+    if position.winner().is_some() {
+        return 0; // P1
+    }
+    let mut count = 0;
+    for_each_custom_move(position, set, |_| count += 1);
+    count
+}
+
+/// Calls `visit` with every legal move under custom rules (the game not being won).
+#[inline(always)]
+fn for_each_custom_move(position: &Position, set: &RuleSet, mut visit: impl FnMut(Move)) {
+    match position.rules().size() {
+        9 => for_each_custom_move_sized::<9>(position, set, &mut visit),
+        11 => for_each_custom_move_sized::<11>(position, set, &mut visit),
+        _ => for_each_custom_move_sized::<7>(position, set, &mut visit),
+    }
+}
+
+/// [`for_each_custom_move`] on a board at most `SIZE` squares wide.
+#[inline(always)]
+fn for_each_custom_move_sized<const SIZE: usize>(
+    position: &Position,
+    set: &RuleSet,
+    visit: &mut impl FnMut(Move),
+) {
+    let side = position.side_to_move();
+    let occupied = position.occupied() | !set.board;
+    let (soldiers, class) = match side {
+        Side::Attackers => (position.attackers(), Class::Attacker),
+        Side::Defenders => (position.defenders(), Class::Defender),
+    };
+    let group = |pieces: Bitboard, class: Class, start: usize, visit: &mut dyn FnMut(Move)| {
+        custom_group_moves::<SIZE>(pieces, occupied, set, class, start, visit);
+    };
+    group(soldiers - set.special, class, 0, visit);
+    if (soldiers & set.special).any() {
+        for kind in SquareKind::ALL {
+            let on_kind = soldiers & set.spec.squares[kind as usize];
+            group(on_kind, class, kind as usize + 1, visit);
+        }
+    }
+    if side == Side::Defenders {
+        let king = position.king_set();
+        group(king, Class::King, set.start_kind(king), visit);
+    }
+}
+
+/// The moves of `pieces`, all of one class starting on squares of one kind (`start`, as in
+/// [`RuleSet::no_pass`]).
+#[inline(always)]
+fn custom_group_moves<const SIZE: usize>(
+    pieces: Bitboard,
+    occupied: Bitboard,
+    set: &RuleSet,
+    class: Class,
+    start: usize,
+    visit: &mut dyn FnMut(Move),
+) {
+    if pieces.is_empty() {
+        return;
+    }
+    let (Some(no_pass), Some(no_stop), Some(&speed)) = (
+        set.no_pass.get(class as usize).and_then(|by| by.get(start)),
+        set.no_stop.get(class as usize).and_then(|by| by.get(start)),
+        set.speed.get(class as usize),
+    ) else {
+        return; // Not reached: the class and kind indices are in range.
+    };
+    let blocked = occupied | *no_pass;
+    let ranks = lines_of::<SIZE>(blocked.0);
+    let files = files_of::<SIZE>(blocked);
+    let speed = u32::from(speed);
+    for_each_index(pieces.0, |index| {
+        let (Some(&[x, y]), Some(line_moves)) = (COORDINATES.get(index), LINE_MOVES.get(index))
+        else {
+            return; // Not reached: pieces stand on the grid.
+        };
+        let (x, y) = (u32::from(x), u32::from(y));
+        let lines = [
+            (ranks.get(y as usize), x, &line_moves[0]),
+            (files.get(x as usize), y, &line_moves[1]),
+        ];
+        for (bits, at, table) in lines {
+            let Some(&bits) = bits else { continue };
+            let stretch = Stretch::of(bits, at);
+            let (mut low, mut high) = (stretch.start, stretch.start + stretch.length);
+            if speed > 0 {
+                // Entry e leads `at - e` squares down the line if below `at`, else `e + 1 - at` up.
+                low = low.max(at.saturating_sub(speed));
+                high = high.min(at + speed);
+            }
+            for &m in table.get(low as usize..high as usize).unwrap_or(&[]) {
+                if !no_stop.contains(m.to()) {
+                    visit(m);
+                }
+            }
+        }
+    });
+}
+
 /// The number of legal moves of the side to move, from the position alone: the squares each
 /// piece reaches sliding each way through empty squares (the empty castle among them, R7), all
 /// pieces at once ([`Bitboard::slides`]), less the castle (R6), counted. (Perft, which keeps
@@ -537,7 +651,6 @@ fn count_slides(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::piece::Side;
     use crate::rules::Rules;
 
     /// Positions reached from both start positions and a few set-ups (king next to the empty

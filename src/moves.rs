@@ -68,7 +68,11 @@ pub const MAX_LEGAL_MOVES: usize = 400;
 /// Capacity of a [`MoveList`]: [`MAX_LEGAL_MOVES`] and 16 more, because the move generator
 /// writes moves 16 at a time (a whole run of a precomputed table) and then counts only the moves
 /// really made.
-pub const MOVE_LIST_CAPACITY: usize = MAX_LEGAL_MOVES + crate::movegen::BLOCK;
+pub const MOVE_LIST_CAPACITY: usize = MAX_LEGAL_MOVES + BLOCK;
+
+/// Moves the generator copies at once: at least the longest stretch a piece can slide (10
+/// squares). A list has room for one block past its most moves.
+pub(crate) const BLOCK: usize = 16;
 
 /// A [`MoveList`] was full: the move was not added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]

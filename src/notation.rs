@@ -173,8 +173,28 @@ pub fn position_record(position: &Position) -> String {
     out
 }
 
-/// A board diagram as RULES.md draws them: rank 1 at the bottom, files along the foot, `a`
-/// attacker, `d` defender, `K` king, `#` the empty castle, `.` an empty square.
+// Positions print as records (`Debug`) and diagrams (`Display`): text is this module's job.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Position({} {} to move)",
+            position_record(self),
+            self.side_to_move()
+        )
+    }
+}
+
+impl fmt::Display for Position {
+    /// The board diagram of [`diagram`].
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&diagram(self))
+    }
+}
+
+/// A board diagram as docs/rules.md draws them: rank 1 at the bottom, files along the foot, `a`
+/// attacker, `d` defender, `K` king, `#` the empty castle (or throne), `+` an empty corner or
+/// fort of custom rules, `.` an empty square.
 ///
 /// ```
 /// use tafl_engine::{notation, Position};
@@ -184,7 +204,7 @@ pub fn position_record(position: &Position) -> String {
 /// ```
 pub fn diagram(position: &Position) -> String {
     let size = position.rules().size();
-    let castle = position.rules().castle();
+    let (throne, special) = (position.rules().throne(), position.rules().special_squares());
     let mut out = String::new();
     for y in (0..size).rev() {
         out.push_str(&format!("{:>2} ", y + 1));
@@ -194,7 +214,8 @@ pub fn diagram(position: &Position) -> String {
             };
             let symbol = match position.piece_at(square) {
                 Some(piece) => piece.diagram_char(),
-                None if square == castle => '#',
+                None if throne.contains(square) => '#',
+                None if special.contains(square) => '+',
                 None => '.',
             };
             out.push(' ');

@@ -17,8 +17,28 @@ pub fn perft(position: &Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if position.rules().custom().is_some() {
+        let mut lists = vec![MoveList::new(); depth as usize - 1];
+        return bulk_custom(position, &mut lists);
+    }
     // Counting works on the board's views; they are built once here and kept in step below.
     bulk(position, &SideViews::of(position), depth)
+}
+
+/// [`perft()`] under custom rules to the depth of `lists` plus one: each position's moves are
+/// listed into the list of its ply, and the last ply is counted.
+fn bulk_custom(position: &Position, lists: &mut [MoveList]) -> u64 {
+    let Some((moves, deeper)) = lists.split_first_mut() else {
+        return u64::from(position.count_legal_moves());
+    };
+    position.legal_moves_into(moves);
+    let mut total = 0;
+    for &m in moves.iter() {
+        let mut next = *position;
+        next.play_unchecked(m);
+        total += bulk_custom(&next, deeper);
+    }
+    total
 }
 
 /// [`perft()`] for `depth >= 1`, with `views` the position's.

@@ -1,5 +1,6 @@
 //! `Position`: the placement of the pieces, the side to move and the rules; playing moves,
-//! captures (R8-R13) and the end of the game on the board (R13, R14, R17).
+//! captures (R8-R13) and the end of the game on the board (R13, R14, R17). Custom rules have
+//! their captures, shieldwalls and game ends in the child modules.
 
 use std::fmt;
 
@@ -12,6 +13,10 @@ use crate::piece::{Piece, Side};
 use crate::rules::{RuleFlags, Rules};
 use crate::square::Square;
 use crate::zobrist;
+
+mod captures;
+mod ends;
+mod shieldwall;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -49,10 +54,22 @@ impl fmt::Display for Outcome {
 /// How a side won.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum WinReason {
-    /// The attackers captured the king (R13).
+    /// The attackers captured the king (R13; custom rules: by the king's strength).
     KingCaptured,
-    /// The king reached an edge square (R14).
+    /// The king reached an edge square (R14), or a corner under corner-escape rules.
     KingEscaped,
+    /// Custom rules: the other side has no piece left.
+    AllPiecesCaptured,
+    /// Custom rules: no defender has an empty square next to it.
+    DefendersImmobile,
+    /// Custom rules: the king is safe in an edge fort.
+    EdgeFort,
+    /// Custom rules ("surrounding fatal"): no defender can reach an edge.
+    Encircled,
+    /// Custom rules: the side to move has no legal move, and loses.
+    NoLegalMoves,
+    /// Custom rules: the third occurrence of a position decided the game.
+    Repetition,
 }
 
 impl fmt::Display for WinReason {
@@ -60,6 +77,12 @@ impl fmt::Display for WinReason {
         f.write_str(match self {
             WinReason::KingCaptured => "the king was captured",
             WinReason::KingEscaped => "the king escaped",
+            WinReason::AllPiecesCaptured => "the other side has no piece left",
+            WinReason::DefendersImmobile => "no defender can move",
+            WinReason::EdgeFort => "the king is in an edge fort",
+            WinReason::Encircled => "the defenders are encircled",
+            WinReason::NoLegalMoves => "the side to move has no legal move",
+            WinReason::Repetition => "the position occurred a third time",
         })
     }
 }
@@ -130,6 +153,12 @@ pub enum IllegalMoveError {
     /// The move ends on the castle (R6).
     #[error("no piece may stop on the castle {0}")]
     Castle(Square),
+    /// Custom rules: the move passes over or ends on a special square this piece may not use.
+    #[error("this piece may not pass over or stop on {0} (a throne, corner or fort)")]
+    Restricted(Square),
+    /// Custom rules: the move is longer than this piece may move in one turn.
+    #[error("this piece moves at most {0} squares in one turn")]
+    TooFar(u8),
 }
 
 /// A position: where the pieces stand, who is to move, and the rules of the game.
@@ -211,12 +240,22 @@ impl Position {
 
     /// The start position of Tablut (RULES.md), attackers to move.
     pub fn tablut() -> Position {
-        crate::variant::Variant::tablut().start()
+        Position::from_placement(Rules::TABLUT, &crate::rules::TABLUT_START)
     }
 
     /// The start position of Tawlbwrdd (RULES.md), attackers to move.
     pub fn tawlbwrdd() -> Position {
-        crate::variant::Variant::tawlbwrdd().start()
+        Position::from_placement(Rules::TAWLBWRDD, &crate::rules::TAWLBWRDD_START)
+    }
+
+    /// A start placement with the attackers to move (R4).
+    fn from_placement(rules: Rules, placement: &crate::rules::StartPlacement) -> Position {
+        let mut position = Position::empty(rules, Side::Attackers);
+        position.attackers = placement.attackers;
+        position.defenders = placement.defenders;
+        position.king = placement.king;
+        position.hash = position.hash_from_scratch();
+        position
     }
 
     /// The rules the position is played under.
@@ -313,6 +352,9 @@ impl Position {
     /// (R14). A position set up with the king on the edge counts as won by the defenders.
     #[inline]
     pub fn winner(&self) -> Option<Side> {
+        if let Some(set) = self.rules.custom() {
+            return self.custom_winner(set).map(|(side, _)| side);
+        }
         if self.king.is_empty() {
             Some(Side::Attackers)
         } else if (self.king & self.rules.geometry().edge).any() {
@@ -324,12 +366,22 @@ impl Position {
 
     /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
     /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
-    /// the game's history: see [`Game::outcome`](crate::Game::outcome).
+    /// the game's history: see [`Game::outcome`](crate::Game::outcome). Under custom rules the
+    /// other wins are tested too, and a side to move without a legal move loses.
     pub fn outcome(&self) -> Option<Outcome> {
         if let Some(won) = self.won_outcome() {
             return Some(won);
         }
-        (movegen::count(self) == 0).then_some(Outcome::Draw(DrawReason::NoLegalMoves))
+        if self.count_legal_moves() > 0 {
+            return None;
+        }
+        Some(match self.rules.custom() {
+            None => Outcome::Draw(DrawReason::NoLegalMoves),
+            Some(_) => Outcome::Win {
+                winner: self.side_to_move.opponent(),
+                reason: WinReason::NoLegalMoves,
+            },
+        })
     }
 
     /// Every legal move of the side to move (none once the game is won), each once. Their order
@@ -337,7 +389,7 @@ impl Position {
     /// fixed order matters (seeded random games, for instance).
     pub fn legal_moves(&self) -> MoveList {
         let mut moves = MoveList::new();
-        movegen::generate(self, &mut moves);
+        self.legal_moves_into(&mut moves);
         moves
     }
 
@@ -352,12 +404,18 @@ impl Position {
     /// ```
     pub fn legal_moves_into(&self, moves: &mut MoveList) {
         moves.clear();
-        movegen::generate(self, moves);
+        match self.rules.custom() {
+            None => movegen::generate(self, moves),
+            Some(set) => movegen::generate_custom(self, set, moves),
+        }
     }
 
     /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
     pub fn count_legal_moves(&self) -> u32 {
-        movegen::count(self)
+        match self.rules.custom() {
+            None => movegen::count(self),
+            Some(set) => movegen::count_custom(self, set),
+        }
     }
 
     /// Whether `m` is a legal move here.
@@ -400,14 +458,67 @@ impl Position {
                 return Err(IllegalMoveError::Blocked(square));
             }
         }
+        if let Some(set) = self.rules.custom() {
+            return self.check_custom_move(set, m, (dx, dy));
+        }
         if to == self.rules.castle() {
             return Err(IllegalMoveError::Castle(to)); // R6
         }
         Ok(())
     }
 
-    /// The outcome if the game on the board is won (R13, R14); `None` otherwise.
+    /// The custom rules' part of [`Position::check_move`] for a move along a free line: the
+    /// special squares on the way and at the end, and the speed limit.
+    fn check_custom_move(
+        &self,
+        set: &crate::rules::custom::RuleSet,
+        m: Move,
+        (dx, dy): (i8, i8),
+    ) -> Result<(), IllegalMoveError> {
+        use crate::rules::custom::Class;
+        let from = Bitboard::from_square(m.from());
+        let class = if (self.king & from).any() {
+            Class::King
+        } else if self.side_to_move == Side::Attackers {
+            Class::Attacker
+        } else {
+            Class::Defender
+        };
+        let start = set.start_kind(from);
+        let (no_pass, no_stop) = (
+            set.no_pass[class as usize][start],
+            set.no_stop[class as usize][start],
+        );
+        let step = (dx.signum(), dy.signum());
+        let mut square = m.from();
+        while square != m.to() {
+            square = match square.offset(step.0, step.1) {
+                Some(next) => next,
+                None => return Err(IllegalMoveError::NotStraight(m)),
+            };
+            if no_pass.contains(square) {
+                return Err(IllegalMoveError::Restricted(square));
+            }
+        }
+        if no_stop.contains(m.to()) {
+            return Err(IllegalMoveError::Restricted(m.to()));
+        }
+        let speed = set.speed[class as usize];
+        let distance = dx.unsigned_abs().max(dy.unsigned_abs());
+        if speed > 0 && distance > speed {
+            return Err(IllegalMoveError::TooFar(speed));
+        }
+        Ok(())
+    }
+
+    /// The outcome if the game on the board is won (R13, R14; custom rules: every win on the
+    /// board); `None` otherwise.
     fn won_outcome(&self) -> Option<Outcome> {
+        if let Some(set) = self.rules.custom() {
+            return self
+                .custom_winner(set)
+                .map(|(winner, reason)| Outcome::Win { winner, reason });
+        }
         match self.winner()? {
             Side::Attackers => Some(Outcome::Win {
                 winner: Side::Attackers,
@@ -464,6 +575,11 @@ impl Position {
             }
         };
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        if let Some(set) = self.rules.custom() {
+            let captured = self.resolve_custom_captures(set, mover, piece, to);
+            self.pass_turn();
+            return captured;
+        }
         let friends = self.pieces(mover);
         let captured = if may_capture(to, enemies, friends, self.rules) {
             self.resolve_captures(mover, to, piece)
@@ -489,6 +605,14 @@ impl Position {
     /// ([`Position::capture_squares`]).
     #[inline(always)]
     pub(crate) fn for_each_child(&self, moves: &[Move], mut visit: impl FnMut(&Position)) {
+        if self.rules.custom().is_some() {
+            for &m in moves {
+                let mut child = *self;
+                child.play_unchecked(m);
+                visit(&child);
+            }
+            return;
+        }
         let mover = self.side_to_move;
         let mut turn_passed = *self;
         turn_passed.pass_turn();
@@ -725,24 +849,6 @@ impl Position {
 fn may_capture(to: Square, enemies: Bitboard, friends: Bitboard, rules: Rules) -> bool {
     (Bitboard::neighbours_of(to) & enemies).any()
         && (Bitboard::two_steps_from(to) & (friends | rules.geometry().castle)).any()
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "Position({} {} to move)",
-            crate::notation::position_record(self),
-            self.side_to_move
-        )
-    }
-}
-
-impl fmt::Display for Position {
-    /// The board diagram of [`notation::diagram`](crate::notation::diagram).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::notation::diagram(self))
-    }
 }
 
 #[cfg(test)]

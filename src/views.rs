@@ -105,7 +105,7 @@ impl SideViews {
         let mut views = SideViews::default();
         for side in Side::ALL {
             let set = views.side_mut(side);
-            crate::movegen::for_each_index(position.pieces(side).0, |index| {
+            crate::bitboard::for_each_index(position.pieces(side).0, |index| {
                 if let Some(bits) = STORED_BITS.get(index) {
                     for (view, bit) in set.iter_mut().zip(bits) {
                         *view |= bit;

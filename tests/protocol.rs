@@ -299,8 +299,14 @@ impl Host {
 }
 
 fn whole_game(variant: Variant, engine_side: Side, seed: u64) {
+    whole_game_from(&variant.to_string(), engine_side, seed);
+}
+
+/// A whole game set up by the rules string `rules` (sent as it is).
+fn whole_game_from(rules: &str, engine_side: Side, seed: u64) {
+    let variant: Variant = rules.parse().expect("a rules string the engine plays");
     let mut engine = Engine::start();
-    engine.send(&format!("rules {variant}"));
+    engine.send(&format!("rules {rules}"));
     engine.send(&format!("side {engine_side}"));
     engine.send("start");
     let mut host = Host {
@@ -389,6 +395,19 @@ fn whole_tawlbwrdd_game_as_attackers() {
 #[test]
 fn whole_tawlbwrdd_game_as_defenders() {
     whole_game(Variant::tawlbwrdd(), Side::Defenders, 0x5555_aaaa);
+}
+
+#[test]
+fn whole_games_of_every_opentafl_variant_as_opentafl_sends_them() {
+    for (index, (name, rules)) in tafl_engine::OPENTAFL_GAMES.iter().enumerate() {
+        let side = if index % 2 == 0 {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        eprintln!("{name} as {side}");
+        whole_game_from(rules, side, 0x7777 + index as u64);
+    }
 }
 
 #[test]
@@ -547,9 +566,11 @@ fn a_refused_rules_string_is_critical_and_keeps_the_game() {
     engine.send("play-move e2-h2");
     let before = engine.facts();
     for refused in [
+        // Berserk, as OpenTafl writes it: commanders and a knight, berserk captures.
+        "dim:11 name:Berserk atkf:y kj:r nj:c cj:j ber:c start:/3ttttt3/5c5/11/t4T4t/t3NTT3t/tc1TTKTT1ct/t3TTT3t/t4T4t/11/5c5/3ttttt3/"
+            .to_string(),
         Variant::tablut().to_string().replace("linc:n", "linc:y"),
-        Variant::tawlbwrdd().to_string().replace("esc:e", "esc:c"),
-        "dim:9 name:Tablut atkf:y start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
+        "dim:9 name:Tablut atkf:y kj:j start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
             .to_string(),
         "dim:13 esc:e surf:n ks:c cor: cens: start:/13/13/13/13/13/13/13/13/13/13/13/13/13/"
             .to_string(),
@@ -561,6 +582,9 @@ fn a_refused_rules_string_is_critical_and_keeps_the_game() {
             reply.starts_with("error -1 rules refused: "),
             "{refused}: {reply}"
         );
+        if refused.contains("ber:c") {
+            assert!(reply.contains("'ber:c'"), "Berserk is refused naming the field: {reply}");
+        }
         assert_eq!(engine.facts(), before);
     }
     // The same rules, fields in another order and with starti: (rows top-down), are accepted.

@@ -176,6 +176,7 @@ fn set_weight(weights: &mut EvalWeights, term: &str, value: i32) -> Result<(), S
         "king_check_square" => &mut weights.king_check_square,
         "king_fork_square" => &mut weights.king_fork_square,
         "king_escape_route" => &mut weights.king_escape_route,
+        "corner_guard" => &mut weights.corner_guard,
         "attacker_diagonal_link" => &mut weights.attacker_diagonal_link,
         "defender_next_to_king" => &mut weights.defender_next_to_king,
         "tempo" => &mut weights.tempo,

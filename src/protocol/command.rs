@@ -31,7 +31,8 @@ pub enum Command {
     Hello,
     /// `start`: the host says the game has started; nothing to do.
     Start,
-    /// `rules <rules-string>` (or the shorthands `rules tablut`, `rules tawlbwrdd`): a new game.
+    /// `rules <rules-string>` (or a game's name: `rules tablut`, `rules copenhagen`, ...; see
+    /// [`Variant::names`]): a new game.
     Rules(Box<Variant>),
     /// `position <record>`: replace the board; the side to move stays.
     Position(String),
@@ -486,7 +487,7 @@ fn parse_rules(rest: &str) -> Result<Command, CommandError> {
     if rest.is_empty() {
         return Err(CommandError::Missing {
             command: "rules",
-            what: "a rules string, or tablut or tawlbwrdd",
+            what: "a rules string, or a game's name such as tablut or copenhagen",
         });
     }
     if let Some(variant) = Variant::by_name(rest) {
@@ -498,7 +499,7 @@ fn parse_rules(rest: &str) -> Result<Command, CommandError> {
             // `rules tablut extra`: a shorthand with a stray word, not a rules string.
             return Err(CommandError::Extra {
                 command: "rules",
-                takes: "a rules string, or tablut or tawlbwrdd alone",
+                takes: "a rules string, or a game's name alone",
                 extra: quote(extra),
             });
         }

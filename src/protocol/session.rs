@@ -300,12 +300,15 @@ impl Table {
 }
 
 const NO_GAME: &str =
-    "no game yet: send 'rules tablut', 'rules tawlbwrdd' or an OpenTafl rules string first";
+    "no game yet: send 'rules <name>' (such as 'rules tablut'; 'help' lists the names) or an OpenTafl rules string first";
 
 /// The help text, one `help` line each.
 const HELP: &[&str] = &[
     "tafl-engine speaks OTEP (the OpenTafl Engine Protocol) plus commands for people",
-    "rules tablut | rules tawlbwrdd | rules <OpenTafl rules string>: start that game",
+    "rules <name> | rules <OpenTafl rules string>: start that game; the names:",
+    "  tablut, tawlbwrdd: this project's games (docs/rules.md R1-R18)",
+    "  sea-battle, fetlar, copenhagen, copenhagen-relaxed, brandub, opentafl-tawlbwrdd,",
+    "  opentafl-tablut, foteviken-tablut, magpie: OpenTafl's built-in games, by its rules",
     "position <record>: set the board (rank 1 first); side <attackers|defenders>: set the side to move",
     "clock <atk-ms>[*] <def-ms>[*] <overtime-s> <atk-periods> <def-periods>: the time left",
     "play <side>: answer 'move <from-to>'; analyze <n> <seconds>: answer 'analysis ...'",
@@ -917,6 +920,21 @@ mod tests {
         let mut session = Session::new(SessionOptions::quick());
         assert!(run(&mut session, "rules tablut").is_empty());
         session
+    }
+
+    #[test]
+    fn help_names_every_game_that_rules_takes() {
+        let mut session = Session::new(SessionOptions::quick());
+        let help = run(&mut session, "help").join("\n");
+        for name in crate::Variant::names() {
+            let listed = help
+                .split(|c: char| c == ',' || c == ':' || c.is_whitespace())
+                .any(|word| word == *name);
+            assert!(listed, "help does not list {name}");
+            assert!(run(&mut session, &format!("rules {name}")).is_empty(), "{name}");
+            let perft = run(&mut session, "perft 2");
+            assert!(perft.last().is_some_and(|line| line.starts_with("perft 2 ")), "{name}");
+        }
     }
 
     fn record(session: &Session) -> String {

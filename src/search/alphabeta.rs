@@ -231,10 +231,58 @@ impl<'a> Thread<'a> {
         if self.aborted {
             return Some(0);
         }
-        if position.winner().is_some() {
-            return Some(Score::loss_in(ply as u32).0);
+        match position.winner() {
+            None => None,
+            // Under custom rules a move can also win for the other side (an attacker stepping
+            // away from an edge fort completes it).
+            Some(winner) if winner == position.side_to_move() => Some(Score::win_in(ply as u32).0),
+            Some(_) => Some(Score::loss_in(ply as u32).0),
         }
-        None
+    }
+
+    /// The score of a position that repeats one of the game or of the path (R16; under custom
+    /// rules the third occurrence ends the game as they say, and an earlier repetition is
+    /// scored as a draw), or `None`.
+    fn repetition_score(&self, position: &Position, ply: usize) -> Option<i32> {
+        if !self.is_repetition(position) {
+            return None;
+        }
+        let rule = position.rules().repetition();
+        if rule.draw_count() == Some(2) || rule.end_count().is_none() {
+            return Some(Score::DRAW.0);
+        }
+        // Count the earlier occurrences: the third decides the game as the rule says.
+        let hash = position.hash();
+        let earlier = self
+            .path
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .filter(|(other, _)| *other == hash)
+            .count();
+        if earlier + 1 < 3 {
+            return Some(Score::DRAW.0);
+        }
+        Some(match rule {
+            crate::rules::RepetitionRule::ThirdOccurrenceLosesForMover => {
+                Score::win_in(ply as u32).0
+            }
+            crate::rules::RepetitionRule::ThirdOccurrenceWinsForMover => {
+                Score::loss_in(ply as u32).0
+            }
+            _ => Score::DRAW.0,
+        })
+    }
+
+    /// The score of a position whose side to move has no legal move: a draw (R17), or under
+    /// custom rules a loss.
+    fn no_moves_score(position: &Position, ply: usize) -> i32 {
+        if position.rules().is_classic() {
+            Score::DRAW.0 // R17
+        } else {
+            Score::loss_in(ply as u32).0
+        }
     }
 
     fn count_node(&mut self) {
@@ -258,8 +306,8 @@ impl<'a> Thread<'a> {
         if let Some(score) = self.enter_node(position, ply) {
             return score;
         }
-        if self.is_repetition(position) {
-            return Score::DRAW.0; // R16
+        if let Some(score) = self.repetition_score(position, ply) {
+            return score; // R16
         }
         let lines = threats::king_lines(position);
         if threats::side_to_move_wins_now(position, &lines) {
@@ -358,7 +406,7 @@ impl<'a> Thread<'a> {
         if in_check && moves.is_empty() {
             return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.
         } else if moves.is_empty() {
-            return Score::DRAW.0; // R17
+            return Self::no_moves_score(position, ply); // R17
         }
         let mut picker = self.picker(position, moves, &lines, tt_move, ply);
         let side = position.side_to_move();
@@ -551,7 +599,7 @@ impl<'a> Thread<'a> {
             best_score = -INFINITE;
         } else {
             if !threats::has_moves(position) {
-                return Score::DRAW.0; // R17
+                return Self::no_moves_score(position, ply); // R17
             }
             best_score = eval::evaluate_with_lines(position, &self.shared.weights, &lines).0;
             if best_score >= beta || qply >= QUIESCENCE_PLIES || !self.shared.features.quiescence {

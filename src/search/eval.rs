@@ -24,7 +24,8 @@ pub struct EvalWeights {
     /// Per free line from the king to an edge (defenders). In the quiet positions the search
     /// evaluates it is always zero: a free line is searched, not evaluated.
     pub king_open_line: i32,
-    /// Per step of the king's distance to the nearest edge (attackers).
+    /// Per step of the king's distance to the nearest square he escapes on: an edge, or under
+    /// corner-escape rules a corner (attackers).
     pub king_edge_distance: i32,
     /// Per attacker next to the king (attackers).
     pub attacker_next_to_king: i32,
@@ -43,6 +44,9 @@ pub struct EvalWeights {
     pub attacker_diagonal_link: i32,
     /// Per defending soldier next to the king, guarding him against capture (defenders).
     pub defender_next_to_king: i32,
+    /// Corner-escape games: per attacker on a square next to a corner or diagonally in front of
+    /// it, where it bars the king's way in (attackers).
+    pub corner_guard: i32,
     /// Bonus for the side to move (its own side).
     pub tempo: i32,
 }
@@ -61,6 +65,7 @@ impl EvalWeights {
         king_escape_route: 0,
         attacker_diagonal_link: 6,
         defender_next_to_king: 10,
+        corner_guard: 25,
         tempo: 10,
     };
 
@@ -78,6 +83,7 @@ impl EvalWeights {
         king_escape_route: 0,
         attacker_diagonal_link: 0,
         defender_next_to_king: 0,
+        corner_guard: 0,
         tempo: 0,
     };
 }
@@ -119,11 +125,37 @@ pub(crate) fn evaluate_with_lines(
     let defenders = position.defenders();
     let mut defenders_view =
         defenders.count() as i32 * weights.defender - attackers.count() as i32 * weights.attacker;
+    let corners = position.rules().corners();
+    let corner_escape = position.rules().escape() == crate::rules::Escape::Corner;
+    if corner_escape && weights.corner_guard != 0 {
+        // The squares next to each corner and the one diagonally in front of it.
+        let board = position.rules().board();
+        let diagonal = [Direction::North, Direction::South]
+            .into_iter()
+            .fold(Bitboard::EMPTY, |set, vertical| {
+                let row = corners.shift(vertical);
+                set | row.shift(Direction::East) | row.shift(Direction::West)
+            });
+        let guards = (corners.neighbours() | diagonal) & board;
+        defenders_view -= (attackers & guards).count() as i32 * weights.corner_guard;
+    }
     if let Some(king) = position.king() {
         let geometry = position.rules().geometry();
         let size = i32::from(position.rules().size());
         let (x, y) = (i32::from(king.x()), i32::from(king.y()));
-        let edge_distance = x.min(y).min(size - 1 - x).min(size - 1 - y);
+        let edge_distance = if corner_escape {
+            // Steps to the nearest corner, a diagonal step counting as one.
+            corners
+                .into_iter()
+                .map(|corner| {
+                    let (cx, cy) = (i32::from(corner.x()), i32::from(corner.y()));
+                    (cx - x).abs().max((cy - y).abs())
+                })
+                .min()
+                .unwrap_or(size)
+        } else {
+            x.min(y).min(size - 1 - x).min(size - 1 - y)
+        };
         let king_set = Bitboard::from_square(king);
         let neighbours = king_set.neighbours();
         defenders_view += lines.open as i32 * weights.king_open_line

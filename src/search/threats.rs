@@ -2,12 +2,17 @@
 //! (the "check" of this game), the attackers' one-move king captures, the squares where a move
 //! captures a soldier.
 //!
-//! Everything here is computed set-wise from the bitboards, without playing moves.
+//! Everything here is computed set-wise from the bitboards, without playing moves, for the
+//! classic rules. Under custom rules (corners, forts, king strengths, ...) each fact is computed
+//! from the custom rules instead, by functions of their own below: where that would take much
+//! more, a fact may be left out (a quicker win missed is found by the search), but what is
+//! claimed is always true, since the search prunes on it.
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::position::Position;
-use crate::rules::RuleFlags;
+use crate::rules::custom::{Class, RuleSet};
+use crate::rules::{Escape, RuleFlags};
 use crate::square::Square;
 
 /// The opposite direction.
@@ -37,6 +42,9 @@ pub(crate) fn king_lines(position: &Position) -> KingLines {
     let Some(king) = position.king() else {
         return KingLines::default();
     };
+    if let Some(set) = position.rules().custom() {
+        return custom_king_lines(position, set, king);
+    }
     let geometry = position.rules().geometry();
     let empty = geometry.board - position.occupied();
     let mut lines = KingLines::default();
@@ -61,12 +69,59 @@ pub(crate) fn king_lines(position: &Position) -> KingLines {
     lines
 }
 
+/// The squares the king escapes on under custom rules: the edge or the corners.
+pub(crate) fn escape_targets(set: &RuleSet) -> Bitboard {
+    match set.spec.escape {
+        Escape::Edge => set.edge,
+        Escape::Corner => set.corners(),
+    }
+}
+
+/// [`king_lines`] under custom rules: the king's moves as they allow (special squares, speed),
+/// a line being open when a move along it reaches an escape square (an edge square, or a corner).
+fn custom_king_lines(position: &Position, set: &RuleSet, king: Square) -> KingLines {
+    let king_set = Bitboard::from_square(king);
+    let start = set.start_kind(king_set);
+    let class = Class::King as usize;
+    let open = set.board - position.occupied() - set.no_pass[class][start];
+    let no_stop = set.no_stop[class][start];
+    let speed = set.speed[class];
+    let targets = escape_targets(set);
+    let mut lines = KingLines::default();
+    for direction in Direction::ALL {
+        let (mut ray, mut step, mut steps) = (Bitboard::EMPTY, king_set, 0);
+        loop {
+            step = step.shift(direction) & open;
+            steps += 1;
+            if step.is_empty() || (speed > 0 && steps > speed) {
+                break;
+            }
+            ray |= step;
+            if (step & targets - no_stop).any() {
+                lines.open += 1;
+                lines.open_squares |= ray;
+                break;
+            }
+        }
+        lines.reach |= ray - no_stop;
+    }
+    lines
+}
+
 /// For each direction, the squares from which a king would run free to the edge in that
-/// direction (the square itself may be occupied: it is the king's square in that case).
+/// direction (the square itself may be occupied: it is the king's square in that case). Under
+/// corner-escape rules, to a corner.
 #[inline]
 pub(crate) fn escape_lines(position: &Position) -> [Bitboard; 4] {
     let geometry = position.rules().geometry();
-    let empty = geometry.board - position.occupied();
+    let mut empty = geometry.board - position.occupied();
+    if let Some(set) = position.rules().custom() {
+        let king_start = set.start_kind(position.king_set());
+        empty = empty - set.no_pass[Class::King as usize][king_start];
+        if set.spec.escape == Escape::Corner {
+            return corner_lines(set, empty);
+        }
+    }
     let mut result = [Bitboard::EMPTY; 4];
     for (index, direction) in Direction::ALL.into_iter().enumerate() {
         let back = opposite(direction);
@@ -81,6 +136,20 @@ pub(crate) fn escape_lines(position: &Position) -> [Bitboard; 4] {
             free = grown;
         }
         result[index] = free.shift(back) & geometry.board;
+    }
+    result
+}
+
+/// [`escape_lines`] to the corners: for each direction, the squares from which the king runs
+/// free to a corner that way.
+fn corner_lines(set: &RuleSet, empty: Bitboard) -> [Bitboard; 4] {
+    let mut result = [Bitboard::EMPTY; 4];
+    let corners = set.corners() & empty;
+    for (index, direction) in Direction::ALL.into_iter().enumerate() {
+        // Cast back from each corner: the empty stretch, then one square more.
+        let away = opposite(direction);
+        let stretch = corners.slides(away, empty);
+        result[index] = (corners | stretch).shift(away) & set.board;
     }
     result
 }
@@ -167,6 +236,20 @@ pub(crate) fn king_capture_squares(position: &Position) -> Bitboard {
 /// Whether the attackers, to move, capture the king with their next move (R13).
 #[inline]
 pub(crate) fn attackers_win_now(position: &Position) -> bool {
+    if position.rules().custom().is_some() {
+        // Every attacker move next to the king, played: the king's strength, hostile squares
+        // and the rest of the custom rules decide.
+        let Some(king) = position.king() else {
+            return false;
+        };
+        return moves_to(position, Bitboard::from_square(king).neighbours())
+            .into_iter()
+            .any(|m| {
+                let mut next = *position;
+                next.play_unchecked(m);
+                next.king().is_none()
+            });
+    }
     king_capture_squares(position)
         .into_iter()
         .any(|square| attacker_reaches(position, square))
@@ -186,6 +269,23 @@ pub(crate) fn side_to_move_wins_now(position: &Position, lines: &KingLines) -> b
 /// about the king moving (a hammer or not), only about soldiers.
 #[inline]
 pub(crate) fn capture_squares(position: &Position) -> Bitboard {
+    if let Some(set) = position.rules().custom() {
+        // Next to an enemy soldier with a square hostile to it beyond (shieldwalls and Linnaean
+        // captures left out: this only orders moves and picks the quiescence moves).
+        let side = position.side_to_move();
+        let victims = match side {
+            Side::Attackers => position.defenders(),
+            Side::Defenders => position.attackers(),
+        };
+        let hostile = position.hostile_to(set, side.opponent());
+        let empty = set.board - position.occupied();
+        let mut squares = Bitboard::EMPTY;
+        for direction in Direction::ALL {
+            let back = opposite(direction);
+            squares |= victims.shift(back) & hostile.shift(back).shift(back);
+        }
+        return squares & empty;
+    }
     let geometry = position.rules().geometry();
     let flags = position.rules().flags();
     let occupied = position.occupied();
@@ -224,6 +324,9 @@ pub(crate) fn capture_squares(position: &Position) -> Bitboard {
 /// empty square other than the castle can step there.
 #[inline]
 pub(crate) fn has_moves(position: &Position) -> bool {
+    if position.rules().custom().is_some() {
+        return position.count_legal_moves() > 0;
+    }
     let geometry = position.rules().geometry();
     let empty = geometry.board - position.occupied();
     let own = position.pieces(position.side_to_move());
@@ -238,6 +341,15 @@ pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::
     let mut moves = crate::moves::MoveList::new();
     if position.winner().is_some() {
         return moves; // P1: a won position has no moves.
+    }
+    if position.rules().custom().is_some() {
+        for m in position.legal_moves() {
+            if targets.contains(m.to()) {
+                // A subset of the legal moves: within capacity.
+                let _ = moves.try_push(m);
+            }
+        }
+        return moves;
     }
     let geometry = position.rules().geometry();
     let occupied = position.occupied();

@@ -10,7 +10,8 @@
 //! ```
 //!
 //! Rank 1 at the bottom. `a` attacker, `d` defender, `K` king, `.` an empty square, `#` the empty
-//! castle (as `notation::diagram` prints it). Rank numbers on the left and the file letters along
+//! castle or throne (as `notation::diagram` prints it), `+` an empty corner or fort of custom
+//! rules. Rank numbers on the left and the file letters along
 //! the foot are optional. The board size is the number of rows; 9 and 11 give Tablut's and
 //! Tawlbwrdd's rules, other odd sizes the same standard rules on a smaller board.
 #![allow(dead_code)]
@@ -108,10 +109,21 @@ pub fn position_from_diagram_with_rules(diagram: &str, rules: Rules, side: Side)
                 'K' => Piece::King,
                 '.' => continue,
                 '#' => {
-                    assert_eq!(square, rules.castle(), "diagram: `#` marks the castle only");
+                    assert!(
+                        square == rules.castle() && rules.is_classic()
+                            || rules.throne().contains(square),
+                        "diagram: `#` marks the castle or a throne only, not {square}"
+                    );
                     continue;
                 }
-                other => panic!("diagram: `{other}` on {square} is not a . # a d K"),
+                '+' => {
+                    assert!(
+                        rules.special_squares().contains(square),
+                        "diagram: `+` marks a corner or fort only, not {square}"
+                    );
+                    continue;
+                }
+                other => panic!("diagram: `{other}` on {square} is not a . # + a d K"),
             };
             pieces.push((square, piece));
         }

@@ -1,0 +1,200 @@
+//! Shieldwalls under custom rules (docs/rules.md, "Shieldwall"): finding them along the edges,
+//! taking them, and the edge fort's shieldwall test. The search along each edge follows
+//! OpenTafl's own (its `detectShieldwallPositionsForSide`) step by step, including what it does
+//! that a reader would not guess, because games must end the same way in both programs:
+//!
+//! - the four edges are searched in the order rank 1, the last rank, file `a`, the last file,
+//!   each from its lowest square;
+//! - the "next square" a bracketing piece looks at is counted with a place that only advances on
+//!   squares that neither start nor extend a wall, so it may be the square itself;
+//! - a wall's lists of squares and pieces are carried on from one edge into the next until
+//!   something clears them, and a wall already found keeps growing with them.
+
+use crate::bitboard::Bitboard;
+use crate::piece::{Piece, Side};
+use crate::position::Position;
+use crate::rules::custom::{RuleSet, Shieldwall};
+use crate::square::Square;
+
+/// The walls found: for each, the squares it holds in (edge squares) and the squares of the
+/// pieces that hold it (inside it and bracketing it).
+#[derive(Default)]
+pub(super) struct Walls {
+    /// Lists of squares and of holding pieces, by list number.
+    lists: Vec<(Vec<Square>, Vec<Square>)>,
+    /// The walls, as list numbers (a list may be named twice, and may grow after being named).
+    found: Vec<usize>,
+}
+
+impl Walls {
+    /// The walls, each as (held squares, holding pieces' squares).
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&[Square], &[Square])> + '_ {
+        self.found.iter().filter_map(|&list| {
+            self.lists
+                .get(list)
+                .map(|(held, holders)| (held.as_slice(), holders.as_slice()))
+        })
+    }
+}
+
+/// The four edges of a `size` board in the order they are searched, each from its lowest square,
+/// with whether the edge runs along a file (then the square inside is one file in).
+fn edges(size: u8) -> [(Vec<Square>, bool); 4] {
+    let line = |along_file: bool, fixed: u8| {
+        (0..size)
+            .filter_map(|place| {
+                if along_file {
+                    Square::new(fixed, place)
+                } else {
+                    Square::new(place, fixed)
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let last = size - 1;
+    [
+        (line(false, 0), false),
+        (line(false, last), false),
+        (line(true, 0), true),
+        (line(true, last), true),
+    ]
+}
+
+impl Position {
+    /// The side whose piece stands on `square`, if any (the king counts for the defenders).
+    fn side_on(&self, square: Square) -> Option<Side> {
+        if self.attackers.contains(square) {
+            Some(Side::Attackers)
+        } else if (self.defenders | self.king).contains(square) {
+            Some(Side::Defenders)
+        } else {
+            None
+        }
+    }
+
+    /// The shieldwalls that pieces of `holders` make around the other side's pieces along the
+    /// edges (the lists as OpenTafl builds them; a wall is not yet checked to be full of enemies).
+    pub(super) fn find_shieldwalls(&self, set: &RuleSet, holders: Side) -> Walls {
+        let mut walls = Walls::default();
+        let edge = set.edge;
+        // Both sides need two pieces on the edge before any wall is looked for.
+        if (self.attackers & edge).count() < 2 || ((self.defenders | self.king) & edge).count() < 2
+        {
+            return walls;
+        }
+        let size = set.spec.size;
+        let corners_bracket = set.spec.shieldwall == Shieldwall::Strong;
+        let corners = set.corners();
+        let held_by = |square: Square| self.side_on(square) == Some(holders);
+        let inside = |square: Square, along_file: bool| -> Option<Square> {
+            let (x, y) = (square.x(), square.y());
+            if along_file {
+                Square::new(if x == 0 { 1 } else { size - 2 }, y)
+            } else {
+                Square::new(x, if y == 0 { 1 } else { size - 2 })
+            }
+        };
+        walls.lists.push((Vec::new(), Vec::new()));
+        let mut list = 0;
+        for (line, along_file) in edges(size) {
+            let mut started = false;
+            let mut place = 0;
+            for &square in &line {
+                let is_corner = corners.contains(square);
+                if !started && corners_bracket && is_corner {
+                    started = true;
+                    continue;
+                } else if !started && held_by(square) {
+                    started = true;
+                    walls.lists[list].1.push(square);
+                    continue;
+                }
+                if started {
+                    if corners_bracket && is_corner {
+                        if walls.lists[list].0.len() > 1 {
+                            walls.found.push(list);
+                        }
+                        break;
+                    }
+                    let inner = inside(square, along_file).filter(|&inner| held_by(inner));
+                    if held_by(square) {
+                        let next_held = line.get(place + 1).is_some_and(|&next| held_by(next));
+                        let king_here = self.king.contains(square);
+                        if let (Some(inner), true) = (inner, next_held || king_here) {
+                            walls.lists[list].1.push(inner);
+                            walls.lists[list].0.push(square);
+                            continue;
+                        }
+                        // A closing bracket: the wall so far is found, and a new one may start here.
+                        if walls.lists[list].0.len() > 1 {
+                            walls.lists[list].1.push(square);
+                            walls.found.push(list);
+                        }
+                        walls.lists.push((Vec::new(), Vec::new()));
+                        list = walls.lists.len() - 1;
+                        continue;
+                    }
+                    match inner {
+                        Some(inner) => {
+                            walls.lists[list].1.push(inner);
+                            walls.lists[list].0.push(square);
+                        }
+                        None => {
+                            started = false;
+                            walls.lists.push((Vec::new(), Vec::new()));
+                            list = walls.lists.len() - 1;
+                        }
+                    }
+                }
+                place += 1;
+            }
+        }
+        walls
+    }
+
+    /// After `mover`'s piece has landed on `to`, takes the shieldwalls it completes: every wall
+    /// (of either side's pieces) whose held squares all hold pieces of the other side than the
+    /// mover's loses them, the king excepted. With flanking required, the mover must have landed
+    /// on the edge as one of the wall's own pieces.
+    pub(super) fn capture_shieldwalls(&mut self, set: &RuleSet, mover: Side, to: Square) -> Bitboard {
+        let flanking = set.spec.shieldwall_flanking;
+        if flanking && !set.edge.contains(to) {
+            return Bitboard::EMPTY;
+        }
+        // Nothing can be taken unless a soldier of the other side stands on an edge.
+        let victims = match mover {
+            Side::Attackers => self.defenders,
+            Side::Defenders => self.attackers,
+        };
+        if (victims & set.edge).is_empty() {
+            return Bitboard::EMPTY;
+        }
+        let walls = [
+            self.find_shieldwalls(set, Side::Attackers),
+            self.find_shieldwalls(set, Side::Defenders),
+        ];
+        let mut captured = Bitboard::EMPTY;
+        for (held, holders) in walls.iter().flat_map(Walls::iter) {
+            if flanking && !holders.contains(&to) {
+                continue;
+            }
+            let full_of_enemies = held
+                .iter()
+                .all(|&square| matches!(self.side_on(square), Some(side) if side != mover));
+            if !full_of_enemies {
+                continue;
+            }
+            let taken = held
+                .iter()
+                .fold(Bitboard::EMPTY, |set, &square| set | square)
+                - self.king;
+            let piece = match mover {
+                Side::Attackers => Piece::Defender,
+                Side::Defenders => Piece::Attacker,
+            };
+            self.remove(piece, taken);
+            captured |= taken;
+        }
+        captured
+    }
+}

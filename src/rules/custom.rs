@@ -1,0 +1,362 @@
+//! Custom rules: every rule choice of OpenTafl's rules strings that this engine plays, as data
+//! ([`RuleSpec`]), and the same compiled into the masks the move generator and the capture code
+//! read ([`RuleSet`]). See docs/rules.md, "Rules strings", for what each choice means.
+//!
+//! A compiled set is kept for the whole run in a registry and named by a small number, so that a
+//! [`Rules`](super::Rules) stays a few bytes and a position stays within one cache line.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use crate::bitboard::Bitboard;
+use crate::piece::Side;
+use crate::square::Square;
+
+/// Where the king escapes to.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Escape {
+    /// Any edge square (OpenTafl `esc:e`).
+    Edge,
+    /// A corner square (OpenTafl `esc:c`; the corners are the rules' corner squares).
+    Corner,
+}
+
+/// How many attackers it takes to capture the king (OpenTafl `ks:`).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum KingStrength {
+    /// Hostile squares on all four sides, everywhere: never captured on an edge (`ks:s`).
+    Strong,
+    /// Strong on the throne and next to it, weak elsewhere (`ks:c`).
+    StrongAtThrone,
+    /// Captured between two hostile squares, like a soldier (`ks:w`).
+    Weak,
+    /// Every neighbouring square hostile: four, three on an edge, two in a corner (`ks:m`).
+    Middleweight,
+}
+
+/// Shieldwall captures (OpenTafl `sw:`): a row of enemies along an edge, each held by a piece on
+/// the square inside it and bracketed at both ends, is taken at once.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Shieldwall {
+    /// No shieldwall captures (`sw:n`).
+    None,
+    /// Brackets must be pieces (`sw:w`).
+    Weak,
+    /// A corner square may be a bracket (`sw:s`).
+    Strong,
+}
+
+/// The kinds of special square, each with its own movement and hostility rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum SquareKind {
+    /// The throne (`cen`).
+    Throne = 0,
+    /// A corner square (`cor`).
+    Corner = 1,
+    /// An attackers' fort (`afor`).
+    AttackerFort = 2,
+    /// A defenders' fort (`dfor`).
+    DefenderFort = 3,
+}
+
+impl SquareKind {
+    pub(crate) const ALL: [SquareKind; 4] = [
+        SquareKind::Throne,
+        SquareKind::Corner,
+        SquareKind::AttackerFort,
+        SquareKind::DefenderFort,
+    ];
+}
+
+/// A set of OpenTafl piece letters, in OpenTafl's order `t c n k m g T C N K M G` (lower case
+/// attackers, upper case defenders: taflman, commander, knight, king, mercenary, guard).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub(crate) struct Letters(pub(crate) u16);
+
+impl Letters {
+    /// The letters in OpenTafl's order.
+    pub(crate) const ORDER: &'static str = "tcnkmgTCNKMG";
+    /// Every letter.
+    pub(crate) const ALL: Letters = Letters((1 << 12) - 1);
+    /// No letter.
+    pub(crate) const NONE: Letters = Letters(0);
+
+    /// The set of the letters in `text`, or the first letter that is not a piece letter.
+    pub(crate) fn parse(text: &str) -> Result<Letters, char> {
+        let mut set = 0;
+        for letter in text.chars() {
+            match Letters::ORDER.chars().position(|l| l == letter) {
+                Some(place) => set |= 1 << place,
+                None => return Err(letter),
+            }
+        }
+        Ok(Letters(set))
+    }
+
+    /// Whether `letter` is in the set.
+    pub(crate) fn has(self, letter: char) -> bool {
+        Letters::ORDER
+            .chars()
+            .position(|l| l == letter)
+            .is_some_and(|place| self.0 >> place & 1 == 1)
+    }
+
+    /// The letters, in OpenTafl's order.
+    pub(crate) fn to_text(self) -> String {
+        Letters::ORDER
+            .chars()
+            .enumerate()
+            .filter(|&(place, _)| self.0 >> place & 1 == 1)
+            .map(|(_, letter)| letter)
+            .collect()
+    }
+}
+
+/// What one kind of special square allows, by piece letter.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct KindRules {
+    /// Who may pass over it (`cenp`, `corp`, `aforp`, `dforp`).
+    pub(crate) passable: Letters,
+    /// Who may stop on it (`cens`, `cors`, `afors`, `dfors`).
+    pub(crate) stoppable: Letters,
+    /// Whom it is hostile to; for the throne, while occupied (`cenh`, `corh`, `aforh`, `dforh`).
+    /// Only the `t` and `T` letters count: they stand for each side's pieces, king included.
+    pub(crate) hostile: Letters,
+    /// Whom the empty throne is hostile to (`cenhe`); the other kinds use `hostile`.
+    pub(crate) hostile_empty: Letters,
+    /// Who may enter it from a square of another kind (`cenre`, `corre`, `aforre`, `dforre`).
+    pub(crate) reenterable: Letters,
+}
+
+/// Every rule choice of a game played by custom rules: the rules string's meaning, as data.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct RuleSpec {
+    /// The board is `size` x `size`.
+    pub(crate) size: u8,
+    /// Where the king escapes to (`esc`).
+    pub(crate) escape: Escape,
+    /// The attackers win when no defender can reach an edge (`surf`).
+    pub(crate) surrounding_fatal: bool,
+    /// What the third occurrence of a position does (`tfr`).
+    pub(crate) repetition: super::RepetitionRule,
+    /// The king captures as the moving piece (`ka:y` or `ka:h`).
+    pub(crate) king_hammer: bool,
+    /// The king is hostile to attackers as the far piece (`ka:y` or `ka:a`).
+    pub(crate) king_anvil: bool,
+    /// How the king is captured (`ks`).
+    pub(crate) king_strength: KingStrength,
+    /// Shieldwall captures (`sw`).
+    pub(crate) shieldwall: Shieldwall,
+    /// A shieldwall is taken only by a move onto the edge of one of its own pieces (`swf`).
+    pub(crate) shieldwall_flanking: bool,
+    /// The defenders win with the king in an edge fort (`efe`).
+    pub(crate) edge_fort: bool,
+    /// Linnaean capture (`linc`).
+    pub(crate) linnaean: bool,
+    /// How far each piece letter may move in one turn, `-1` for no limit (`spd`).
+    pub(crate) speeds: [i8; 12],
+    /// The special squares of each kind, in [`SquareKind`] order.
+    pub(crate) squares: [Bitboard; 4],
+    /// What each kind of special square allows, in [`SquareKind`] order.
+    pub(crate) kinds: [KindRules; 4],
+}
+
+/// The piece classes that move and are captured differently: soldiers of each side, and the king.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Class {
+    Attacker = 0,
+    Defender = 1,
+    King = 2,
+}
+
+impl Class {
+    /// The OpenTafl letter of the class.
+    const fn letter(self) -> char {
+        match self {
+            Class::Attacker => 't',
+            Class::Defender => 'T',
+            Class::King => 'K',
+        }
+    }
+}
+
+/// Kinds of the square a piece starts from: a plain square, or one of the special kinds.
+pub(crate) const START_KINDS: usize = 5;
+
+/// Custom rules compiled into masks, kept for the whole run (see [`register`]).
+#[derive(Debug)]
+pub(crate) struct RuleSet {
+    /// The rules as given.
+    pub(crate) spec: RuleSpec,
+    /// Every square of the board.
+    pub(crate) board: Bitboard,
+    /// The edge squares.
+    pub(crate) edge: Bitboard,
+    /// Every special square.
+    pub(crate) special: Bitboard,
+    /// Squares a piece of each class, starting from a square of each kind (plain first, then the
+    /// [`SquareKind`]s), may not pass over nor stop on.
+    pub(crate) no_pass: [[Bitboard; START_KINDS]; 3],
+    /// Squares it may pass over but not stop on, or may not pass over.
+    pub(crate) no_stop: [[Bitboard; START_KINDS]; 3],
+    /// How far each class moves in one turn (0: no limit).
+    pub(crate) speed: [u8; 3],
+    /// Squares hostile to each side's pieces whether occupied or not (corners, forts), by side.
+    pub(crate) hostile_always: [Bitboard; 2],
+    /// The throne squares hostile to each side's pieces while empty.
+    pub(crate) hostile_when_empty: [Bitboard; 2],
+    /// The throne squares hostile to each side's pieces while occupied.
+    pub(crate) hostile_when_occupied: [Bitboard; 2],
+    /// Where the king is strong (4 hostile sides; middleweight: all sides).
+    pub(crate) king_strong_squares: Bitboard,
+    /// The four squares two steps from the board's centre, where an attacker's move may make a
+    /// Linnaean capture (empty unless `linnaean`).
+    pub(crate) linnaean_squares: Bitboard,
+}
+
+impl RuleSet {
+    /// Compiles `spec`.
+    fn compile(spec: RuleSpec) -> RuleSet {
+        let board = Bitboard::board(spec.size);
+        let edge = Bitboard::edge(spec.size);
+        let special = spec.squares.iter().fold(Bitboard::EMPTY, |all, &set| all | set);
+        let mut no_pass = [[Bitboard::EMPTY; START_KINDS]; 3];
+        let mut no_stop = [[Bitboard::EMPTY; START_KINDS]; 3];
+        for class in [Class::Attacker, Class::Defender, Class::King] {
+            let letter = class.letter();
+            for start in 0..START_KINDS {
+                let mut blocked = Bitboard::EMPTY;
+                let mut refused = Bitboard::EMPTY;
+                for kind in SquareKind::ALL {
+                    let rules = spec.kinds[kind as usize];
+                    let squares = spec.squares[kind as usize];
+                    // A square of a kind the piece may not re-enter can be passed or reached only
+                    // by a piece that starts on a square of that same kind.
+                    let may_enter = rules.reenterable.has(letter) || start == kind as usize + 1;
+                    if !(may_enter && rules.passable.has(letter)) {
+                        blocked |= squares;
+                    } else if !rules.stoppable.has(letter) {
+                        refused |= squares;
+                    }
+                }
+                no_pass[class as usize][start] = blocked & board;
+                no_stop[class as usize][start] = (blocked | refused) & board;
+            }
+        }
+        let speed_of = |letter: usize| u8::try_from(spec.speeds[letter]).unwrap_or(0);
+        // Letters t (0), T (6) and K (9).
+        let speed = [speed_of(0), speed_of(6), speed_of(9)];
+        let mut hostile_always = [Bitboard::EMPTY; 2];
+        let mut hostile_when_empty = [Bitboard::EMPTY; 2];
+        let mut hostile_when_occupied = [Bitboard::EMPTY; 2];
+        for side in Side::ALL {
+            let letter = match side {
+                Side::Attackers => 't',
+                Side::Defenders => 'T',
+            };
+            let index = side as usize;
+            for kind in SquareKind::ALL {
+                let rules = spec.kinds[kind as usize];
+                let squares = spec.squares[kind as usize] & board;
+                if kind == SquareKind::Throne {
+                    if rules.hostile_empty.has(letter) {
+                        hostile_when_empty[index] |= squares;
+                    }
+                    if rules.hostile.has(letter) {
+                        hostile_when_occupied[index] |= squares;
+                    }
+                } else if rules.hostile.has(letter) {
+                    hostile_always[index] |= squares;
+                }
+            }
+        }
+        let throne = spec.squares[SquareKind::Throne as usize] & board;
+        let king_strong_squares = match spec.king_strength {
+            KingStrength::Strong | KingStrength::Middleweight => board,
+            KingStrength::StrongAtThrone => (throne | throne.neighbours()) & board,
+            KingStrength::Weak => Bitboard::EMPTY,
+        };
+        let linnaean_squares = if spec.linnaean {
+            let middle = spec.size / 2;
+            [(2, 0), (-2, 0), (0, 2), (0, -2)]
+                .into_iter()
+                .filter_map(|(dx, dy)| Square::new(middle, middle)?.offset(dx, dy))
+                .fold(Bitboard::EMPTY, |set, square| set | square)
+                & board
+        } else {
+            Bitboard::EMPTY
+        };
+        RuleSet {
+            spec,
+            board,
+            edge,
+            special: special & board,
+            no_pass,
+            no_stop,
+            speed,
+            hostile_always,
+            hostile_when_empty,
+            hostile_when_occupied,
+            king_strong_squares,
+            linnaean_squares,
+        }
+    }
+
+    /// The index into [`RuleSet::no_pass`]/[`RuleSet::no_stop`] of the kind of `square`'s set.
+    #[inline]
+    pub(crate) fn start_kind(&self, from: Bitboard) -> usize {
+        for kind in SquareKind::ALL {
+            if (self.spec.squares[kind as usize] & from).any() {
+                return kind as usize + 1;
+            }
+        }
+        0
+    }
+
+    /// The throne squares.
+    pub(crate) fn throne(&self) -> Bitboard {
+        self.spec.squares[SquareKind::Throne as usize] & self.board
+    }
+
+    /// The corner squares.
+    pub(crate) fn corners(&self) -> Bitboard {
+        self.spec.squares[SquareKind::Corner as usize] & self.board
+    }
+}
+
+/// How many sets of custom rules one run can hold (index 0 stands for the classic rules).
+pub(crate) const REGISTRY_CAPACITY: usize = 1 << 12;
+
+/// The registered sets, by index: looked up on every move, so a slot is read without a lock.
+static SLOTS: [OnceLock<&'static RuleSet>; REGISTRY_CAPACITY] =
+    [const { OnceLock::new() }; REGISTRY_CAPACITY];
+
+/// Which index each registered spec has, so that equal rules share one index.
+static INDEX: Mutex<Option<HashMap<RuleSpec, u16>>> = Mutex::new(None);
+
+/// The index of `spec` in the registry, compiling and registering it the first time; `None` when
+/// the registry is full.
+pub(crate) fn register(spec: RuleSpec) -> Option<u16> {
+    // A poisoned lock only means a panic elsewhere while it was held; the map is still whole
+    // (inserts happen after the slot is set).
+    let mut guard = INDEX.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let map = guard.get_or_insert_with(HashMap::new);
+    if let Some(&index) = map.get(&spec) {
+        return Some(index);
+    }
+    let index = map.len() + 1;
+    let slot = SLOTS.get(index)?;
+    let set: &'static RuleSet = Box::leak(Box::new(RuleSet::compile(spec.clone())));
+    if slot.set(set).is_err() {
+        return None; // Not reached: slots are filled in order under the lock.
+    }
+    let index = u16::try_from(index).ok()?;
+    map.insert(spec, index);
+    Some(index)
+}
+
+/// The registered set at `index` (from [`register`]).
+#[inline(always)]
+pub(crate) fn lookup(index: u16) -> Option<&'static RuleSet> {
+    SLOTS.get(usize::from(index)).and_then(|slot| slot.get().copied())
+}

@@ -1,0 +1,783 @@
+//! OpenTafl rules strings in and out: `dim:11 name:Copenhagen atkf:y tfr:w sw:s efe:y start:...`.
+//!
+//! A string means what OpenTafl's own reader makes of it: a field left out takes OpenTafl's
+//! default. Every field that changes the rules is played or refused with an error naming it; the
+//! meaning of each is in docs/rules.md ("Rules strings"). One field is this engine's own:
+//! `classic:y` asks for the classic rules of docs/rules.md (R1-R18), which OpenTafl's fields
+//! alone cannot say (a first repetition draws, R16; no move is a draw, R17); the classic games
+//! print it, so that their strings read back to the same games.
+
+use thiserror::Error;
+
+use crate::bitboard::Bitboard;
+use crate::notation::{self, RecordError};
+use crate::piece::Side;
+use crate::position::Position;
+use crate::rules::custom::{KindRules, Letters, RuleSpec, SquareKind};
+use crate::rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
+use crate::square::Square;
+
+/// Why an OpenTafl rules string was refused. Each error names the field.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RulesStringError {
+    /// A word that is not `key:value`.
+    #[error("'{0}' is not a key:value field")]
+    NotAField(String),
+    /// A field given twice.
+    #[error("field '{0}' is given twice")]
+    Duplicate(String),
+    /// A field this engine does not know.
+    #[error("unknown field '{0}'")]
+    UnknownField(String),
+    /// A required field is missing (or its OpenTafl default is a rule this engine does not play).
+    #[error("field '{field}' is missing: {why}")]
+    Missing {
+        /// The field.
+        field: &'static str,
+        /// Why it is needed.
+        why: &'static str,
+    },
+    /// A value that the field does not take.
+    #[error("field '{field}': '{value}' is not valid; expected {expected}")]
+    BadValue {
+        /// The field.
+        field: String,
+        /// The value given.
+        value: String,
+        /// What the field takes.
+        expected: &'static str,
+    },
+    /// A rule that this engine does not play.
+    #[error("field '{field}:{value}' asks for {rule}, which this engine does not play")]
+    Unsupported {
+        /// The field.
+        field: String,
+        /// The value given.
+        value: String,
+        /// The rule it asks for.
+        rule: &'static str,
+    },
+    /// The board size cannot be played.
+    #[error("field 'dim': {0}")]
+    Size(#[from] RulesError),
+    /// The start position is malformed.
+    #[error("field '{field}': {error}")]
+    Start {
+        /// `start` or `starti`.
+        field: &'static str,
+        /// What is wrong with it.
+        error: RecordError,
+    },
+}
+
+/// Every field of an OpenTafl rules string that this engine reads, and its own `classic`.
+const KNOWN_FIELDS: [&str; 43] = [
+    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "gj", "sw",
+    "swf", "efe", "linc", "ber", "spd", "cor", "cen", "afor", "dfor", "corp", "cenp", "aforp",
+    "dforp", "cors", "cens", "afors", "dfors", "corh", "cenh", "cenhe", "aforh", "dforh", "corre",
+    "cenre", "aforre", "dforre", "start", "starti", "classic",
+];
+
+/// The fields of a string, in order, once each.
+struct Fields(Vec<(String, String)>);
+
+impl Fields {
+    /// Splits `text` into `key:value` fields; a word without a colon continues the name.
+    fn read(text: &str) -> Result<Fields, RulesStringError> {
+        let mut fields: Vec<(String, String)> = Vec::new();
+        for word in text.split_whitespace() {
+            match word.split_once(':') {
+                Some((key, value)) => {
+                    // Unknown keys are refused here, so `fields` never holds more than the known
+                    // fields and the duplicate check stays cheap whatever the input's length.
+                    if !KNOWN_FIELDS.contains(&key) {
+                        return Err(RulesStringError::UnknownField(key.to_string()));
+                    }
+                    if fields.iter().any(|(k, _)| k == key) {
+                        return Err(RulesStringError::Duplicate(key.to_string()));
+                    }
+                    fields.push((key.to_string(), value.to_string()));
+                }
+                None => match fields.last_mut() {
+                    Some((key, value)) if key == "name" => {
+                        value.push(' ');
+                        value.push_str(word);
+                    }
+                    _ => return Err(RulesStringError::NotAField(word.to_string())),
+                },
+            }
+        }
+        if fields.iter().any(|(k, _)| k == "start") && fields.iter().any(|(k, _)| k == "starti") {
+            return Err(RulesStringError::Duplicate("start/starti".to_string()));
+        }
+        Ok(Fields(fields))
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn unsupported(field: &str, value: &str, rule: &'static str) -> RulesStringError {
+    RulesStringError::Unsupported {
+        field: field.to_string(),
+        value: value.to_string(),
+        rule,
+    }
+}
+
+fn bad_value(field: &str, value: &str, expected: &'static str) -> RulesStringError {
+    RulesStringError::BadValue {
+        field: field.to_string(),
+        value: value.to_string(),
+        expected,
+    }
+}
+
+/// The piece letters of a list field.
+fn letters(field: &str, value: &str) -> Result<Letters, RulesStringError> {
+    Letters::parse(value).map_err(|bad| {
+        bad_value(
+            field,
+            value,
+            if bad.is_ascii() {
+                "piece letters from tcnkmgTCNKMG"
+            } else {
+                "ASCII piece letters from tcnkmgTCNKMG"
+            },
+        )
+    })
+}
+
+/// A `y`/`n` field.
+fn yes_no(field: &str, value: &str) -> Result<bool, RulesStringError> {
+    match value {
+        "y" => Ok(true),
+        "n" => Ok(false),
+        _ => Err(bad_value(field, value, "y or n")),
+    }
+}
+
+/// The board's size (`dim`).
+fn size_of(fields: &Fields) -> Result<u8, RulesStringError> {
+    let text = fields.get("dim").ok_or(RulesStringError::Missing {
+        field: "dim",
+        why: "the board size is required",
+    })?;
+    text.parse()
+        .map_err(|_| bad_value("dim", text, "a board size such as 9 or 11"))
+}
+
+/// The start position's pieces (`start`, rank 1 first, or `starti`, top rank first), checked to
+/// be `size` wide.
+fn start_of(
+    fields: &Fields,
+    rules: Rules,
+    side: Side,
+) -> Result<Position, RulesStringError> {
+    let (field, record) = match (fields.get("start"), fields.get("starti")) {
+        (Some(record), _) => ("start", record),
+        (None, Some(record)) => ("starti", record),
+        (None, None) => {
+            return Err(RulesStringError::Missing {
+                field: "start",
+                why: "the start position (start: or starti:) is required",
+            });
+        }
+    };
+    let to_error = |error: RecordError| RulesStringError::Start { field, error };
+    let (record_size, pieces) =
+        notation::parse_record_pieces(record, field == "starti").map_err(to_error)?;
+    if record_size != usize::from(rules.size()) {
+        return Err(to_error(RecordError::WrongSize {
+            found: record_size,
+            expected: rules.size(),
+        }));
+    }
+    Position::from_pieces(rules, side, pieces).map_err(|error| to_error(RecordError::Setup(error)))
+}
+
+/// Who moves first (`atkf`, attackers by default).
+fn first_side(fields: &Fields) -> Result<Side, RulesStringError> {
+    Ok(match fields.get("atkf") {
+        None => Side::Attackers,
+        Some(value) => {
+            if yes_no("atkf", value)? {
+                Side::Attackers
+            } else {
+                Side::Defenders
+            }
+        }
+    })
+}
+
+/// Reads a rules string: the game's name and its start position (whose rules are the string's).
+pub(crate) fn parse(text: &str) -> Result<(String, Position), RulesStringError> {
+    let fields = Fields::read(text)?;
+    let name = fields.get("name").unwrap_or("").replace('_', " ");
+    let size = size_of(&fields)?;
+    let classic = match fields.get("classic") {
+        None => false,
+        Some(value) => yes_no("classic", value)?,
+    };
+    let rules = if classic {
+        classic_rules(&fields, size)?
+    } else {
+        Rules::from_spec(custom_spec(&fields, size)?)?
+    };
+    let start = start_of(&fields, rules, first_side(&fields)?)?;
+    Ok((name, start))
+}
+
+/// The fields of a string for the classic rules (with `classic:y`): they must describe R1-R18,
+/// except for the flags and the repetition rule that [`Rules::new`] takes.
+fn classic_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
+    let mut flags = RuleFlags::empty();
+    let mut repetition = RepetitionRule::SecondOccurrenceDraws;
+    for (key, value) in &fields.0 {
+        let (key, value) = (key.as_str(), value.as_str());
+        match key {
+            "dim" | "name" | "atkf" | "classic" | "start" | "starti" | "ka" => {}
+            "esc" => match value {
+                "e" => {}
+                "c" => return Err(unsupported(key, value, "corner escape in the classic rules")),
+                _ => return Err(bad_value(key, value, "e (edge) or c (corner)")),
+            },
+            "surf" | "linc" | "efe" => {
+                if yes_no(key, value)? {
+                    return Err(unsupported(key, value, "a rule the classic rules do not have"));
+                }
+            }
+            "sw" => {
+                if value != "n" {
+                    return Err(unsupported(key, value, "shieldwalls in the classic rules"));
+                }
+            }
+            "ks" => {
+                if value != "c" {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "a king strength other than 'strong at the castle' (R13)",
+                    ));
+                }
+            }
+            "kj" | "ber" => {
+                if value != "n" {
+                    return Err(unsupported(key, value, "jumps or berserk moves"));
+                }
+            }
+            "nj" | "cj" | "mj" | "gj" | "swf" => {}
+            "cor" | "afor" | "dfor" => {
+                if !value.is_empty() {
+                    return Err(unsupported(key, value, "corners or forts in the classic rules"));
+                }
+            }
+            "cen" => {
+                let centre = Square::new(size / 2, size / 2);
+                let listed: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
+                let is_centre =
+                    listed.len() == 1 && listed[0].parse::<Square>().ok() == centre;
+                if !is_centre {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "a castle other than the single centre square (R1)",
+                    ));
+                }
+            }
+            "cenp" => {
+                let set = letters(key, value)?;
+                if !(set.has('t') && set.has('T') && set.has('K')) {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "pieces that may not pass the castle (R7 lets every piece pass)",
+                    ));
+                }
+            }
+            "cens" => {
+                let set = letters(key, value)?;
+                if set.has('t') || set.has('T') || set.has('K') {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "pieces that may stop on the castle (R6 forbids it)",
+                    ));
+                }
+            }
+            "cenhe" => {
+                let set = letters(key, value)?;
+                if !set.has('K') {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "a castle that does not close the king in (R13 counts it as a wall)",
+                    ));
+                }
+                flags.set(RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS, set.has('t'));
+                flags.set(RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS, set.has('T'));
+            }
+            "tfr" => {
+                repetition = match value {
+                    "n" | "i" => RepetitionRule::Ignored,
+                    "d" => RepetitionRule::ThirdOccurrenceDraws,
+                    "w" | "l" => {
+                        return Err(unsupported(key, value, "a repetition that wins or loses"));
+                    }
+                    _ => return Err(bad_value(key, value, "n or d")),
+                }
+            }
+            "spd" => {
+                if value != "-1" {
+                    return Err(unsupported(key, value, "speed limits in the classic rules"));
+                }
+            }
+            _ => {
+                // Other letter lists: checked, but the classic rules have no such squares.
+                letters(key, value)?;
+                if key == "cenh" {
+                    let set = letters(key, value)?;
+                    if set.has('T') {
+                        return Err(unsupported(
+                            key,
+                            value,
+                            "an occupied castle that is hostile by itself (R10)",
+                        ));
+                    }
+                } else if key.starts_with("cen") {
+                    return Err(unsupported(key, value, "castle re-entry rules"));
+                }
+            }
+        }
+    }
+    if fields.get("cenhe").is_none() {
+        flags |= RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS
+            | RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS;
+    }
+    let ka = fields.get("ka").unwrap_or("y");
+    match ka {
+        "y" => flags |= RuleFlags::KING_HAMMER | RuleFlags::KING_ANVIL,
+        "n" => {}
+        "h" => flags |= RuleFlags::KING_HAMMER,
+        "a" => flags |= RuleFlags::KING_ANVIL,
+        _ => return Err(bad_value("ka", ka, "y, n, h (hammer only) or a (anvil only)")),
+    }
+    let cenh = letters("cenh", fields.get("cenh").unwrap_or("tcnk"))?;
+    if cenh.has('t') && !flags.contains(RuleFlags::KING_ANVIL) {
+        return Err(unsupported(
+            "cenh",
+            &cenh.to_text(),
+            "an occupied castle that is hostile by itself (R10)",
+        ));
+    }
+    Ok(Rules::new(size, flags, repetition)?)
+}
+
+/// OpenTafl's default letters for each kind of special square, in [`SquareKind`] order.
+fn default_kinds() -> [KindRules; 4] {
+    let all = Letters::parse("tcnkmTCNKM").unwrap_or(Letters::ALL);
+    let king = Letters::parse("K").unwrap_or(Letters::NONE);
+    let attackers = Letters::parse("tcnkm").unwrap_or(Letters::NONE);
+    let defenders = Letters::parse("TCNKM").unwrap_or(Letters::NONE);
+    [
+        // Throne: everyone passes, only the king stops; hostile to attackers while occupied, to
+        // everyone while empty.
+        KindRules {
+            passable: all,
+            stoppable: king,
+            hostile: attackers,
+            hostile_empty: all,
+            reenterable: all,
+        },
+        // Corners: only the king passes or stops; hostile to everyone.
+        KindRules {
+            passable: king,
+            stoppable: king,
+            hostile: all,
+            hostile_empty: all,
+            reenterable: all,
+        },
+        // Attackers' forts: everyone passes and stops; hostile to defenders.
+        KindRules {
+            passable: all,
+            stoppable: all,
+            hostile: defenders,
+            hostile_empty: defenders,
+            reenterable: all,
+        },
+        // Defenders' forts: everyone passes, defenders stop; hostile to attackers.
+        KindRules {
+            passable: all,
+            stoppable: defenders,
+            hostile: attackers,
+            hostile_empty: attackers,
+            reenterable: all,
+        },
+    ]
+}
+
+/// The squares of a coordinate list (`a1,a9,`), each on the board.
+fn squares_of(field: &str, value: &str, size: u8) -> Result<Bitboard, RulesStringError> {
+    let mut set = Bitboard::EMPTY;
+    for name in value.split(',').filter(|name| !name.is_empty()) {
+        match name.parse::<Square>() {
+            Ok(square) if square.is_on_board(size) => set |= square,
+            _ => {
+                return Err(bad_value(
+                    field,
+                    value,
+                    "a comma-separated list of squares on the board, such as a1,a9,",
+                ));
+            }
+        }
+    }
+    Ok(set)
+}
+
+/// The speed limits of `spd`, by letter, as OpenTafl reads them: one number for every piece, two
+/// (which OpenTafl reads as no limits at all), eight (t c n k, then T C N K), ten (no limits, as
+/// OpenTafl reads them) or twelve (every letter in order); a limit below 1 is no limit.
+fn speeds_of(value: &str) -> Result<[i8; 12], RulesStringError> {
+    let expected = "1, 2, 8, 10 or 12 comma-separated whole numbers (-1 for no limit)";
+    // Like OpenTafl, a trailing comma ends the list.
+    let numbers: Result<Vec<i8>, _> = value
+        .trim_end_matches(',')
+        .split(',')
+        .map(str::parse::<i8>)
+        .collect();
+    let numbers = numbers.map_err(|_| bad_value("spd", value, expected))?;
+    let mut speeds = [-1i8; 12];
+    match numbers.len() {
+        1 => speeds = [numbers[0]; 12],
+        2 | 10 => {}
+        8 => {
+            speeds[..4].copy_from_slice(&numbers[..4]);
+            speeds[6..10].copy_from_slice(&numbers[4..]);
+        }
+        12 => speeds.copy_from_slice(&numbers),
+        _ => return Err(bad_value("spd", value, expected)),
+    }
+    Ok(speeds.map(|speed| if speed < 1 { -1 } else { speed }))
+}
+
+/// The custom rules a string describes, OpenTafl's defaults for the fields it leaves out.
+fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> {
+    let mut spec = RuleSpec {
+        size,
+        escape: Escape::Corner,
+        surrounding_fatal: true,
+        repetition: RepetitionRule::ThirdOccurrenceDraws,
+        king_hammer: true,
+        king_anvil: true,
+        king_strength: KingStrength::Strong,
+        shieldwall: Shieldwall::None,
+        shieldwall_flanking: true,
+        edge_fort: false,
+        linnaean: false,
+        speeds: [-1; 12],
+        squares: [Bitboard::EMPTY; 4],
+        kinds: default_kinds(),
+    };
+    // Berserk first: its string also asks for jumping pieces, but berserk is what it is.
+    if let Some(value) = fields.get("ber") {
+        match value {
+            "n" => {}
+            "m" | "c" => return Err(unsupported("ber", value, "berserk moves")),
+            _ => return Err(bad_value("ber", value, "n, m or c")),
+        }
+    }
+    let board = Bitboard::board(size);
+    let middle = size / 2;
+    let corner = |x, y| Square::new(x, y).map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let last = size.saturating_sub(1);
+    spec.squares[SquareKind::Throne as usize] = corner(middle, middle);
+    spec.squares[SquareKind::Corner as usize] =
+        corner(0, 0) | corner(last, 0) | corner(0, last) | corner(last, last);
+    for (key, value) in &fields.0 {
+        let (key, value) = (key.as_str(), value.as_str());
+        match key {
+            "dim" | "name" | "atkf" | "classic" | "start" | "starti" => {}
+            "esc" => {
+                spec.escape = match value {
+                    "e" => Escape::Edge,
+                    "c" => Escape::Corner,
+                    _ => return Err(bad_value(key, value, "e (edge) or c (corner)")),
+                }
+            }
+            "surf" => spec.surrounding_fatal = yes_no(key, value)?,
+            "tfr" => {
+                spec.repetition = match value {
+                    // OpenTafl reads every value but w and l as a draw.
+                    "d" | "i" | "n" => RepetitionRule::ThirdOccurrenceDraws,
+                    "w" => RepetitionRule::ThirdOccurrenceLosesForMover,
+                    "l" => RepetitionRule::ThirdOccurrenceWinsForMover,
+                    _ => return Err(bad_value(key, value, "d, w or l")),
+                }
+            }
+            "ka" => {
+                (spec.king_hammer, spec.king_anvil) = match value {
+                    "y" => (true, true),
+                    "h" => (true, false),
+                    "a" => (false, true),
+                    "n" => (false, false),
+                    _ => return Err(bad_value(key, value, "y, n, h (hammer only) or a (anvil only)")),
+                }
+            }
+            "ks" => {
+                spec.king_strength = match value {
+                    "s" | "y" => KingStrength::Strong,
+                    "c" => KingStrength::StrongAtThrone,
+                    "m" => KingStrength::Middleweight,
+                    "w" | "n" => KingStrength::Weak,
+                    _ => return Err(bad_value(key, value, "s, c, m or w")),
+                }
+            }
+            "kj" => match value {
+                "n" => {}
+                "j" | "c" | "r" => return Err(unsupported(key, value, "a jumping king")),
+                _ => return Err(bad_value(key, value, "n, j, c or r")),
+            },
+            // Jumps of commanders, knights, mercenaries and guards: none of these pieces can be
+            // on the board (the start record refuses them), so the values change nothing.
+            "nj" | "cj" | "mj" | "gj" => {
+                if !matches!(value, "n" | "j" | "c" | "r") {
+                    return Err(bad_value(key, value, "n, j, c or r"));
+                }
+            }
+            "sw" => {
+                spec.shieldwall = match value {
+                    "n" => Shieldwall::None,
+                    "w" => Shieldwall::Weak,
+                    "s" => Shieldwall::Strong,
+                    _ => return Err(bad_value(key, value, "n, w or s")),
+                }
+            }
+            "swf" => spec.shieldwall_flanking = yes_no(key, value)?,
+            "efe" => spec.edge_fort = yes_no(key, value)?,
+            "linc" => spec.linnaean = yes_no(key, value)?,
+            "ber" => match value {
+                "n" => {}
+                "m" | "c" => return Err(unsupported(key, value, "berserk moves")),
+                _ => return Err(bad_value(key, value, "n, m or c")),
+            },
+            "spd" => spec.speeds = speeds_of(value)?,
+            "cor" | "cen" | "afor" | "dfor" => {
+                let kind = match key {
+                    "cen" => SquareKind::Throne,
+                    "cor" => SquareKind::Corner,
+                    "afor" => SquareKind::AttackerFort,
+                    _ => SquareKind::DefenderFort,
+                };
+                spec.squares[kind as usize] = squares_of(key, value, size)?;
+            }
+            _ => {
+                let list = letters(key, value)?;
+                let (kind, property) = key
+                    .strip_prefix("cen")
+                    .map(|rest| (SquareKind::Throne, rest))
+                    .or_else(|| key.strip_prefix("cor").map(|rest| (SquareKind::Corner, rest)))
+                    .or_else(|| key.strip_prefix("afor").map(|rest| (SquareKind::AttackerFort, rest)))
+                    .or_else(|| key.strip_prefix("dfor").map(|rest| (SquareKind::DefenderFort, rest)))
+                    .ok_or_else(|| RulesStringError::UnknownField(key.to_string()))?;
+                let rules = &mut spec.kinds[kind as usize];
+                match property {
+                    "p" => rules.passable = list,
+                    "s" => rules.stoppable = list,
+                    "h" => {
+                        rules.hostile = list;
+                        if kind != SquareKind::Throne {
+                            rules.hostile_empty = list;
+                        }
+                    }
+                    "he" => rules.hostile_empty = list,
+                    "re" => {}
+                    _ => return Err(RulesStringError::UnknownField(key.to_string())),
+                }
+            }
+        }
+    }
+    // Re-entry, as OpenTafl's reader has it: the corners' and forts' lists are read only when the
+    // throne's is given, and then a list left out means nobody.
+    if let Some(throne) = fields.get("cenre") {
+        spec.kinds[SquareKind::Throne as usize].reenterable = letters("cenre", throne)?;
+        for (kind, key) in [
+            (SquareKind::Corner, "corre"),
+            (SquareKind::AttackerFort, "aforre"),
+            (SquareKind::DefenderFort, "dforre"),
+        ] {
+            spec.kinds[kind as usize].reenterable = match fields.get(key) {
+                Some(value) => letters(key, value)?,
+                None => Letters::NONE,
+            };
+        }
+    }
+    // A square of two kinds would play by whichever OpenTafl happened to set last: refused.
+    let mut seen = Bitboard::EMPTY;
+    for (kind, key) in [
+        (SquareKind::Throne, "cen"),
+        (SquareKind::Corner, "cor"),
+        (SquareKind::AttackerFort, "afor"),
+        (SquareKind::DefenderFort, "dfor"),
+    ] {
+        let squares = spec.squares[kind as usize] & board;
+        if (squares & seen).any() {
+            return Err(unsupported(
+                key,
+                fields.get(key).unwrap_or("(default)"),
+                "a square that is two kinds of special square at once",
+            ));
+        }
+        seen |= squares;
+    }
+    Ok(spec)
+}
+
+/// Writes the rules string of a game named `name` starting from `start`.
+pub(crate) fn write(out: &mut impl std::fmt::Write, name: &str, start: &Position) -> std::fmt::Result {
+    let rules = start.rules();
+    write!(out, "dim:{}", rules.size())?;
+    if !name.is_empty() {
+        write!(out, " name:{}", name.replace(' ', "_"))?;
+    }
+    let atkf = if start.side_to_move() == Side::Attackers { "y" } else { "n" };
+    match rules.custom() {
+        None => write_classic(out, rules, atkf)?,
+        Some(set) => write_custom(out, &set.spec, atkf)?,
+    }
+    write!(out, " start:{}", notation::position_record(start))
+}
+
+/// The fields of the classic rules, ending with `classic:y`.
+fn write_classic(out: &mut impl std::fmt::Write, rules: Rules, atkf: &str) -> std::fmt::Result {
+    let flags = rules.flags();
+    write!(out, " esc:e surf:n atkf:{atkf}")?;
+    let ka = match (
+        flags.contains(RuleFlags::KING_HAMMER),
+        flags.contains(RuleFlags::KING_ANVIL),
+    ) {
+        (true, true) => None,
+        (true, false) => Some("h"),
+        (false, true) => Some("a"),
+        (false, false) => Some("n"),
+    };
+    if let Some(ka) = ka {
+        write!(out, " ka:{ka}")?;
+    }
+    let mut cenhe = String::new();
+    if flags.contains(RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS) {
+        cenhe.push_str("tcnk");
+    }
+    if flags.contains(RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS) {
+        cenhe.push_str("TCN");
+    }
+    cenhe.push('K');
+    write!(
+        out,
+        " ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:{cenhe} linc:n"
+    )?;
+    match rules.repetition() {
+        RepetitionRule::ThirdOccurrenceDraws => out.write_str(" tfr:d")?,
+        RepetitionRule::Ignored => out.write_str(" tfr:n")?,
+        _ => {}
+    }
+    out.write_str(" classic:y")
+}
+
+/// The fields of custom rules that differ from OpenTafl's defaults.
+fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> std::fmt::Result {
+    if spec.escape == Escape::Edge {
+        out.write_str(" esc:e")?;
+    }
+    if !spec.surrounding_fatal {
+        out.write_str(" surf:n")?;
+    }
+    write!(out, " atkf:{atkf}")?;
+    match spec.repetition {
+        RepetitionRule::ThirdOccurrenceLosesForMover => out.write_str(" tfr:w")?,
+        RepetitionRule::ThirdOccurrenceWinsForMover => out.write_str(" tfr:l")?,
+        _ => {}
+    }
+    match (spec.king_hammer, spec.king_anvil) {
+        (true, true) => {}
+        (true, false) => out.write_str(" ka:h")?,
+        (false, true) => out.write_str(" ka:a")?,
+        (false, false) => out.write_str(" ka:n")?,
+    }
+    match spec.king_strength {
+        KingStrength::Strong => {}
+        KingStrength::StrongAtThrone => out.write_str(" ks:c")?,
+        KingStrength::Weak => out.write_str(" ks:w")?,
+        KingStrength::Middleweight => out.write_str(" ks:m")?,
+    }
+    match spec.shieldwall {
+        Shieldwall::None => {}
+        Shieldwall::Weak => out.write_str(" sw:w")?,
+        Shieldwall::Strong => out.write_str(" sw:s")?,
+    }
+    if !spec.shieldwall_flanking {
+        out.write_str(" swf:n")?;
+    }
+    if spec.edge_fort {
+        out.write_str(" efe:y")?;
+    }
+    if spec.linnaean {
+        out.write_str(" linc:y")?;
+    }
+    if spec.speeds != [-1; 12] {
+        out.write_str(" spd:")?;
+        for speed in spec.speeds {
+            write!(out, "{speed},")?;
+        }
+    }
+    let defaults = default_kinds();
+    let size = spec.size;
+    let middle = size / 2;
+    let last = size.saturating_sub(1);
+    let at = |x, y| Square::new(x, y).map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let default_squares = [
+        at(middle, middle),
+        at(0, 0) | at(last, 0) | at(0, last) | at(last, last),
+        Bitboard::EMPTY,
+        Bitboard::EMPTY,
+    ];
+    let prefixes = ["cen", "cor", "afor", "dfor"];
+    for kind in SquareKind::ALL {
+        let index = kind as usize;
+        if spec.squares[index] != default_squares[index] {
+            write!(out, " {}:", prefixes[index])?;
+            for square in spec.squares[index] {
+                write!(out, "{square},")?;
+            }
+        }
+    }
+    let reentry_given = SquareKind::ALL
+        .into_iter()
+        .any(|kind| spec.kinds[kind as usize].reenterable != defaults[kind as usize].reenterable);
+    for kind in SquareKind::ALL {
+        let index = kind as usize;
+        let (rules, default) = (spec.kinds[index], defaults[index]);
+        let prefix = prefixes[index];
+        let mut list = |suffix: &str, letters: Letters, default: Letters| {
+            if letters != default {
+                write!(out, " {prefix}{suffix}:{}", letters.to_text())
+            } else {
+                Ok(())
+            }
+        };
+        list("p", rules.passable, default.passable)?;
+        list("s", rules.stoppable, default.stoppable)?;
+        list("h", rules.hostile, default.hostile)?;
+        if kind == SquareKind::Throne {
+            list("he", rules.hostile_empty, default.hostile_empty)?;
+        }
+        if reentry_given {
+            // All four are written: OpenTafl reads the others only when `cenre` is given.
+            write!(out, " {prefix}re:{}", rules.reenterable.to_text())?;
+        }
+    }
+    Ok(())
+}
