@@ -849,3 +849,37 @@ fn people_commands_work() {
         "{lines:?}"
     );
 }
+
+#[test]
+fn a_piped_go_answers_and_exits_at_once_while_a_large_table_is_set_up() {
+    // 512 MiB take a good part of a second to write; the search must not wait for them once
+    // end of input has stopped it, nor may the program.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+        .args(["--hash", "512"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("the engine starts");
+    let started = Instant::now();
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    stdin
+        .write_all(b"rules tablut\ngo depth 30\n")
+        .expect("the engine reads its input");
+    drop(stdin);
+    let output = child.wait_with_output().expect("the engine exits");
+    let elapsed = started.elapsed();
+    eprintln!("piped go with --hash 512: exited after {elapsed:?}");
+    assert!(output.status.success(), "{:?}", output.status);
+    let text = String::from_utf8(output.stdout).expect("ASCII replies");
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines.iter().all(|l| is_documented_reply(l)), "{lines:?}");
+    let best = lines.last().expect("some reply");
+    let m: Move = best
+        .strip_prefix("bestmove ")
+        .unwrap_or_else(|| panic!("a bestmove last: {lines:?}"))
+        .parse()
+        .expect("a move");
+    assert!(Position::tablut().is_legal(m));
+    assert!(elapsed < EXIT_LIMIT, "{elapsed:?}");
+}
