@@ -1,6 +1,7 @@
-//! Perft (RULES.md P1): the number of move paths of a given length, to check move generation.
+//! Perft (docs/rules.md P1): the number of move paths of a given length, to check move
+//! generation.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -73,6 +74,53 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
     total
 }
 
+/// Remaining depth at and below which [`perft_stoppable`] counts without looking at its stop
+/// flag: a count of depth 3 takes at most a few milliseconds, and above it the flag is read once
+/// per position, which costs nothing next to the count.
+const UNSTOPPABLE_DEPTH: u32 = 3;
+
+/// [`perft()`] that can be interrupted: it gives up and returns `None` soon after `stop` is set
+/// (from another thread), and returns `None` at once if it is set already. The count is the same
+/// as [`perft()`]'s when it finishes.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{perft, Position};
+/// let start = Position::tablut();
+/// assert_eq!(perft::perft_stoppable(&start, 3, &AtomicBool::new(false)), Some(353_200));
+/// assert_eq!(perft::perft_stoppable(&start, 3, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_stoppable(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth == 0 {
+        return Some(1);
+    }
+    stoppable(position, &SideViews::of(position), depth, stop)
+}
+
+/// [`bulk`] that reads `stop` at each position more than [`UNSTOPPABLE_DEPTH`] plies from the
+/// leaves.
+fn stoppable(position: &Position, views: &SideViews, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if depth <= UNSTOPPABLE_DEPTH {
+        return Some(bulk(position, views, depth));
+    }
+    let mover = position.side_to_move();
+    let mut moves = MoveList::new();
+    movegen::generate_with_views(position, views, &mut moves);
+    let mut total = 0;
+    for &m in &moves {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut next = *position;
+        let captured = next.play_unchecked(m);
+        total += stoppable(&next, &views.after(mover, m, captured), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
 /// The same count as [`perft()`], but every leaf is played: the cost of making each move (on a
 /// scratch position, taken back after each), with the move list of each position generated in
 /// full.
@@ -115,6 +163,31 @@ pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
         .collect();
     split.sort_by_key(|(m, _)| m.to_string());
     split
+}
+
+/// [`divide`] that can be interrupted like [`perft_stoppable`]: `None` if `stop` is set before
+/// every first move's count is done.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{perft, Position};
+/// let start = Position::tablut();
+/// let split = perft::divide_stoppable(&start, 2, &AtomicBool::new(false));
+/// assert_eq!(split, Some(perft::divide(&start, 2)));
+/// ```
+pub fn divide_stoppable(
+    position: &Position,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move, u64)>> {
+    let mut split = Vec::new();
+    for &m in &position.legal_moves() {
+        let mut next = *position;
+        next.play_unchecked(m);
+        split.push((m, perft_stoppable(&next, depth.saturating_sub(1), stop)?));
+    }
+    split.sort_by_key(|(m, _)| m.to_string());
+    Some(split)
 }
 
 /// [`perft()`] with the root moves shared out over `threads` threads (at least one).
@@ -173,4 +246,47 @@ pub fn perft_parallel_with_progress(
         work();
     });
     total.into_inner()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn stoppable_counts_agree_with_perft_when_not_stopped() {
+        let never = AtomicBool::new(false);
+        for start in [Position::tablut(), Position::tawlbwrdd()] {
+            for depth in 0..=4 {
+                assert_eq!(
+                    perft_stoppable(&start, depth, &never),
+                    Some(perft(&start, depth))
+                );
+            }
+            assert_eq!(divide_stoppable(&start, 4, &never), Some(divide(&start, 4)));
+        }
+        // Two plies above the depth where the flag is no longer read.
+        let tablut = Position::tablut();
+        assert_eq!(perft_stoppable(&tablut, 5, &never), Some(1_611_674_360));
+    }
+
+    #[test]
+    fn a_stop_from_another_thread_ends_a_count_of_hours_at_once() {
+        let stop = AtomicBool::new(false);
+        let start = Position::tawlbwrdd();
+        std::thread::scope(|scope| {
+            let counting = scope.spawn(|| perft_stoppable(&start, 9, &stop));
+            std::thread::sleep(Duration::from_millis(50));
+            let asked = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            let count = counting.join().expect("the count does not panic");
+            assert_eq!(count, None);
+            assert!(
+                asked.elapsed() < Duration::from_millis(200),
+                "{:?}",
+                asked.elapsed()
+            );
+        });
+        assert_eq!(divide_stoppable(&start, 9, &AtomicBool::new(true)), None);
+    }
 }

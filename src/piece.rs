@@ -94,7 +94,7 @@ impl Piece {
         }
     }
 
-    /// The piece's letter in board diagrams, as RULES.md draws them: `a`, `d` or `K`.
+    /// The piece's letter in board diagrams, as docs/rules.md draws them: `a`, `d` or `K`.
     pub const fn diagram_char(self) -> char {
         match self {
             Piece::Attacker => 'a',

@@ -1,4 +1,4 @@
-//! Squares of the board and their names (`e5`), per RULES.md R2.
+//! Squares of the board and their names (`e5`), per docs/rules.md R2.
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,5 +1,5 @@
 //! The fast library against the slow reference rules of tests/common/reference.rs (an array
-//! board written separately from RULES.md): legal moves, the captures of every move, the board
+//! board written separately from docs/rules.md): legal moves, the captures of every move, the board
 //! after it, the outcome and perft, along random games and on random placements.
 //!
 //! The reference board is built square by square from `Position::piece_at`, not from the

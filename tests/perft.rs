@@ -1,4 +1,4 @@
-//! Perft counts of tests/data/perft.txt (RULES.md P1, P2).
+//! Perft counts of tests/data/perft.txt (docs/rules.md P1, P2).
 
 mod common;
 

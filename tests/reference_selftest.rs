@@ -1,6 +1,6 @@
 //! Tests of the reference implementation (`tests/common/reference.rs`) itself: the perft
 //! fixtures of `tests/data/perft.txt`, record round trips, and one hand-drawn case per rule
-//! clause of `RULES.md`. This file deliberately does not use `tafl_engine`.
+//! clause of `docs/rules.md`. This file deliberately does not use `tafl_engine`.
 
 #[path = "common/reference.rs"]
 mod reference;
@@ -112,8 +112,8 @@ fn sq(name: &str) -> (usize, usize) {
     (x, y)
 }
 
-/// Build a board from an ASCII diagram drawn as in RULES.md: highest rank at the top, file a on
-/// the left, squares separated by spaces. `.` empty, `+` the (empty) castle, `a` attacker,
+/// Build a board from an ASCII diagram drawn as in docs/rules.md: highest rank at the top, file a
+/// on the left, squares separated by spaces. `.` empty, `+` the (empty) castle, `a` attacker,
 /// `d` defender soldier, `K` king. The diagram goes through `from_record`, so it exercises the
 /// parser too.
 fn diagram(picture: &str, attackers_to_move: bool) -> RefBoard {

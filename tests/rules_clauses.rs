@@ -1,4 +1,4 @@
-//! One or more tests per clause of RULES.md (R1-R18, P1), each named after its clause and
+//! One or more tests per clause of docs/rules.md (R1-R18, P1), each named after its clause and
 //! drawn as a board: rank 1 at the bottom, `a` attacker, `d` defender, `K` king, `#` the empty
 //! castle, `.` an empty square.
 //!

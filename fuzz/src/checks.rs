@@ -29,7 +29,7 @@ fn text_of(data: &[u8]) -> String {
     String::from_utf8_lossy(data).into_owned()
 }
 
-/// Every board size the crate plays, with the rules of RULES.md.
+/// Every board size the crate plays, with the rules of docs/rules.md.
 fn all_rules() -> Vec<Rules> {
     let mut rules = vec![Rules::TABLUT, Rules::TAWLBWRDD];
     for size in [5, 7] {
@@ -456,7 +456,7 @@ fn board_outcome(outcome: Option<Outcome>) -> Option<RefOutcome> {
     }
 }
 
-/// Differential check against the reference rules (RULES.md, standard flags only): the same
+/// Differential check against the reference rules (docs/rules.md, standard flags only): the same
 /// legal moves, the same outcome, and every move captures the same squares and leads to the
 /// same board.
 fn check_against_reference(position: &Position) {

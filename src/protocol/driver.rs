@@ -5,11 +5,15 @@
 //! - the main thread owns the [`Session`], reads commands in order and decides what to do with
 //!   one that arrives while a job runs.
 //!
-//! While a search runs, `goodbye` and end of input stop it at once and end the program; `stop`
-//! stops it (its answer is printed); `clock` is taken at once (and may shorten a `play`); host
-//! messages that change the game (`rules`, `position`, `side`, `move`, `opponent-move`, `error`,
-//! `finish`, `start`) stop it and drop its answer, because it answers a position that is gone;
-//! every other command waits for it, so that a script's commands run in the order given.
+//! A job is a search or a count (`perft`, `divide`); both can be stopped. While one runs,
+//! `goodbye` and end of input stop a search at once (after `goodbye` its answer is dropped, after
+//! end of input it is printed) and give a count until [`CLOSING_COUNT_TIME`] to finish, after
+//! which it is stopped; the program ends within [`CLOSING_LIMIT`] whatever runs. `stop` stops
+//! the job (a search answers with its move, a count with `stopped ...`); `clock` is taken at
+//! once (and may shorten a `play`); host messages that change the game (`rules`, `position`,
+//! `side`, `move`, `opponent-move`, `error`, `finish`, `start`) stop it and drop its answer,
+//! because it answers a position that is gone; every other command waits for it, so that a
+//! script's commands run in the order given.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -20,7 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use crate::search::{Searcher, StopHandle};
+use crate::search::{SearchConfig, Searcher, StopHandle};
 
 use super::command::{Command, CommandError, MAX_LINE_BYTES, parse_command};
 use super::session::{Job, JobKind, JobOutcome, Session, SessionOptions, error_reply};
@@ -98,6 +102,14 @@ impl<R: BufRead> LineReader<R> {
     }
 }
 
+/// The earlier of two optional times.
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 fn decode(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -129,6 +141,79 @@ fn exit_now(printer: &Printer) -> ! {
     std::process::exit(0)
 }
 
+/// The worker's searcher. Its table is written in full when it is set up, which takes from
+/// milliseconds to seconds (`--hash`): that is done on a thread of its own at start-up, while the
+/// main thread reads commands and the worker runs counts, which need no searcher.
+struct LazySearcher {
+    ready: Option<Searcher>,
+    /// A searcher with a small table, for searches stopped while the table is being set up.
+    small: Option<Searcher>,
+    making: Option<thread::JoinHandle<Searcher>>,
+    config: SearchConfig,
+    stop_sender: Sender<StopHandle>,
+}
+
+impl LazySearcher {
+    /// Starts setting up a searcher; its stop handle goes to `stop_sender` once it exists.
+    fn start(config: SearchConfig, stop_sender: Sender<StopHandle>) -> LazySearcher {
+        let (thread_config, thread_sender) = (config.clone(), stop_sender.clone());
+        let making = thread::Builder::new()
+            .name("table".into())
+            .spawn(move || {
+                let searcher = Searcher::new(thread_config);
+                let _ = thread_sender.send(searcher.stop_handle());
+                searcher
+            })
+            .ok();
+        LazySearcher {
+            ready: None,
+            small: None,
+            making,
+            config,
+            stop_sender,
+        }
+    }
+
+    /// The searcher, waiting for its set-up to end if it has not yet.
+    fn get(&mut self) -> &mut Searcher {
+        let (making, config, stop_sender) = (&mut self.making, &self.config, &self.stop_sender);
+        self.ready.get_or_insert_with(|| {
+            match making.take().map(thread::JoinHandle::join) {
+                Some(Ok(searcher)) => searcher,
+                // The set-up thread could not start or failed: set one up here.
+                _ => {
+                    let searcher = Searcher::new(config.clone());
+                    let _ = stop_sender.send(searcher.stop_handle());
+                    searcher
+                }
+            }
+        })
+    }
+
+    /// The searcher for a search job: the real one, once it is set up; until then, if the job
+    /// is stopped (`cancel`), a small one, so that a stopped search answers at once.
+    fn for_job(&mut self, cancel: &AtomicBool) -> &mut Searcher {
+        while self.ready.is_none() && self.making.as_ref().is_some_and(|h| !h.is_finished()) {
+            if cancel.load(Ordering::Relaxed) {
+                let config = SearchConfig {
+                    hash_mb: 1,
+                    ..self.config.clone()
+                };
+                return self.small.get_or_insert_with(|| Searcher::new(config));
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        self.get()
+    }
+
+    /// Forgets what the searcher learnt; one that has not searched yet has nothing to forget.
+    fn clear(&mut self) {
+        for searcher in [&mut self.ready, &mut self.small].into_iter().flatten() {
+            searcher.clear();
+        }
+    }
+}
+
 /// What the worker thread is asked to do.
 enum WorkerMessage {
     /// Run a job and report its outcome.
@@ -153,8 +238,12 @@ struct Running {
     discard: bool,
 }
 
-/// After `goodbye` or end of input, a search gets this long to answer before the program ends.
-const CLOSING_GRACE: Duration = Duration::from_millis(40);
+/// After `goodbye` or end of input, a count (`perft`, `divide`) may run this long before it is
+/// stopped, so that a script that pipes `perft 4` still gets its count.
+const CLOSING_COUNT_TIME: Duration = Duration::from_millis(40);
+
+/// After `goodbye` or end of input, the program ends within this time, whatever is running.
+const CLOSING_LIMIT: Duration = Duration::from_millis(80);
 
 /// How often a wanted stop is repeated until the search notices it.
 const STOP_REPEAT: Duration = Duration::from_millis(5);
@@ -171,7 +260,11 @@ struct Driver {
     next_id: u64,
     /// `goodbye` or end of input seen: finish what was asked before, then exit.
     closing: bool,
-    /// After `goodbye`: exit at this time even if a search has not answered yet.
+    /// `goodbye` seen: searches are not answered.
+    quiet: bool,
+    /// After `goodbye` or end of input: a count still running at this time is stopped.
+    count_until: Option<Instant>,
+    /// After `goodbye` or end of input: exit at this time even if a job has not answered yet.
     exit_by: Option<Instant>,
 }
 
@@ -187,13 +280,13 @@ impl Driver {
         }
     }
 
-    /// Ask the running search to stop, now and again until it does.
+    /// Ask the running job to stop, now and again until it does.
     fn stop_running(&mut self, discard: bool) {
         if let Some(running) = self.running.as_mut() {
+            running.discard |= discard;
+            running.cancel.store(true, Ordering::Relaxed);
+            running.deadline = Some(Instant::now());
             if running.job.is_search() {
-                running.discard |= discard;
-                running.cancel.store(true, Ordering::Relaxed);
-                running.deadline = Some(Instant::now());
                 self.stop_searcher();
             }
         }
@@ -209,13 +302,16 @@ impl Driver {
             // After goodbye or end of input a search answers at once.
             cancel.store(true, Ordering::Relaxed);
             deadline = Some(started);
+        } else if self.closing {
+            // A count has what is left of its time.
+            deadline = earliest(deadline, self.count_until);
         }
         let message = WorkerMessage::Run(id, Box::new(job.clone()), Arc::clone(&cancel));
         if self.jobs.send(message).is_err() {
             // The worker is gone (it cannot be, short of a panic): nothing more can be done.
             exit_now(&self.printer);
         }
-        let discard = self.exit_by.is_some() && job.is_search();
+        let discard = self.quiet && job.is_search();
         self.running = Some(Running {
             id,
             job,
@@ -285,15 +381,25 @@ impl Driver {
     }
 
     /// `goodbye` (`hard`) or end of input: stop thinking, finish what was asked before, exit.
-    /// After `goodbye` searches are not answered, and one that does not stop within
-    /// [`CLOSING_GRACE`] is abandoned; after end of input they answer with what they have.
+    /// Searches answer at once (after `goodbye` the answer is dropped), counts get until
+    /// [`CLOSING_COUNT_TIME`], and the program ends by [`CLOSING_LIMIT`] whatever runs.
     fn close(&mut self, hard: bool) {
         self.closing = true;
-        if hard && self.exit_by.is_none() {
-            self.exit_by = Some(Instant::now() + CLOSING_GRACE);
+        self.quiet |= hard;
+        let now = Instant::now();
+        self.count_until = earliest(self.count_until, Some(now + CLOSING_COUNT_TIME));
+        self.exit_by = earliest(self.exit_by, Some(now + CLOSING_LIMIT));
+        let search = self.running.as_ref().map(|running| running.job.is_search());
+        match search {
+            // After goodbye nobody reads a search's answer; after end of input a script may.
+            Some(true) => self.stop_running(hard),
+            Some(false) => {
+                if let Some(running) = self.running.as_mut() {
+                    running.deadline = earliest(running.deadline, self.count_until);
+                }
+            }
+            None => {}
         }
-        // After goodbye nobody reads a search's answer; after end of input a script may.
-        self.stop_running(hard);
         if self.running.is_none() && self.queue.is_empty() {
             exit_now(&self.printer);
         }
@@ -353,27 +459,22 @@ impl Driver {
     /// When the main loop must wake up without input: a watchdog or the closing grace.
     fn wake_at(&self) -> Option<Instant> {
         let running = self.running.as_ref()?;
-        let closing = self.exit_by.filter(|_| running.job.is_search());
-        match (running.deadline, closing) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        earliest(running.deadline, self.exit_by)
     }
 
     fn on_timeout(&mut self) {
         let now = Instant::now();
-        if let Some(closing) = self.exit_by {
-            let searching = self.running.as_ref().is_some_and(|r| r.job.is_search());
-            if searching && now >= closing {
-                // The search did not answer in time: the host asked us to go, so go.
-                exit_now(&self.printer);
-            }
+        if self.running.is_some() && self.exit_by.is_some_and(|exit_by| now >= exit_by) {
+            // The job did not answer in time: the host or the script asked us to go, so go.
+            exit_now(&self.printer);
         }
         if let Some(running) = self.running.as_mut() {
             if running.deadline.is_some_and(|deadline| now >= deadline) {
                 running.cancel.store(true, Ordering::Relaxed);
                 running.deadline = Some(now + STOP_REPEAT);
-                self.stop_searcher();
+                if running.job.is_search() {
+                    self.stop_searcher();
+                }
             }
         }
     }
@@ -433,9 +534,7 @@ pub fn run_stdio(options: SessionOptions) -> ! {
     let worker_printer = printer.clone();
     let worker_events = events_in;
     let spawned = thread::Builder::new().name("search".into()).spawn(move || {
-        // The table is allocated here, while the main thread already reads commands.
-        let mut searcher = Searcher::new(config);
-        let _ = stop_sender.send(searcher.stop_handle());
+        let mut searcher = LazySearcher::start(config, stop_sender);
         for message in job_queue {
             let (id, job, cancel) = match message {
                 WorkerMessage::Clear => {
@@ -446,8 +545,9 @@ pub fn run_stdio(options: SessionOptions) -> ! {
             };
             let mut out = |line: String| worker_printer.line(&line);
             // A bug in the search must not leave the host without an answer.
-            let run = panic::catch_unwind(AssertUnwindSafe(|| {
-                job.run(&mut searcher, &cancel, &mut out)
+            let run = panic::catch_unwind(AssertUnwindSafe(|| match job.count(&cancel) {
+                Some(counted) => counted,
+                None => job.run(searcher.for_job(&cancel), &cancel, &mut out),
             }));
             let outcome = run.unwrap_or_else(|_| {
                 // The searcher may be half-updated: forget what it learnt.
@@ -473,6 +573,8 @@ pub fn run_stdio(options: SessionOptions) -> ! {
         queue: VecDeque::new(),
         next_id: 0,
         closing: false,
+        quiet: false,
+        count_until: None,
         exit_by: None,
     };
     driver.run(events)

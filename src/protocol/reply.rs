@@ -197,6 +197,16 @@ fn is_perft(rest: &str) -> bool {
         && is_number(words[5])
 }
 
+/// `stopped perft|divide <depth> time <s>`: a count that `stop` ended.
+fn is_stopped_count(rest: &str) -> bool {
+    let words: Vec<&str> = rest.split(' ').collect();
+    words.len() == 4
+        && matches!(words[0], "perft" | "divide")
+        && is_number(words[1])
+        && words[2] == "time"
+        && is_decimal(words[3])
+}
+
 /// Whether `line` is one of the forms the engine documents (see docs/protocol.md), with no line
 /// break and nothing but printable ASCII. The fuzz target and the tests hold every reply to it.
 ///
@@ -228,6 +238,7 @@ pub fn is_documented_reply(line: &str) -> bool {
         "info" => is_info(rest),
         "bestmove" => rest == "none" || is_simple_move(rest),
         "perft" => is_perft(rest),
+        "stopped" => is_stopped_count(rest),
         "to-move" => matches!(rest, "attackers" | "defenders"),
         "hash" => rest.len() == 16 && rest.bytes().all(|b| b.is_ascii_hexdigit()),
         "record" => rest.starts_with('/') && !rest.contains(' '),
@@ -262,6 +273,8 @@ mod tests {
             "bestmove e2-h2",
             "bestmove none",
             "perft 5 1611674360 time 1.234 nps 1306000000",
+            "stopped perft 9 time 0.012",
+            "stopped divide 7 time 3.500",
             "e2-h2 55",
             "9  . . . a a a . . .",
             "11  . . . . a a a . . . .",
@@ -297,6 +310,10 @@ mod tests {
             "error 0",
             "perft 5",
             "perft 5 100",
+            "stopped",
+            "stopped perft 9",
+            "stopped go 9 time 0.1",
+            "stopped perft nine time 0.1",
             "e2-h2",
             "e2-h2 x",
             "bestmove",

@@ -119,18 +119,34 @@ pub(crate) enum JobOutcome {
     Search(SearchResult),
     /// The search failed (it panicked): answer with any legal move rather than not at all.
     Failed,
-    /// A count, already printed.
-    Counted,
+    /// A count's lines (per-move lines, then `perft ...`), or `stopped ...` if it was stopped.
+    Counted(Vec<String>),
 }
 
 impl Job {
-    /// Whether the job is a search (it can be stopped and still answer).
+    /// Whether the job is a search (stopped, it still answers with a move); the other kind is a
+    /// count (stopped, it answers `stopped ...`).
     pub(crate) fn is_search(&self) -> bool {
         !matches!(self.kind, JobKind::Perft { .. })
     }
 
+    /// Runs the job if it is a count, which needs no searcher; `None` for a search. The count
+    /// gives up soon after `cancel` is set (within milliseconds).
+    pub(crate) fn count(&self, cancel: &AtomicBool) -> Option<JobOutcome> {
+        match self.kind {
+            JobKind::Perft { depth, divide } => Some(JobOutcome::Counted(run_perft(
+                self.game.position(),
+                depth,
+                divide,
+                cancel,
+            ))),
+            _ => None,
+        }
+    }
+
     /// Runs the job. Progress lines go to `out` while it runs; a search stops early once
-    /// `cancel` is set (it is checked after each depth, the searcher's stop flag more often).
+    /// `cancel` is set (it is checked after each depth, the searcher's stop flag more often); a
+    /// count gives up soon after `cancel` is set (within milliseconds).
     pub(crate) fn run(
         &self,
         searcher: &mut Searcher,
@@ -139,8 +155,7 @@ impl Job {
     ) -> JobOutcome {
         match &self.kind {
             JobKind::Perft { depth, divide } => {
-                run_perft(self.game.position(), *depth, *divide, out);
-                JobOutcome::Counted
+                JobOutcome::Counted(run_perft(self.game.position(), *depth, *divide, cancel))
             }
             kind => {
                 let stop = searcher.stop_handle();
@@ -194,24 +209,37 @@ impl Job {
     }
 }
 
-/// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`.
-fn run_perft(position: &Position, depth: u32, divide: bool, out: &mut dyn FnMut(String)) {
+/// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`; or, if
+/// `cancel` is set before the count is done, the one line `stopped perft|divide <depth> time <s>`.
+fn run_perft(position: &Position, depth: u32, divide: bool, cancel: &AtomicBool) -> Vec<String> {
     let started = Instant::now();
+    let mut lines = Vec::new();
     let nodes = if divide && depth > 0 {
-        let split = perft::divide(position, depth);
-        for (m, count) in &split {
-            out(format!("{m} {count}"));
-        }
-        split.iter().map(|(_, count)| count).sum()
+        perft::divide_stoppable(position, depth, cancel).map(|split| {
+            for (m, count) in &split {
+                lines.push(format!("{m} {count}"));
+            }
+            split.iter().map(|(_, count)| count).sum()
+        })
     } else {
-        perft::perft(position, depth)
+        perft::perft_stoppable(position, depth, cancel)
     };
     let time = started.elapsed();
-    out(format!(
-        "perft {depth} {nodes} time {} nps {}",
-        reply::seconds(time),
-        reply::nodes_per_second(nodes, time)
-    ));
+    match nodes {
+        Some(nodes) => lines.push(format!(
+            "perft {depth} {nodes} time {} nps {}",
+            reply::seconds(time),
+            reply::nodes_per_second(nodes, time)
+        )),
+        None => {
+            let command = if divide { "divide" } else { "perft" };
+            lines = vec![format!(
+                "stopped {command} {depth} time {}",
+                reply::seconds(time)
+            )];
+        }
+    }
+    lines
 }
 
 /// The longest prefix of `line` that is a legal sequence of moves from `position`.
@@ -313,10 +341,10 @@ const HELP: &[&str] = &[
     "clock <atk-ms>[*] <def-ms>[*] <overtime-s> <atk-periods> <def-periods>: the time left",
     "play <side>: answer 'move <from-to>'; analyze <n> <seconds>: answer 'analysis ...'",
     "move <record>, opponent-move <m1|m2...> <record>, error <code>, finish <code>: host messages",
-    "perft <depth>, divide <depth>: count move paths (last line 'perft <depth> <nodes> time <s> nps <n>')",
+    "perft <depth>, divide <depth>: count move paths (last line 'perft <depth> <nodes> time <s> nps <n>', or 'stopped ...' after stop)",
     "show: the board; moves: the legal moves; play-move <move>: play a move; undo; new",
     "go [depth <n>] [movetime <ms>] [nodes <n>]: search, print 'info' lines and 'bestmove <move>'",
-    "stop: end a search now; goodbye: quit; help: this text",
+    "stop: end a search or a count now; goodbye: quit; help: this text",
 ];
 
 /// An engine session: state plus the command handlers, without any I/O of its own.
@@ -793,7 +821,10 @@ impl Session {
     ) {
         let result = match outcome {
             JobOutcome::Search(result) => result,
-            JobOutcome::Counted => return,
+            JobOutcome::Counted(lines) => {
+                lines.into_iter().for_each(&mut *out);
+                return;
+            }
             JobOutcome::Failed => {
                 out(reply::status(
                     "the search failed; answering with a legal move",

@@ -1,4 +1,4 @@
-//! Board diagrams in RULES.md's style, turned into positions, so a test shows its board.
+//! Board diagrams in docs/rules.md's style, turned into positions, so a test shows its board.
 //!
 //! ```text
 //! 5  . . a . .
@@ -20,7 +20,7 @@ use tafl_engine::{
     Bitboard, Move, Piece, Position, RepetitionRule, RuleFlags, Rules, Side, Square,
 };
 
-/// The rules of RULES.md on a `size` x `size` board.
+/// The rules of docs/rules.md on a `size` x `size` board.
 pub fn rules_for_size(size: u8) -> Rules {
     match size {
         9 => Rules::TABLUT,
@@ -80,7 +80,7 @@ pub fn position_from_diagram(diagram: &str, side: Side) -> Position {
     position_from_diagram_with_rules(diagram, rules_for_size(size as u8), side)
 }
 
-/// The position drawn in `diagram` under other rules than RULES.md's (rule flags, repetition);
+/// The position drawn in `diagram` under other rules than docs/rules.md's (rule flags, repetition);
 /// the diagram must have `rules.size()` rows.
 pub fn position_from_diagram_with_rules(diagram: &str, rules: Rules, side: Side) -> Position {
     let rows = diagram_rows(diagram);
@@ -148,7 +148,7 @@ pub fn squares(names: &str) -> Bitboard {
     names.split_whitespace().map(sq).collect()
 }
 
-/// The board as RULES.md draws it, with the side to move: for failure messages.
+/// The board as docs/rules.md draws it, with the side to move: for failure messages.
 pub fn show(position: &Position) -> String {
     format!(
         "{}{} to move\n",

@@ -152,7 +152,7 @@ impl fmt::Debug for Board {
     }
 }
 
-/// The rules of RULES.md on any odd board size from 5 to 11 (one definition, in `diagram`).
+/// The rules of docs/rules.md on any odd board size from 5 to 11 (one definition, in `diagram`).
 pub use super::diagram::rules_for_size as standard_rules;
 
 /// Where the king goes in a random placement.

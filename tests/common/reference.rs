@@ -1,5 +1,5 @@
 #![allow(dead_code)]
-//! Slow, plain reference implementation of the tafl rules in `RULES.md` (clauses R1-R18, P1).
+//! Slow, plain reference implementation of the tafl rules in `docs/rules.md` (clauses R1-R18, P1).
 //!
 //! This module is a test oracle for the fast engine. It deliberately shares no code with the
 //! crate: it uses only `std`, stores the board as a flat `Vec<Cell>` and answers every question
