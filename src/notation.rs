@@ -229,7 +229,7 @@ pub fn diagram(position: &Position) -> String {
         out.push((b'a' + x) as char);
     }
     out.push('\n');
-    // Drop the leading space of two-digit-free boards so 9x9 matches RULES.md's layout.
+    // Drop the leading space of two-digit-free boards so 9x9 matches docs/rules.md's layout.
     if size < 10 {
         out = out
             .lines()

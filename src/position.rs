@@ -238,12 +238,12 @@ impl Position {
         Ok(position)
     }
 
-    /// The start position of Tablut (RULES.md), attackers to move.
+    /// The start position of Tablut (docs/rules.md), attackers to move.
     pub fn tablut() -> Position {
         Position::from_placement(Rules::TABLUT, &crate::rules::TABLUT_START)
     }
 
-    /// The start position of Tawlbwrdd (RULES.md), attackers to move.
+    /// The start position of Tawlbwrdd (docs/rules.md), attackers to move.
     pub fn tawlbwrdd() -> Position {
         Position::from_placement(Rules::TAWLBWRDD, &crate::rules::TAWLBWRDD_START)
     }

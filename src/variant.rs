@@ -95,12 +95,12 @@ impl Variant {
         Variant { name, start }
     }
 
-    /// Tablut (Linnaeus, 1732), 9x9, as RULES.md gives it.
+    /// Tablut (Linnaeus, 1732), 9x9, as docs/rules.md gives it.
     pub fn tablut() -> Variant {
         Variant::new("Tablut", Position::tablut())
     }
 
-    /// Tawlbwrdd (R. C. Bell's reconstruction), 11x11, as RULES.md gives it.
+    /// Tawlbwrdd (R. C. Bell's reconstruction), 11x11, as docs/rules.md gives it.
     pub fn tawlbwrdd() -> Variant {
         Variant::new("Tawlbwrdd", Position::tawlbwrdd())
     }

@@ -29,7 +29,7 @@ bitflags! {
         const EMPTY_CASTLE_HOSTILE_TO_ATTACKERS = 1 << 2;
         /// The empty castle is hostile to defending soldiers (R10).
         const EMPTY_CASTLE_HOSTILE_TO_DEFENDERS = 1 << 3;
-        /// The rules of RULES.md: armed king, empty castle hostile to both sides.
+        /// The rules of docs/rules.md: armed king, empty castle hostile to both sides.
         const STANDARD = Self::KING_HAMMER.bits()
             | Self::KING_ANVIL.bits()
             | Self::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS.bits()
@@ -111,7 +111,7 @@ pub enum RulesError {
 }
 
 impl Rules {
-    /// Tablut as RULES.md gives it (9x9).
+    /// Tablut as docs/rules.md gives it (9x9).
     pub const TABLUT: Rules = Rules {
         size: 9,
         flags: RuleFlags::STANDARD,
@@ -119,7 +119,7 @@ impl Rules {
         custom: 0,
     };
 
-    /// Tawlbwrdd as RULES.md gives it (11x11).
+    /// Tawlbwrdd as docs/rules.md gives it (11x11).
     pub const TAWLBWRDD: Rules = Rules {
         size: 11,
         flags: RuleFlags::STANDARD,
