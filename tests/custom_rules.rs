@@ -98,7 +98,13 @@ fn shieldwall_a_corner_brackets_it_in_copenhagen() {
         .replacen("+ a d d d", "+ d d d d", 1)
         .replacen(". . a a a", ". a a a a", 1)
         .replacen("4  . . . . . . . . . . .", "4  . . . . . a . . . . .", 1);
+    // As OpenTafl has it, walls are looked for only while each side has two pieces on an edge:
+    // here the closing attacker is the only one.
     let position = board(&from_corner, &Variant::copenhagen(), Side::Attackers);
+    let (captured, _) = play(&position, "f4-f1");
+    assert!(captured.is_empty(), "{}", show(&position));
+    let another_on_the_edge = from_corner.replacen("5  . . . . . K . . . . .", "5  . . . . . K . . . . a", 1);
+    let position = board(&another_on_the_edge, &Variant::copenhagen(), Side::Attackers);
     let (captured, _) = play(&position, "f4-f1");
     assert_eq!(captured, squares("b1 c1 d1 e1"), "{}", show(&position));
 }
@@ -225,7 +231,9 @@ fn middleweight_king_is_taken_on_the_edge_by_three() {
 #[test]
 fn strong_king_is_never_taken_on_the_edge() {
     let strong = rules("dim:7 name:Strong atkf:y surf:n start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/");
-    let position = board(EDGE_KING, &strong, Side::Attackers);
+    // A defender with room to move, or the defenders could not move at all (C9).
+    let with_room = EDGE_KING.replacen("5  . . . . . . .", "5  . . . . . d .", 1);
+    let position = board(&with_room, &strong, Side::Attackers);
     let (captured, outcome) = play(&position, "d3-d2");
     assert!(captured.is_empty());
     assert_eq!(outcome, None);

@@ -143,7 +143,7 @@ fn is_diagram_line(line: &str) -> bool {
             && rank <= squares.len()
             && squares
                 .iter()
-                .all(|s| matches!(*s, "." | "#" | "a" | "d" | "K"))
+                .all(|s| matches!(*s, "." | "#" | "+" | "a" | "d" | "K"))
     } else {
         let files: Vec<&str> = trimmed.split(' ').filter(|w| !w.is_empty()).collect();
         is_board_width(files.len())
