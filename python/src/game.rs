@@ -5,9 +5,9 @@ use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 use tafl_engine::search::Searcher;
-use tafl_engine::{DrawReason, Game, Outcome, Position, Variant, notation, perft};
+use tafl_engine::{DrawReason, Game, Move, Outcome, Position, Variant, notation, perft};
 
 use crate::search::{self, SearchResult};
 use crate::{guard, lock, planes, text};
@@ -167,8 +167,9 @@ impl PyGame {
 
     /// The moves played so far, first to last.
     #[getter]
-    fn moves(&self) -> Vec<String> {
-        self.state().game.moves().map(|m| m.to_string()).collect()
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let moves: Vec<Move> = self.state().game.moves().collect();
+        text::moves(py, moves)
     }
 
     /// The moves played so far, each with the squares it captured: `[("e2-h2", []), ...]`.
@@ -229,9 +230,9 @@ impl PyGame {
     /// The legal moves of the side to move, in OpenTafl simple notation; none once the game is
     /// over (also by repetition). The order is the generator's: sort the list for reproducible
     /// choices.
-    fn legal_moves(&self) -> Vec<String> {
+    fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let moves = self.state().game.legal_moves();
-        moves.iter().map(|m| m.to_string()).collect()
+        text::moves(py, moves)
     }
 
     /// Whether `move` (text) can be played now: False once the game is over. Raises ValueError

@@ -1,9 +1,11 @@
 //! What crosses the boundary as text: variant names and rules strings, sides, moves, squares,
 //! outcomes and the board, each with the Python error its parse raises.
 
-use pyo3::PyResult;
 use pyo3::exceptions::PyValueError;
-use tafl_engine::{Bitboard, Move, Outcome, Position, Side, Square, Variant};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyString};
+use tafl_engine::{Bitboard, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant};
 
 /// The built-in variant called `name` (any of `Variant::names()`, any case).
 pub fn variant(name: &str) -> PyResult<Variant> {
@@ -45,6 +47,68 @@ pub fn side(name: &str) -> PyResult<Side> {
 pub fn parse_move(text: &str) -> PyResult<Move> {
     text.parse::<Move>()
         .map_err(|error| PyValueError::new_err(format!("malformed move '{text}': {error}")))
+}
+
+/// Destinations kept per starting square: a move stays on its rank (MAX_BOARD_SIZE files) or
+/// its file (MAX_BOARD_SIZE ranks).
+const SLOTS_PER_SQUARE: usize = 2 * MAX_BOARD_SIZE as usize;
+
+/// The text of every move along a rank or a file of the largest board, as Python strings made
+/// once: a list of legal moves is then a list of references to them, about ten times quicker
+/// to hand out than formatting each move (`moves`).
+static MOVE_TEXTS: PyOnceLock<Vec<Option<Py<PyString>>>> = PyOnceLock::new();
+
+/// Where `m` is in `MOVE_TEXTS`, if it goes along a rank or a file.
+fn move_slot(m: Move) -> Option<usize> {
+    let (from, to) = (m.from(), m.to());
+    let offset = if from.y() == to.y() {
+        usize::from(to.x())
+    } else if from.x() == to.x() {
+        usize::from(MAX_BOARD_SIZE) + usize::from(to.y())
+    } else {
+        return None;
+    };
+    Some(usize::from(from.index()) * SLOTS_PER_SQUARE + offset)
+}
+
+fn move_texts(py: Python<'_>) -> &[Option<Py<PyString>>] {
+    MOVE_TEXTS.get_or_init(py, || {
+        let squares: Vec<Square> = (0..MAX_BOARD_SIZE)
+            .flat_map(|y| (0..MAX_BOARD_SIZE).filter_map(move |x| Square::new(x, y)))
+            .collect();
+        let mut texts: Vec<Option<Py<PyString>>> = Vec::new();
+        for &from in &squares {
+            for &to in &squares {
+                let m = Move::new(from, to);
+                if let Some(slot) = move_slot(m) {
+                    if texts.len() <= slot {
+                        texts.resize_with(slot + 1, || None);
+                    }
+                    texts[slot] = Some(PyString::new(py, &m.to_string()).unbind());
+                }
+            }
+        }
+        texts
+    })
+}
+
+/// A Python list of the moves' texts in OpenTafl simple notation.
+pub fn moves<'py>(
+    py: Python<'py>,
+    moves: impl IntoIterator<Item = Move>,
+) -> PyResult<Bound<'py, PyList>> {
+    let texts = move_texts(py);
+    let items = moves.into_iter().map(|m| {
+        match move_slot(m)
+            .and_then(|slot| texts.get(slot))
+            .and_then(Option::as_ref)
+        {
+            Some(text) => text.bind(py).clone(),
+            // Not reached for moves of the crate (they go along a rank or a file).
+            None => PyString::new(py, &m.to_string()),
+        }
+    });
+    PyList::new(py, items)
 }
 
 /// The names of the squares of a set, in index order (rank 1 first, then by file).
