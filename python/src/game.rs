@@ -293,10 +293,12 @@ impl PyGame {
         PyGame::wrap(self.state().clone())
     }
 
+    /// `copy.copy(game)`: the same as `game.copy()`.
     fn __copy__(&self) -> PyGame {
         self.copy()
     }
 
+    /// `copy.deepcopy(game)`: the same as `game.copy()` (a game holds no Python objects).
     fn __deepcopy__(&self, _memo: &Bound<'_, PyDict>) -> PyGame {
         self.copy()
     }
@@ -391,6 +393,7 @@ impl PyGame {
         search::run(py, &searcher, &game, &limits)
     }
 
+    /// Games are equal when their positions (with rules) and moves are.
     fn __eq__(&self, other: &Bound<'_, PyGame>) -> bool {
         // Copy one side first: `other` may be this very object, whose lock is not reentrant.
         let mine = self.game();
@@ -401,6 +404,7 @@ impl PyGame {
     #[classattr]
     const __hash__: Option<Py<PyAny>> = None;
 
+    /// `Game('Tablut', record='...', side_to_move='attackers', ply=0)`.
     fn __repr__(&self) -> String {
         let state = self.state();
         format!(
@@ -412,6 +416,7 @@ impl PyGame {
         )
     }
 
+    /// The board diagram (see `diagram`).
     fn __str__(&self) -> String {
         self.diagram()
     }

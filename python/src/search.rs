@@ -119,6 +119,7 @@ impl From<tafl_engine::search::SearchResult> for SearchResult {
 
 #[pymethods]
 impl SearchResult {
+    /// All fields on one line.
     fn __repr__(&self) -> String {
         format!(
             "SearchResult(best_move={}, score={} ({}), depth={}, pv=[{}], nodes={}, time_ms={:.1})",
@@ -213,6 +214,7 @@ impl Engine {
         self.config.hash_mb
     }
 
+    /// `Engine(threads=1, hash_mb=64)`.
     fn __repr__(&self) -> String {
         format!(
             "Engine(threads={}, hash_mb={})",
