@@ -96,7 +96,7 @@ impl PyGame {
     /// start position. Raises ValueError for an unknown name.
     #[new]
     fn new(variant: &str) -> PyResult<PyGame> {
-        Ok(PyGame::wrap(State::new(text::variant(variant)?)))
+        guard(|| Ok(PyGame::wrap(State::new(text::variant(variant)?))))
     }
 
     /// A new game under an OpenTafl rules string (`dim:9 name:Tablut esc:e ... start:/.../`),
@@ -104,7 +104,7 @@ impl PyGame {
     /// for rules the engine does not play.
     #[staticmethod]
     fn from_rules(rules: &str) -> PyResult<PyGame> {
-        Ok(PyGame::wrap(State::new(text::rules(rules)?)))
+        guard(|| Ok(PyGame::wrap(State::new(text::rules(rules)?))))
     }
 
     /// A new game of `variant` (a name from `variants()`, or an OpenTafl rules string) set up
@@ -113,12 +113,14 @@ impl PyGame {
     #[staticmethod]
     #[pyo3(signature = (variant, record, side_to_move = "attackers"))]
     fn from_record(variant: &str, record: &str, side_to_move: &str) -> PyResult<PyGame> {
-        let variant = text::variant_or_rules(variant)?;
-        Ok(PyGame::wrap(State::from_record(
-            variant,
-            record,
-            side_to_move,
-        )?))
+        guard(|| {
+            let variant = text::variant_or_rules(variant)?;
+            Ok(PyGame::wrap(State::from_record(
+                variant,
+                record,
+                side_to_move,
+            )?))
+        })
     }
 
     /// The variant's name, e.g. `Tablut`.
@@ -149,8 +151,8 @@ impl PyGame {
     /// `"defenders"` or `"draw"` and reason `"king_captured"`, `"king_escaped"`,
     /// `"repetition"`, `"no_legal_moves"` or `"agreement"`.
     #[getter]
-    fn outcome(&self) -> Option<(&'static str, String)> {
-        self.state().game.outcome().map(text::outcome)
+    fn outcome(&self) -> PyResult<Option<(&'static str, String)>> {
+        guard(|| Ok(self.state().game.outcome().map(text::outcome)))
     }
 
     /// The current position as an OpenTafl position record, rank 1 first.
@@ -231,7 +233,7 @@ impl PyGame {
     /// over (also by repetition). The order is the generator's: sort the list for reproducible
     /// choices.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = self.state().game.legal_moves();
+        let moves = guard(|| Ok(self.state().game.legal_moves()))?;
         text::moves(py, moves)
     }
 
@@ -240,8 +242,10 @@ impl PyGame {
     #[pyo3(signature = (r#move))]
     fn is_legal(&self, r#move: &str) -> PyResult<bool> {
         let m = text::parse_move(r#move)?;
-        let state = self.state();
-        Ok(state.game.outcome().is_none() && state.position().is_legal(m))
+        guard(|| {
+            let state = self.state();
+            Ok(state.game.outcome().is_none() && state.position().is_legal(m))
+        })
     }
 
     /// Plays `move` (OpenTafl simple notation `e2-h2`; full notation is read too, its capture
@@ -255,8 +259,8 @@ impl PyGame {
 
     /// Takes back the last move and returns it, or None at the start. A draw agreed since the
     /// last move is taken back first (then no move is, and it returns None).
-    fn undo(&self) -> Option<String> {
-        self.state().game.undo().map(|m| m.to_string())
+    fn undo(&self) -> PyResult<Option<String>> {
+        guard(|| Ok(self.state().game.undo().map(|m| m.to_string())))
     }
 
     /// The players agree to a draw (RULES.md R18). Does nothing once the game is over.
@@ -266,14 +270,14 @@ impl PyGame {
 
     /// The board as a list of rows, row 0 = rank 1, each a list of `"."` (empty), `"t"`
     /// (attacker), `"T"` (defender) or `"K"` (king), column 0 = file a.
-    fn board(&self) -> Vec<Vec<String>> {
-        text::board(self.state().position())
+    fn board(&self) -> PyResult<Vec<Vec<String>>> {
+        guard(|| Ok(text::board(self.state().position())))
     }
 
     /// The board as RULES.md draws it: rank 1 at the bottom, `a` attacker, `d` defender, `K`
     /// king, `#` the empty castle.
-    fn diagram(&self) -> String {
-        notation::diagram(self.state().position())
+    fn diagram(&self) -> PyResult<String> {
+        guard(|| Ok(notation::diagram(self.state().position())))
     }
 
     /// The current position as `len(PLANES) x size x size` bytes of 0 and 1 (see `PLANES`), row
@@ -283,8 +287,10 @@ impl PyGame {
         let position = self.position();
         let length = planes::bytes_per_position(position.rules().size());
         PyBytes::new_with(py, length, |out| {
-            planes::write(&position, out);
-            Ok(())
+            guard(|| {
+                planes::write(&position, out);
+                Ok(())
+            })
         })
     }
 
@@ -338,14 +344,16 @@ impl PyGame {
         moves: Vec<String>,
         agreed_draw: bool,
     ) -> PyResult<PyGame> {
-        let mut state = State::from_record(text::rules(rules)?, record, side_to_move)?;
-        for m in &moves {
-            state.play(m)?;
-        }
-        if agreed_draw {
-            state.game.agree_draw();
-        }
-        Ok(PyGame::wrap(state))
+        guard(|| {
+            let mut state = State::from_record(text::rules(rules)?, record, side_to_move)?;
+            for m in &moves {
+                state.play(m)?;
+            }
+            if agreed_draw {
+                state.game.agree_draw();
+            }
+            Ok(PyGame::wrap(state))
+        })
     }
 
     /// Perft (RULES.md P1) of the current position: the number of move paths `depth` plies
@@ -417,7 +425,7 @@ impl PyGame {
     }
 
     /// The board diagram (see `diagram`).
-    fn __str__(&self) -> String {
+    fn __str__(&self) -> PyResult<String> {
         self.diagram()
     }
 }

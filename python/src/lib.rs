@@ -5,7 +5,8 @@
 //! run with the GIL released), `perft`, `variants` and `encode_planes` (positions as bytes for
 //! learning code). Text crosses the boundary in OpenTafl notation; every error is a Python
 //! exception carrying the crate's message, and a panic inside the crate becomes a
-//! `RuntimeError` (see [`guard`]).
+//! `RuntimeError` (see [`guard`], which every call that works in the crate goes through; PyO3
+//! turns a panic anywhere else into its own `PanicException`).
 
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
