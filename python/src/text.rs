@@ -1,0 +1,162 @@
+//! What crosses the boundary as text: variant names and rules strings, sides, moves, squares,
+//! outcomes and the board, each with the Python error its parse raises.
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyList, PyString};
+use tafl_engine::{Bitboard, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant};
+
+/// The built-in variant called `name` (any of `Variant::names()`, any case).
+pub fn variant(name: &str) -> PyResult<Variant> {
+    Variant::by_name(name.trim()).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown variant '{name}': the variants are {}",
+            Variant::names().join(", ")
+        ))
+    })
+}
+
+/// A variant from an OpenTafl rules string, refused with the crate's reason (which names the
+/// field).
+pub fn rules(text: &str) -> PyResult<Variant> {
+    text.parse::<Variant>()
+        .map_err(|error| PyValueError::new_err(format!("rules string refused: {error}")))
+}
+
+/// A built-in variant's name, or else an OpenTafl rules string (recognised by its `key:value`
+/// fields).
+pub fn variant_or_rules(text: &str) -> PyResult<Variant> {
+    if text.contains(':') {
+        rules(text)
+    } else {
+        variant(text)
+    }
+}
+
+/// `attackers` or `defenders` (also the singular and the first letter), any case.
+pub fn side(name: &str) -> PyResult<Side> {
+    Side::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "'{name}' is not a side: expected 'attackers' or 'defenders'"
+        ))
+    })
+}
+
+/// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
+pub fn parse_move(text: &str) -> PyResult<Move> {
+    text.parse::<Move>()
+        .map_err(|error| PyValueError::new_err(format!("malformed move '{text}': {error}")))
+}
+
+/// Destinations kept per starting square: a move stays on its rank (MAX_BOARD_SIZE files) or
+/// its file (MAX_BOARD_SIZE ranks).
+const SLOTS_PER_SQUARE: usize = 2 * MAX_BOARD_SIZE as usize;
+
+/// The text of every move along a rank or a file of the largest board, as Python strings made
+/// once: a list of legal moves is then a list of references to them, about ten times quicker
+/// to hand out than formatting each move (`moves`).
+static MOVE_TEXTS: PyOnceLock<Vec<Option<Py<PyString>>>> = PyOnceLock::new();
+
+/// Where `m` is in `MOVE_TEXTS`, if it goes along a rank or a file.
+fn move_slot(m: Move) -> Option<usize> {
+    let (from, to) = (m.from(), m.to());
+    let offset = if from.y() == to.y() {
+        usize::from(to.x())
+    } else if from.x() == to.x() {
+        usize::from(MAX_BOARD_SIZE) + usize::from(to.y())
+    } else {
+        return None;
+    };
+    Some(usize::from(from.index()) * SLOTS_PER_SQUARE + offset)
+}
+
+fn move_texts(py: Python<'_>) -> &[Option<Py<PyString>>] {
+    MOVE_TEXTS.get_or_init(py, || {
+        let squares: Vec<Square> = (0..MAX_BOARD_SIZE)
+            .flat_map(|y| (0..MAX_BOARD_SIZE).filter_map(move |x| Square::new(x, y)))
+            .collect();
+        let mut texts: Vec<Option<Py<PyString>>> = Vec::new();
+        for &from in &squares {
+            for &to in &squares {
+                let m = Move::new(from, to);
+                if let Some(slot) = move_slot(m) {
+                    if texts.len() <= slot {
+                        texts.resize_with(slot + 1, || None);
+                    }
+                    texts[slot] = Some(PyString::new(py, &m.to_string()).unbind());
+                }
+            }
+        }
+        texts
+    })
+}
+
+/// A Python list of the moves' texts in OpenTafl simple notation.
+pub fn moves<'py>(
+    py: Python<'py>,
+    moves: impl IntoIterator<Item = Move>,
+) -> PyResult<Bound<'py, PyList>> {
+    let texts = move_texts(py);
+    let items = moves.into_iter().map(|m| {
+        match move_slot(m)
+            .and_then(|slot| texts.get(slot))
+            .and_then(Option::as_ref)
+        {
+            Some(text) => text.bind(py).clone(),
+            // Not reached for moves of the crate (they go along a rank or a file).
+            None => PyString::new(py, &m.to_string()),
+        }
+    });
+    PyList::new(py, items)
+}
+
+/// The names of the squares of a set, in index order (rank 1 first, then by file).
+pub fn squares(set: Bitboard) -> Vec<String> {
+    set.into_iter().map(|square| square.to_string()).collect()
+}
+
+/// An outcome as Python sees it: the winner (`attackers`, `defenders`) or `draw`, and the
+/// reason as a snake_case word taken from the crate's reason (`king_captured`,
+/// `king_escaped`, `repetition`, `no_legal_moves`, `agreement`, and any reason the crate adds
+/// later, without a change here).
+pub fn outcome(outcome: Outcome) -> (&'static str, String) {
+    match outcome {
+        Outcome::Win { winner, reason } => (winner.name(), snake_case(&format!("{reason:?}"))),
+        Outcome::Draw(reason) => ("draw", snake_case(&format!("{reason:?}"))),
+    }
+}
+
+/// `KingCaptured` -> `king_captured`; stops at the first character that is not part of the
+/// variant's name (a field list, should a reason ever carry one).
+fn snake_case(debug_name: &str) -> String {
+    let mut out = String::new();
+    for c in debug_name.chars() {
+        if !c.is_ascii_alphanumeric() {
+            break;
+        }
+        if c.is_ascii_uppercase() && !out.is_empty() {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    out
+}
+
+/// The board as rows of one-letter strings, row 0 = rank 1: `.` empty, else the piece's letter
+/// in OpenTafl records (`t`, `T`, `K`).
+pub fn board(position: &Position) -> Vec<Vec<String>> {
+    let size = position.rules().size();
+    (0..size)
+        .map(|y| {
+            (0..size)
+                .map(
+                    |x| match Square::new(x, y).and_then(|square| position.piece_at(square)) {
+                        Some(piece) => piece.record_char().to_string(),
+                        None => ".".to_string(),
+                    },
+                )
+                .collect()
+        })
+        .collect()
+}
