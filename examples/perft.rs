@@ -24,7 +24,7 @@ struct Options {
     only: bool,
 }
 
-const USAGE: &str = "usage: perft <tablut|tawlbwrdd> <depth> [--threads N] [--no-bulk] [--only]";
+const USAGE: &str = "usage: perft <game: tablut, copenhagen, ... (Variant::names)> <depth> [--threads N] [--no-bulk] [--only]";
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);

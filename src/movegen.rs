@@ -16,8 +16,8 @@
 //! reached sliding that way, so counting its last ply is four additions and four popcounts
 //! ([`count_with_views`], [`count_after_quiet_move`]).
 
-use crate::bitboard::{Bitboard, Direction};
 use crate::bitboard::for_each_index;
+use crate::bitboard::{Bitboard, Direction};
 use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
@@ -33,8 +33,6 @@ const LINE: usize = MAX_BOARD_SIZE as usize;
 
 /// The bits of one line of the grid.
 const LINE_BITS: u32 = (1 << LINE) - 1;
-
-
 
 /// Entries of a line's table: the 10 other squares of the line, then room for a block that starts
 /// at any of the first 16 entries (so that a start masked to 4 bits needs no bounds check).
@@ -84,7 +82,6 @@ static LINE_MOVES: [[[Move; LINE_TABLE]; 2]; GRID_SQUARES] = {
     }
     table
 };
-
 
 /// The first `SIZE` lines of a set given in a view's bits (the others are left empty: no piece
 /// stands on them): line `k` is bits `11k..11k+11`. In the board's own bits these are the ranks
@@ -353,7 +350,7 @@ fn generate_with_files<const SIZE: usize>(
     files: impl FnOnce() -> [u32; LINE],
     moves: &mut MoveList,
 ) {
-    if position.winner().is_some() {
+    if position.classic_winner().is_some() {
         return; // P1: a won position has no legal moves.
     }
     let lines = Lines::new::<SIZE>(position, files);
@@ -416,7 +413,7 @@ pub(crate) fn generate_with_views(position: &Position, views: &SideViews, moves:
     generate_with_files::<LINE>(position, files, moves);
 }
 
-/// Appends every legal move of the side to move under custom rules (see [`RuleSet`]): rook moves
+/// Appends every legal move of the side to move under custom rules (C2, C3; see [`RuleSet`]): rook moves
 /// stopped by pieces and by the special squares the piece may not pass, ending on squares it
 /// may stop on, no farther than its speed limit. Pieces are taken in groups that the same squares
 /// block (soldiers on plain squares, soldiers on each kind of special square, the king), each
@@ -546,7 +543,7 @@ fn custom_group_moves<const SIZE: usize>(
 /// the views in step, counts with [`count_with_views`]: cheaper still.)
 #[inline]
 pub(crate) fn count(position: &Position) -> u32 {
-    if position.winner().is_some() {
+    if position.classic_winner().is_some() {
         return 0; // P1: a won position has no legal moves.
     }
     let geometry = position.rules().geometry();
@@ -562,7 +559,7 @@ pub(crate) fn count(position: &Position) -> u32 {
 /// [`count`] for a position whose views are at hand.
 #[inline]
 pub(crate) fn count_with_views(position: &Position, views: &SideViews) -> u32 {
-    if position.winner().is_some() {
+    if position.classic_winner().is_some() {
         return 0; // P1: a won position has no legal moves.
     }
     let side = position.side_to_move();

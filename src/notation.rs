@@ -204,7 +204,10 @@ impl fmt::Display for Position {
 /// ```
 pub fn diagram(position: &Position) -> String {
     let size = position.rules().size();
-    let (throne, special) = (position.rules().throne(), position.rules().special_squares());
+    let (throne, special) = (
+        position.rules().throne(),
+        position.rules().special_squares(),
+    );
     let mut out = String::new();
     for y in (0..size).rev() {
         out.push_str(&format!("{:>2} ", y + 1));

@@ -352,16 +352,10 @@ impl Position {
     /// (R14). A position set up with the king on the edge counts as won by the defenders.
     #[inline]
     pub fn winner(&self) -> Option<Side> {
-        if let Some(set) = self.rules.custom() {
-            return self.custom_winner(set).map(|(side, _)| side);
+        if !self.rules.is_classic() {
+            return self.custom_winner_side();
         }
-        if self.king.is_empty() {
-            Some(Side::Attackers)
-        } else if (self.king & self.rules.geometry().edge).any() {
-            Some(Side::Defenders)
-        } else {
-            None
-        }
+        self.classic_winner()
     }
 
     /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
@@ -575,16 +569,46 @@ impl Position {
             }
         };
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
-        if let Some(set) = self.rules.custom() {
-            let captured = self.resolve_custom_captures(set, mover, piece, to);
-            self.pass_turn();
-            return captured;
+        if !self.rules.is_classic() {
+            return self.finish_custom_move(mover, piece, to);
         }
         let friends = self.pieces(mover);
         let captured = if may_capture(to, enemies, friends, self.rules) {
             self.resolve_captures(mover, to, piece)
         } else {
             Bitboard::EMPTY
+        };
+        self.pass_turn();
+        captured
+    }
+
+    /// [`Position::winner`] under the classic rules (R13, R14), for the classic move generator:
+    /// it never meets custom rules, so it need not ask.
+    #[inline(always)]
+    pub(crate) fn classic_winner(&self) -> Option<Side> {
+        if self.king.is_empty() {
+            Some(Side::Attackers)
+        } else if (self.king & self.rules.geometry().edge).any() {
+            Some(Side::Defenders)
+        } else {
+            None
+        }
+    }
+
+    /// [`Position::winner`] under custom rules, out of the classic rules' way.
+    #[inline(never)]
+    fn custom_winner_side(&self) -> Option<Side> {
+        let set = self.rules.custom()?;
+        self.custom_winner(set).map(|(side, _)| side)
+    }
+
+    /// The rest of [`Position::play_unchecked`] under custom rules, once the piece has moved:
+    /// the captures (C4-C8), then the turn passes.
+    #[inline(never)]
+    fn finish_custom_move(&mut self, mover: Side, piece: Piece, to: Square) -> Bitboard {
+        let captured = match self.rules.custom() {
+            Some(set) => self.resolve_custom_captures(set, mover, piece, to),
+            None => Bitboard::EMPTY, // Not reached: only custom rules come here.
         };
         self.pass_turn();
         captured
@@ -605,7 +629,7 @@ impl Position {
     /// ([`Position::capture_squares`]).
     #[inline(always)]
     pub(crate) fn for_each_child(&self, moves: &[Move], mut visit: impl FnMut(&Position)) {
-        if self.rules.custom().is_some() {
+        if !self.rules.is_classic() {
             for &m in moves {
                 let mut child = *self;
                 child.play_unchecked(m);

@@ -14,7 +14,9 @@ use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::custom::{KindRules, Letters, RuleSpec, SquareKind};
-use crate::rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
+use crate::rules::{
+    Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall,
+};
 use crate::square::Square;
 
 /// Why an OpenTafl rules string was refused. Each error names the field.
@@ -173,11 +175,7 @@ fn size_of(fields: &Fields) -> Result<u8, RulesStringError> {
 
 /// The start position's pieces (`start`, rank 1 first, or `starti`, top rank first), checked to
 /// be `size` wide.
-fn start_of(
-    fields: &Fields,
-    rules: Rules,
-    side: Side,
-) -> Result<Position, RulesStringError> {
+fn start_of(fields: &Fields, rules: Rules, side: Side) -> Result<Position, RulesStringError> {
     let (field, record) = match (fields.get("start"), fields.get("starti")) {
         (Some(record), _) => ("start", record),
         (None, Some(record)) => ("starti", record),
@@ -243,12 +241,22 @@ fn classic_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
             "dim" | "name" | "atkf" | "classic" | "start" | "starti" | "ka" => {}
             "esc" => match value {
                 "e" => {}
-                "c" => return Err(unsupported(key, value, "corner escape in the classic rules")),
+                "c" => {
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "corner escape in the classic rules",
+                    ));
+                }
                 _ => return Err(bad_value(key, value, "e (edge) or c (corner)")),
             },
             "surf" | "linc" | "efe" => {
                 if yes_no(key, value)? {
-                    return Err(unsupported(key, value, "a rule the classic rules do not have"));
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "a rule the classic rules do not have",
+                    ));
                 }
             }
             "sw" => {
@@ -273,14 +281,17 @@ fn classic_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
             "nj" | "cj" | "mj" | "gj" | "swf" => {}
             "cor" | "afor" | "dfor" => {
                 if !value.is_empty() {
-                    return Err(unsupported(key, value, "corners or forts in the classic rules"));
+                    return Err(unsupported(
+                        key,
+                        value,
+                        "corners or forts in the classic rules",
+                    ));
                 }
             }
             "cen" => {
                 let centre = Square::new(size / 2, size / 2);
                 let listed: Vec<&str> = value.split(',').filter(|s| !s.is_empty()).collect();
-                let is_centre =
-                    listed.len() == 1 && listed[0].parse::<Square>().ok() == centre;
+                let is_centre = listed.len() == 1 && listed[0].parse::<Square>().ok() == centre;
                 if !is_centre {
                     return Err(unsupported(
                         key,
@@ -364,7 +375,13 @@ fn classic_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
         "n" => {}
         "h" => flags |= RuleFlags::KING_HAMMER,
         "a" => flags |= RuleFlags::KING_ANVIL,
-        _ => return Err(bad_value("ka", ka, "y, n, h (hammer only) or a (anvil only)")),
+        _ => {
+            return Err(bad_value(
+                "ka",
+                ka,
+                "y, n, h (hammer only) or a (anvil only)",
+            ));
+        }
     }
     let cenh = letters("cenh", fields.get("cenh").unwrap_or("tcnk"))?;
     if cenh.has('t') && !flags.contains(RuleFlags::KING_ANVIL) {
@@ -524,7 +541,13 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
                     "h" => (true, false),
                     "a" => (false, true),
                     "n" => (false, false),
-                    _ => return Err(bad_value(key, value, "y, n, h (hammer only) or a (anvil only)")),
+                    _ => {
+                        return Err(bad_value(
+                            key,
+                            value,
+                            "y, n, h (hammer only) or a (anvil only)",
+                        ));
+                    }
                 }
             }
             "ks" => {
@@ -579,9 +602,18 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
                 let (kind, property) = key
                     .strip_prefix("cen")
                     .map(|rest| (SquareKind::Throne, rest))
-                    .or_else(|| key.strip_prefix("cor").map(|rest| (SquareKind::Corner, rest)))
-                    .or_else(|| key.strip_prefix("afor").map(|rest| (SquareKind::AttackerFort, rest)))
-                    .or_else(|| key.strip_prefix("dfor").map(|rest| (SquareKind::DefenderFort, rest)))
+                    .or_else(|| {
+                        key.strip_prefix("cor")
+                            .map(|rest| (SquareKind::Corner, rest))
+                    })
+                    .or_else(|| {
+                        key.strip_prefix("afor")
+                            .map(|rest| (SquareKind::AttackerFort, rest))
+                    })
+                    .or_else(|| {
+                        key.strip_prefix("dfor")
+                            .map(|rest| (SquareKind::DefenderFort, rest))
+                    })
                     .ok_or_else(|| RulesStringError::UnknownField(key.to_string()))?;
                 let rules = &mut spec.kinds[kind as usize];
                 match property {
@@ -637,13 +669,21 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
 }
 
 /// Writes the rules string of a game named `name` starting from `start`.
-pub(crate) fn write(out: &mut impl std::fmt::Write, name: &str, start: &Position) -> std::fmt::Result {
+pub(crate) fn write(
+    out: &mut impl std::fmt::Write,
+    name: &str,
+    start: &Position,
+) -> std::fmt::Result {
     let rules = start.rules();
     write!(out, "dim:{}", rules.size())?;
     if !name.is_empty() {
         write!(out, " name:{}", name.replace(' ', "_"))?;
     }
-    let atkf = if start.side_to_move() == Side::Attackers { "y" } else { "n" };
+    let atkf = if start.side_to_move() == Side::Attackers {
+        "y"
+    } else {
+        "n"
+    };
     match rules.custom() {
         None => write_classic(out, rules, atkf)?,
         Some(set) => write_custom(out, &set.spec, atkf)?,

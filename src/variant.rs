@@ -80,7 +80,6 @@ const NAMES: [&str; 11] = [
     OPENTAFL_GAMES[8].0,
 ];
 
-
 impl Variant {
     /// A game from its parts. The name is made safe for a rules string: runs of white space
     /// become one space, ends are trimmed, and `:` becomes `-` (so that no word of the name can
@@ -280,10 +279,16 @@ mod tests {
     #[test]
     fn without_it_the_same_strings_mean_what_opentafl_plays() {
         // The same board rules, so the same perft; OpenTafl's end of game: threefold repetition.
-        for (text, classic) in [(TABLUT, Variant::tablut()), (TAWLBWRDD, Variant::tawlbwrdd())] {
+        for (text, classic) in [
+            (TABLUT, Variant::tablut()),
+            (TAWLBWRDD, Variant::tawlbwrdd()),
+        ] {
             let read: Variant = text.parse().unwrap();
             assert!(!read.rules().is_classic(), "{text}");
-            assert_eq!(read.rules().repetition(), RepetitionRule::ThirdOccurrenceDraws);
+            assert_eq!(
+                read.rules().repetition(),
+                RepetitionRule::ThirdOccurrenceDraws
+            );
             for depth in 1..=3 {
                 assert_eq!(
                     crate::perft::perft(&read.start(), depth),
@@ -307,7 +312,10 @@ mod tests {
             assert!(!variant.rules().is_classic());
         }
         assert_eq!(Variant::fetlar().rules().escape(), Escape::Corner);
-        assert_eq!(Variant::sea_battle().rules().throne(), crate::Bitboard::EMPTY);
+        assert_eq!(
+            Variant::sea_battle().rules().throne(),
+            crate::Bitboard::EMPTY
+        );
         assert_eq!(Variant::by_name("COPENHAGEN"), Some(Variant::copenhagen()));
         assert_eq!(Variant::by_name("berserk"), None);
     }
@@ -381,7 +389,11 @@ mod tests {
         for (from, to, field) in cases {
             assert!(TABLUT.contains(from), "{from}");
             let text = if to.is_empty() {
-                TABLUT.split(" start:").next().unwrap_or_default().to_string()
+                TABLUT
+                    .split(" start:")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string()
             } else {
                 TABLUT.replacen(from, to, 1)
             };

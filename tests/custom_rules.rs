@@ -14,8 +14,7 @@ fn board(diagram: &str, variant: &Variant, side: Side) -> Position {
 }
 
 fn rules(text: &str) -> Variant {
-    text.parse()
-        .unwrap_or_else(|e| panic!("{text}: {e}"))
+    text.parse().unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Plays `m` and returns what it captured and the outcome on the board after it.
@@ -103,8 +102,13 @@ fn shieldwall_a_corner_brackets_it_in_copenhagen() {
     let position = board(&from_corner, &Variant::copenhagen(), Side::Attackers);
     let (captured, _) = play(&position, "f4-f1");
     assert!(captured.is_empty(), "{}", show(&position));
-    let another_on_the_edge = from_corner.replacen("5  . . . . . K . . . . .", "5  . . . . . K . . . . a", 1);
-    let position = board(&another_on_the_edge, &Variant::copenhagen(), Side::Attackers);
+    let another_on_the_edge =
+        from_corner.replacen("5  . . . . . K . . . . .", "5  . . . . . K . . . . a", 1);
+    let position = board(
+        &another_on_the_edge,
+        &Variant::copenhagen(),
+        Side::Attackers,
+    );
     let (captured, _) = play(&position, "f4-f1");
     assert_eq!(captured, squares("b1 c1 d1 e1"), "{}", show(&position));
 }
@@ -133,7 +137,13 @@ fn shieldwall_flanking_means_closing_on_the_edge_relaxed_takes_any_closing_move(
     ] {
         let position = board(&open_inside, &variant, Side::Attackers);
         let (captured, _) = play(&position, "d4-d2");
-        assert_eq!(captured, squares(expected), "{}\n{}", variant.name(), show(&position));
+        assert_eq!(
+            captured,
+            squares(expected),
+            "{}\n{}",
+            variant.name(),
+            show(&position)
+        );
     }
 }
 
@@ -283,8 +293,16 @@ fn speed_limit_the_magpie_king_moves_one_square() {
         .collect();
     destinations.sort();
     // d4 is the throne: the king may stop there (cens defaults to K).
-    assert_eq!(destinations, ["c3", "d2", "d4", "e3"], "{}", show(&position));
-    assert_eq!(position.check_move(mv("d3-d1")), Err(IllegalMoveError::TooFar(1)));
+    assert_eq!(
+        destinations,
+        ["c3", "d2", "d4", "e3"],
+        "{}",
+        show(&position)
+    );
+    assert_eq!(
+        position.check_move(mv("d3-d1")),
+        Err(IllegalMoveError::TooFar(1))
+    );
     // The soldiers have no limit.
     let attackers = board(SLOW_KING, &Variant::magpie(), Side::Attackers);
     assert!(attackers.is_legal(mv("b4-b7")));
@@ -383,7 +401,11 @@ fn corner_escape_the_king_wins_on_a_corner_only() {
         &Variant::brandub(),
         Side::Defenders,
     );
-    assert_eq!(position.outcome(), None, "b1 is an edge square, not an escape");
+    assert_eq!(
+        position.outcome(),
+        None,
+        "b1 is an edge square, not an escape"
+    );
     let (_, outcome) = play(&position, "b1-a1");
     assert_eq!(outcome, win(Side::Defenders, WinReason::KingEscaped));
 }
@@ -404,10 +426,13 @@ fn a_side_without_a_legal_move_loses_under_custom_rules() {
         Side::Attackers,
     );
     assert_eq!(position.legal_moves().len(), 0, "{}", show(&position));
-    assert_eq!(position.outcome(), win(Side::Defenders, WinReason::NoLegalMoves));
+    assert_eq!(
+        position.outcome(),
+        win(Side::Defenders, WinReason::NoLegalMoves)
+    );
     // Under the classic rules it is a draw (R17).
     let classic = position_from_diagram_with_rules(
-        &"
+        "
     7  . . . . . . .
     6  . . . . . . .
     5  . . . . . . .
@@ -415,8 +440,7 @@ fn a_side_without_a_legal_move_loses_under_custom_rules() {
     3  d . . K . . .
     2  a d . . . . .
     1  d . . . . . .
-       a b c d e f g"
-            .to_string(),
+       a b c d e f g",
         common::diagram::rules_for_size(7),
         Side::Attackers,
     );
@@ -438,7 +462,10 @@ fn defenders_that_cannot_move_at_all_lose() {
         &Variant::brandub(),
         Side::Defenders,
     );
-    assert_eq!(position.outcome(), win(Side::Attackers, WinReason::DefendersImmobile));
+    assert_eq!(
+        position.outcome(),
+        win(Side::Attackers, WinReason::DefendersImmobile)
+    );
 }
 
 #[test]

@@ -47,7 +47,11 @@ fn blocks() -> Vec<Block> {
             other => panic!("unknown fixture key {other}"),
         }
     }
-    assert_eq!(blocks.len(), 63, "nine variants, a start and six samples each");
+    assert_eq!(
+        blocks.len(),
+        63,
+        "nine variants, a start and six samples each"
+    );
     blocks
 }
 
@@ -85,14 +89,24 @@ fn check(max_depth: u32) {
         assert_eq!(start.side_to_move(), block.side, "{}", block.id);
         for &(depth, expected) in &block.perft {
             if depth <= max_depth {
-                assert_eq!(perft::perft(&start, depth), expected, "{} perft {depth}", block.id);
+                assert_eq!(
+                    perft::perft(&start, depth),
+                    expected,
+                    "{} perft {depth}",
+                    block.id
+                );
                 checked += 1;
             }
         }
         for &(depth, attackers, defenders, draws) in &block.ends {
             if depth <= max_depth {
                 let found = ends(&start, depth, &mut Vec::new());
-                assert_eq!(found, (attackers, defenders, draws), "{} ends {depth}", block.id);
+                assert_eq!(
+                    found,
+                    (attackers, defenders, draws),
+                    "{} ends {depth}",
+                    block.id
+                );
                 checked += 1;
             }
         }

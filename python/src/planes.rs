@@ -39,7 +39,7 @@ pub fn write(position: &Position, out: &mut [u8]) {
     mark(0, position.attackers());
     mark(1, position.defenders());
     mark(2, position.king_set());
-    mark(3, Bitboard::from(position.rules().castle()));
+    mark(3, position.rules().throne());
     if position.side_to_move() == Side::Attackers {
         if let Some(plane) = out.get_mut(4 * area..5 * area) {
             plane.fill(1);

@@ -22,7 +22,7 @@ impl Position {
         let mut captured = Bitboard::EMPTY;
         let enemies = self.pieces(mover.opponent());
         if (Bitboard::neighbours_of(to) & enemies).any() {
-            // An unarmed king takes nothing as the moving piece.
+            // C5: an unarmed king takes nothing as the moving piece.
             if piece != Piece::King || set.spec.king_hammer {
                 captured |= self.capture_custom_soldiers(set, mover, to);
             }
@@ -43,7 +43,7 @@ impl Position {
         captured
     }
 
-    /// The squares hostile to the pieces of `victims` (their soldiers; the king too when
+    /// C4: the squares hostile to the pieces of `victims` (their soldiers; the king too when
     /// `victims` are the defenders): the other side's pieces (its king only if he is armed as an
     /// anvil), the special squares hostile to them, and the throne as empty or occupied.
     pub(crate) fn hostile_to(&self, set: &RuleSet, victims: Side) -> Bitboard {
@@ -59,10 +59,15 @@ impl Position {
             | (set.hostile_when_occupied[index] & occupied)
     }
 
-    /// The enemy soldiers next to `to`, each held between `to` and a hostile square beyond it in
+    /// C4: the enemy soldiers next to `to`, each held between `to` and a hostile square beyond it in
     /// line, removed; returns their squares. A piece on an edge is never taken across it (the
     /// square beyond is off the board).
-    fn capture_custom_soldiers(&mut self, set: &RuleSet, mover: Side, to: crate::square::Square) -> Bitboard {
+    fn capture_custom_soldiers(
+        &mut self,
+        set: &RuleSet,
+        mover: Side,
+        to: crate::square::Square,
+    ) -> Bitboard {
         let victims_side = mover.opponent();
         let (victims, piece) = match victims_side {
             Side::Attackers => (self.attackers, Piece::Attacker),
@@ -71,7 +76,9 @@ impl Position {
         let anvils = Bitboard::two_steps_from(to) & self.hostile_to(set, victims_side);
         let between = Direction::ALL
             .into_iter()
-            .fold(Bitboard::EMPTY, |between, step| between | anvils.shift(step));
+            .fold(Bitboard::EMPTY, |between, step| {
+                between | anvils.shift(step)
+            });
         let captured = between & Bitboard::neighbours_of(to) & victims;
         if captured.any() {
             self.remove(piece, captured);
@@ -79,7 +86,7 @@ impl Position {
         captured
     }
 
-    /// Whether the attacker that has just landed on `to`, next to the king, captures him.
+    /// C6: whether the attacker that has just landed on `to`, next to the king, captures him.
     fn custom_king_is_captured(&self, set: &RuleSet, to: crate::square::Square) -> bool {
         let king = self.king;
         let hostile = self.hostile_to(set, Side::Defenders);
@@ -100,7 +107,7 @@ impl Position {
         }
     }
 
-    /// The Linnaean capture of an attacker's move to `to`, two squares from the board's centre in
+    /// C7: the Linnaean capture of an attacker's move to `to`, two squares from the board's centre in
     /// line: with the king on the centre square and attackers on three of its sides, the defender
     /// between `to` and the centre is taken.
     fn capture_linnaean(&mut self, to: crate::square::Square) -> Bitboard {

@@ -1,5 +1,4 @@
-//! How a game under custom rules ends on the board (docs/rules.md, "Custom rules: the end of the
-//! game"), tested in OpenTafl's order: a side without pieces, the king escaped, the king taken,
+//! How a game under custom rules ends on the board (docs/rules.md, C9), tested in OpenTafl's order: a side without pieces, the king escaped, the king taken,
 //! defenders that cannot move at all, an edge fort, the defenders encircled.
 
 use crate::bitboard::{Bitboard, Direction};
@@ -98,7 +97,7 @@ impl Position {
         // The fort's walls: the defenders next to it, the king too if he stands next to a square
         // of it.
         (around & defenders).into_iter().all(|square| {
-            let outside = Bitboard::neighbours_of(square) & set.board - fort;
+            let outside = Bitboard::neighbours_of(square) & (set.board - fort);
             (outside - defenders).count() < 3
         })
     }

@@ -1,4 +1,4 @@
-//! Shieldwalls under custom rules (docs/rules.md, "Shieldwall"): finding them along the edges,
+//! Shieldwalls under custom rules (docs/rules.md, C8): finding them along the edges,
 //! taking them, and the edge fort's shieldwall test. The search along each edge follows
 //! OpenTafl's own (its `detectShieldwallPositionsForSide`) step by step, including what it does
 //! that a reader would not guess, because games must end the same way in both programs:
@@ -156,7 +156,12 @@ impl Position {
     /// (of either side's pieces) whose held squares all hold pieces of the other side than the
     /// mover's loses them, the king excepted. With flanking required, the mover must have landed
     /// on the edge as one of the wall's own pieces.
-    pub(super) fn capture_shieldwalls(&mut self, set: &RuleSet, mover: Side, to: Square) -> Bitboard {
+    pub(super) fn capture_shieldwalls(
+        &mut self,
+        set: &RuleSet,
+        mover: Side,
+        to: Square,
+    ) -> Bitboard {
         let flanking = set.spec.shieldwall_flanking;
         if flanking && !set.edge.contains(to) {
             return Bitboard::EMPTY;

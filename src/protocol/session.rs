@@ -327,8 +327,7 @@ impl Table {
     }
 }
 
-const NO_GAME: &str =
-    "no game yet: send 'rules <name>' (such as 'rules tablut'; 'help' lists the names) or an OpenTafl rules string first";
+const NO_GAME: &str = "no game yet: send 'rules <name>' (such as 'rules tablut'; 'help' lists the names) or an OpenTafl rules string first";
 
 /// The help text, one `help` line each.
 const HELP: &[&str] = &[
@@ -962,9 +961,17 @@ mod tests {
                 .split(|c: char| c == ',' || c == ':' || c.is_whitespace())
                 .any(|word| word == *name);
             assert!(listed, "help does not list {name}");
-            assert!(run(&mut session, &format!("rules {name}")).is_empty(), "{name}");
+            assert!(
+                run(&mut session, &format!("rules {name}")).is_empty(),
+                "{name}"
+            );
             let perft = run(&mut session, "perft 2");
-            assert!(perft.last().is_some_and(|line| line.starts_with("perft 2 ")), "{name}");
+            assert!(
+                perft
+                    .last()
+                    .is_some_and(|line| line.starts_with("perft 2 ")),
+                "{name}"
+            );
         }
     }
 

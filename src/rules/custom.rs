@@ -219,7 +219,10 @@ impl RuleSet {
     fn compile(spec: RuleSpec) -> RuleSet {
         let board = Bitboard::board(spec.size);
         let edge = Bitboard::edge(spec.size);
-        let special = spec.squares.iter().fold(Bitboard::EMPTY, |all, &set| all | set);
+        let special = spec
+            .squares
+            .iter()
+            .fold(Bitboard::EMPTY, |all, &set| all | set);
         let mut no_pass = [[Bitboard::EMPTY; START_KINDS]; 3];
         let mut no_stop = [[Bitboard::EMPTY; START_KINDS]; 3];
         for class in [Class::Attacker, Class::Defender, Class::King] {
@@ -339,7 +342,9 @@ static INDEX: Mutex<Option<HashMap<RuleSpec, u16>>> = Mutex::new(None);
 pub(crate) fn register(spec: RuleSpec) -> Option<u16> {
     // A poisoned lock only means a panic elsewhere while it was held; the map is still whole
     // (inserts happen after the slot is set).
-    let mut guard = INDEX.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut guard = INDEX
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let map = guard.get_or_insert_with(HashMap::new);
     if let Some(&index) = map.get(&spec) {
         return Some(index);
@@ -358,5 +363,7 @@ pub(crate) fn register(spec: RuleSpec) -> Option<u16> {
 /// The registered set at `index` (from [`register`]).
 #[inline(always)]
 pub(crate) fn lookup(index: u16) -> Option<&'static RuleSet> {
-    SLOTS.get(usize::from(index)).and_then(|slot| slot.get().copied())
+    SLOTS
+        .get(usize::from(index))
+        .and_then(|slot| slot.get().copied())
 }

@@ -147,7 +147,7 @@ impl Rules {
     /// Custom rules: registers `spec` (once per run for equal specs) and names it.
     pub(crate) fn from_spec(spec: RuleSpec) -> Result<Rules, RulesError> {
         let size = spec.size;
-        if size < 5 || size > MAX_BOARD_SIZE || size % 2 == 0 {
+        if !(5..=MAX_BOARD_SIZE).contains(&size) || size % 2 == 0 {
             return Err(RulesError::UnsupportedSize(size));
         }
         let repetition = spec.repetition;

@@ -130,12 +130,13 @@ pub(crate) fn evaluate_with_lines(
     if corner_escape && weights.corner_guard != 0 {
         // The squares next to each corner and the one diagonally in front of it.
         let board = position.rules().board();
-        let diagonal = [Direction::North, Direction::South]
-            .into_iter()
-            .fold(Bitboard::EMPTY, |set, vertical| {
+        let diagonal = [Direction::North, Direction::South].into_iter().fold(
+            Bitboard::EMPTY,
+            |set, vertical| {
                 let row = corners.shift(vertical);
                 set | row.shift(Direction::East) | row.shift(Direction::West)
-            });
+            },
+        );
         let guards = (corners.neighbours() | diagonal) & board;
         defenders_view -= (attackers & guards).count() as i32 * weights.corner_guard;
     }

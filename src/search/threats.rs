@@ -97,7 +97,7 @@ fn custom_king_lines(position: &Position, set: &RuleSet, king: Square) -> KingLi
                 break;
             }
             ray |= step;
-            if (step & targets - no_stop).any() {
+            if (step & (targets - no_stop)).any() {
                 lines.open += 1;
                 lines.open_squares |= ray;
                 break;
