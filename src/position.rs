@@ -569,8 +569,10 @@ impl Position {
             }
         };
         self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
-        if !self.rules.is_classic() {
-            return self.finish_custom_move(mover, piece, to);
+        if let Some(set) = self.rules.custom() {
+            let captured = self.resolve_custom_captures(set, mover, piece, to);
+            self.pass_turn();
+            return captured;
         }
         let friends = self.pieces(mover);
         let captured = if may_capture(to, enemies, friends, self.rules) {
@@ -600,18 +602,6 @@ impl Position {
     fn custom_winner_side(&self) -> Option<Side> {
         let set = self.rules.custom()?;
         self.custom_winner(set).map(|(side, _)| side)
-    }
-
-    /// The rest of [`Position::play_unchecked`] under custom rules, once the piece has moved:
-    /// the captures (C4-C8), then the turn passes.
-    #[inline(never)]
-    fn finish_custom_move(&mut self, mover: Side, piece: Piece, to: Square) -> Bitboard {
-        let captured = match self.rules.custom() {
-            Some(set) => self.resolve_custom_captures(set, mover, piece, to),
-            None => Bitboard::EMPTY, // Not reached: only custom rules come here.
-        };
-        self.pass_turn();
-        captured
     }
 
     /// What `play_unchecked` does with a move that is not legal: the turn passes, nothing else.
