@@ -4,3 +4,6 @@ pub mod random;
 pub mod reference;
 pub mod seeded;
 pub mod symmetry;
+pub mod reference_rules;
+pub mod reference_variants;
+pub mod variant_fixtures;
