@@ -116,6 +116,11 @@ pub struct RefRules {
     pub corner_squares: Vec<usize>,
     /// `Rules.mCenterSpaces`, likewise.
     pub centre_squares: Vec<usize>,
+    /// `Coord.getAdjacentSpaces` per square, in its order: west, east, north (y - 1), south
+    /// (y + 1). Precomputed, as `Coord.setupAdjacentCoords` does.
+    pub adjacent: Vec<Vec<usize>>,
+    /// `Coord.getRankAndFileCoords` per square: the squares outwards east, west, north, south.
+    pub lines: Vec<[Vec<usize>; 4]>,
     pub centre: SquareRules,
     pub corner: SquareRules,
     pub attacker_fort: SquareRules,
@@ -241,7 +246,11 @@ fn speeds_for(text: &str) -> Result<([i32; 12], bool), String> {
             .map(|p| java_parse_int("spd", p))
             .collect::<Result<_, _>>()?,
         // Anything else (0 values included: OpenTafl's if-chain then throws).
-        n => return Err(format!("field 'spd': {n} values; expected 1, 2, 8, 10 or 12")),
+        n => {
+            return Err(format!(
+                "field 'spd': {n} values; expected 1, 2, 8, 10 or 12"
+            ));
+        }
     };
     // setSpeedLimits: the mode, from the two halves of the array as given.
     let half = speeds.len() / 2;
@@ -260,6 +269,35 @@ fn speeds_for(text: &str) -> Result<([i32; 12], bool), String> {
         out.copy_from_slice(&speeds);
     }
     Ok((out, !mode_none))
+}
+
+/// `Coord.getAdjacentSpaces`: west, east, north (y - 1), south (y + 1), those on the board.
+fn adjacent_of(i: usize, n: usize) -> Vec<usize> {
+    let (x, y) = (i % n, i / n);
+    let mut out = Vec::with_capacity(4);
+    if x > 0 {
+        out.push(i - 1);
+    }
+    if x < n - 1 {
+        out.push(i + 1);
+    }
+    if y > 0 {
+        out.push(i - n);
+    }
+    if y < n - 1 {
+        out.push(i + n);
+    }
+    out
+}
+
+/// `Coord.getRankAndFileCoords`: from square `i` outwards, east, west, north (y - 1), south.
+fn lines_of(i: usize, n: usize) -> [Vec<usize>; 4] {
+    let (x, y) = (i % n, i / n);
+    let east = (x + 1..n).map(|a| y * n + a).collect();
+    let west = (0..x).rev().map(|a| y * n + a).collect();
+    let north = (0..y).rev().map(|b| b * n + x).collect();
+    let south = (y + 1..n).map(|b| b * n + x).collect();
+    [east, west, north, south]
 }
 
 /// `getThreefoldResultForString`: w, l, d; anything else, `i` included, draws.
@@ -281,9 +319,7 @@ impl RefRules {
     pub fn parse(text: &str) -> Result<RefRules, String> {
         let map = rules_map(text)?;
         let get = |key: &str| -> Option<&str> {
-            map.iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.as_str())
+            map.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
         };
 
         // dim and start (or starti) are required.
@@ -291,7 +327,9 @@ impl RefRules {
         let dim = java_parse_int("dim", dim_text)?;
         // Coord's tables exist for odd sizes 5 to 19 only.
         if !(5..=19).contains(&dim) || dim % 2 == 0 {
-            return Err(format!("field 'dim': {dim} is not an odd size from 5 to 19"));
+            return Err(format!(
+                "field 'dim': {dim} is not an odd size from 5 to 19"
+            ));
         }
         let size = dim as usize;
         // starti wins over start (loadRulesRecord tests starti first); it is the record with
@@ -314,7 +352,8 @@ impl RefRules {
                 "field 'start': piece '{piece}' is out of the reference's scope (only t, T, K)"
             ));
         }
-        let start = RefBoard::from_record(&record, true).map_err(|e| format!("field 'start': {e}"))?;
+        let start =
+            RefBoard::from_record(&record, true).map_err(|e| format!("field 'start': {e}"))?;
         if start.size != size {
             return Err(format!(
                 "field 'start': {} rows, but dim is {size}",
@@ -342,6 +381,8 @@ impl RefRules {
             square_types: vec![SquareType::Plain; size * size],
             corner_squares: Vec::new(),
             centre_squares: Vec::new(),
+            adjacent: (0..size * size).map(|i| adjacent_of(i, size)).collect(),
+            lines: (0..size * size).map(|i| lines_of(i, size)).collect(),
             // Rules.setDefaultSpaceGroups, from RulesSerializer.defaults.
             centre: SquareRules {
                 passable: default_list("tcnkmTCNKM"),
@@ -376,12 +417,7 @@ impl RefRules {
         // Rules.setDefaultSpaceGroups: the centre, then the four corners.
         let centre = (size - 1) / 2;
         let mut centres = vec![centre * size + centre];
-        let mut corners = vec![
-            0,
-            size - 1,
-            (size - 1) * size,
-            (size - 1) * size + size - 1,
-        ];
+        let mut corners = vec![0, size - 1, (size - 1) * size, (size - 1) * size + size - 1];
         let mut attacker_forts: Vec<usize> = Vec::new();
         let mut defender_forts: Vec<usize> = Vec::new();
         for &c in &centres {
@@ -428,7 +464,9 @@ impl RefRules {
         if let Some(v) = get("kj") {
             // getJumpModeForString: c, j, r jump; anything else is JUMP_NONE.
             if matches!(v, "c" | "j" | "r") {
-                return Err(format!("field 'kj:{v}': jumping kings are out of the reference's scope"));
+                return Err(format!(
+                    "field 'kj:{v}': jumping kings are out of the reference's scope"
+                ));
             }
         }
         // nj, cj, mj, gj only matter for knights, commanders, mercenaries and guards, which
@@ -452,7 +490,9 @@ impl RefRules {
         if let Some(v) = get("ber") {
             // getBerserkModeForString: m and c are berserk; anything else is none.
             if matches!(v, "m" | "c") {
-                return Err(format!("field 'ber:{v}': berserk is out of the reference's scope"));
+                return Err(format!(
+                    "field 'ber:{v}': berserk is out of the reference's scope"
+                ));
             }
         }
         if let Some(v) = get("spd") {

@@ -115,7 +115,10 @@ impl VariantBoard {
 
     /// Contents of square (x, y). Panics off the board.
     pub fn get(&self, x: usize, y: usize) -> Cell {
-        assert!(x < self.size() && y < self.size(), "({x}, {y}) off the board");
+        assert!(
+            x < self.size() && y < self.size(),
+            "({x}, {y}) off the board"
+        );
         self.cells[y * self.size() + x]
     }
 
@@ -145,34 +148,13 @@ impl VariantBoard {
     }
 
     /// `Coord.getAdjacentSpaces`, in its order: west, east, north (y - 1), south (y + 1).
-    fn adjacent(&self, i: usize) -> Vec<usize> {
-        let (x, y) = self.xy(i);
-        let n = self.size();
-        let mut out = Vec::with_capacity(4);
-        if x > 0 {
-            out.push(i - 1);
-        }
-        if x < n - 1 {
-            out.push(i + 1);
-        }
-        if y > 0 {
-            out.push(i - n);
-        }
-        if y < n - 1 {
-            out.push(i + n);
-        }
-        out
+    fn adjacent(&self, i: usize) -> &[usize] {
+        &self.rules.adjacent[i]
     }
 
     /// `Coord.getRankAndFileCoords`: the squares from `i` outwards, east, west, north, south.
-    fn lines(&self, i: usize) -> [Vec<usize>; 4] {
-        let (x, y) = self.xy(i);
-        let n = self.size();
-        let east = (x + 1..n).map(|a| y * n + a).collect();
-        let west = (0..x).rev().map(|a| y * n + a).collect();
-        let north = (0..y).rev().map(|b| b * n + x).collect();
-        let south = (y + 1..n).map(|b| b * n + x).collect();
-        [east, west, north, south]
+    fn lines(&self, i: usize) -> &[Vec<usize>; 4] {
+        &self.rules.lines[i]
     }
 
     fn square_type(&self, i: usize) -> SquareType {
@@ -217,20 +199,27 @@ impl VariantBoard {
         lists.stoppable[t]
     }
 
-    /// `Taflman.getAllowableMovesFrom(state, piece, from)`: rook moves from `from` for the piece
-    /// standing on `home` (the two differ only in the edge-fort search). A move stops before an
-    /// occupied square or one the piece may not pass, and after `speed` squares when the speed
-    /// mode is on and the speed is above 0.
-    fn moves_from(&self, home: usize, piece: Cell, from: usize) -> Vec<usize> {
+    /// `Taflman.getAllowableMovesFrom(state, piece, from)` filtered by `canTaflmanStopOn`, as
+    /// `Taflman.getAllowableDestinationsFrom` does (no jumps in scope): rook moves from `from`
+    /// for the piece standing on `home` (the two differ only in the edge-fort search). A move
+    /// stops before an occupied square or one the piece may not pass, and after `speed` squares
+    /// when the speed mode is on and the speed is above 0. Each destination it may stop on is
+    /// handed to `visit`, which returns `false` to stop the walk early.
+    fn walk_destinations(
+        &self,
+        home: usize,
+        piece: Cell,
+        from: usize,
+        visit: &mut dyn FnMut(usize) -> bool,
+    ) {
         let speed = if self.rules.speed_limits_on {
             self.rules.speeds[type_index(piece)]
         } else {
             -1
         };
-        let mut out = Vec::new();
         for line in self.lines(from) {
-            let mut distance: i32 = 1;
-            for space in line {
+            // `distance`: how far this square is from `from` (1 for the first).
+            for (distance, &space) in (1i32..).zip(line.iter()) {
                 let can_pass = self.can_move_through(home, piece, space);
                 if self.cells[space] != Cell::Empty || !can_pass {
                     break;
@@ -238,20 +227,31 @@ impl VariantBoard {
                 if speed > 0 && distance > speed {
                     break;
                 }
-                out.push(space);
-                distance += 1;
+                if self.can_stop_on(home, piece, space) && !visit(space) {
+                    return;
+                }
             }
         }
+    }
+
+    /// `Taflman.getAllowableDestinationsFrom(state, piece, from)`, as a list.
+    fn destinations_from(&self, home: usize, piece: Cell, from: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.walk_destinations(home, piece, from, &mut |s| {
+            out.push(s);
+            true
+        });
         out
     }
 
-    /// `Taflman.getAllowableDestinationsFrom` (no jumps in scope): the moves the piece may stop
-    /// at.
-    fn destinations_from(&self, home: usize, piece: Cell, from: usize) -> Vec<usize> {
-        self.moves_from(home, piece, from)
-            .into_iter()
-            .filter(|&space| self.can_stop_on(home, piece, space))
-            .collect()
+    /// Whether the piece on `i` has a destination that satisfies `wanted`.
+    fn any_destination(&self, i: usize, wanted: &dyn Fn(usize) -> bool) -> bool {
+        let mut found = false;
+        self.walk_destinations(i, self.cells[i], i, &mut |s| {
+            found = wanted(s);
+            !found
+        });
+        found
     }
 
     /// `Taflman.getAllowableDestinations` of the piece on `i`.
@@ -275,7 +275,7 @@ impl VariantBoard {
     pub fn has_move(&self) -> bool {
         self.pieces_of(self.attackers_to_move)
             .into_iter()
-            .any(|from| !self.destinations(from).is_empty())
+            .any(|from| self.any_destination(from, &|_| true))
     }
 
     // ---------------------------------------------------------------------------------------
@@ -430,11 +430,14 @@ impl VariantBoard {
         // for a developed piece); captures are looked for only when the destination is one of
         // them. Then the piece is put down and each neighbour is tested again, on the new board,
         // and removed at once when captured.
-        let capturer_at_before = if old_char_equals_new { Some(from) } else { None };
-        let gate = self
-            .adjacent(to)
-            .into_iter()
-            .any(|n| self.cells[n] != Cell::Empty && self.is_captured_by(n, mover, capturer_at_before, to));
+        let capturer_at_before = if old_char_equals_new {
+            Some(from)
+        } else {
+            None
+        };
+        let gate = self.adjacent(to).iter().any(|&n| {
+            self.cells[n] != Cell::Empty && self.is_captured_by(n, mover, capturer_at_before, to)
+        });
 
         let mut next = self.clone();
         next.cells[from] = Cell::Empty;
@@ -443,7 +446,7 @@ impl VariantBoard {
         next.developed[to] = true;
         let mut captured: Vec<usize> = Vec::new();
         if gate {
-            for n in next.adjacent(to) {
+            for &n in self.adjacent(to) {
                 if next.cells[n] != Cell::Empty && next.is_captured_by(n, mover, Some(to), to) {
                     next.cells[n] = Cell::Empty;
                     next.developed[n] = false;
@@ -518,8 +521,8 @@ impl VariantBoard {
         }
         let attackers_round = self
             .adjacent(throne)
-            .into_iter()
-            .filter(|&n| self.cells[n] == Cell::Attacker)
+            .iter()
+            .filter(|&&n| self.cells[n] == Cell::Attacker)
             .count();
         if attackers_round < 3 {
             return None;
@@ -531,7 +534,7 @@ impl VariantBoard {
     fn edges(&self) -> [Vec<usize>; 4] {
         let n = self.size();
         [
-            (0..n).map(|i| i).collect(),
+            (0..n).collect(),
             (0..n).map(|i| (n - 1) * n + i).collect(),
             (0..n).map(|i| i * n).collect(),
             (0..n).map(|i| i * n + n - 1).collect(),
@@ -610,11 +613,13 @@ impl VariantBoard {
                     }
                     if friendly(space) {
                         let inward = self.edge_adjacent(direction_y, space);
-                        if friendly(edge[index + 1]) && friendly(inward) {
-                            walls.men[men].push(inward);
-                            walls.spaces[spaces].push(space);
-                            continue;
-                        } else if self.cells[space] == Cell::King && friendly(inward) {
+                        // OpenTafl has two branches with this same body: `edge[index + 1]`
+                        // and the square in front are surrounders, or this is the king with a
+                        // surrounder in front.
+                        let lagging_next = edge[index + 1];
+                        if (friendly(lagging_next) && friendly(inward))
+                            || (self.cells[space] == Cell::King && friendly(inward))
+                        {
                             walls.men[men].push(inward);
                             walls.spaces[spaces].push(space);
                             continue;
@@ -731,7 +736,7 @@ impl VariantBoard {
         // fort's pieces (listed once per fort square they touch, as OpenTafl does).
         let mut fort_pieces = Vec::new();
         for &space in &fort {
-            for n in self.adjacent(space) {
+            for &n in self.adjacent(space) {
                 match self.cells[n] {
                     Cell::Empty => {}
                     Cell::Attacker => return false,
@@ -744,7 +749,8 @@ impl VariantBoard {
         for piece in fort_pieces {
             let outside: Vec<usize> = self
                 .adjacent(piece)
-                .into_iter()
+                .iter()
+                .copied()
                 .filter(|s| !fort.contains(s))
                 .collect();
             let friendly = outside
@@ -762,7 +768,7 @@ impl VariantBoard {
     /// flood from every edge square through empty squares reaches no defender.
     fn defenders_encircled(&self) -> bool {
         for piece in self.pieces_of(false) {
-            if self.destinations(piece).into_iter().any(|s| self.is_edge(s)) {
+            if self.any_destination(piece, &|s| self.is_edge(s)) {
                 return false;
             }
         }
@@ -774,7 +780,7 @@ impl VariantBoard {
         while let Some(space) = stack.pop() {
             match self.cells[space] {
                 Cell::Empty => {
-                    for n in self.adjacent(space) {
+                    for &n in self.adjacent(space) {
                         if !seen[n] {
                             seen[n] = true;
                             stack.push(n);
@@ -837,8 +843,8 @@ impl VariantBoard {
         }
         let defender_has_room = defenders.iter().any(|&d| {
             self.adjacent(d)
-                .into_iter()
-                .any(|n| self.cells[n] == Cell::Empty)
+                .iter()
+                .any(|&n| self.cells[n] == Cell::Empty)
         });
         let Some(king) = king else {
             return Some(VariantOutcome::AttackersWin);
@@ -930,7 +936,9 @@ impl VariantGame {
     }
 
     pub fn position(&self) -> &VariantBoard {
-        self.positions.last().expect("a game has its start position")
+        self.positions
+            .last()
+            .expect("a game has its start position")
     }
 
     /// How often the current position (placement and side to move, as OpenTafl's Zobrist hash
