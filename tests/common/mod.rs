@@ -2,5 +2,8 @@ pub mod diagram;
 pub mod fixtures;
 pub mod random;
 pub mod reference;
+pub mod reference_rules;
+pub mod reference_variants;
 pub mod seeded;
 pub mod symmetry;
+pub mod variant_fixtures;

@@ -1,0 +1,92 @@
+#![allow(dead_code)]
+//! Reads tests/data/opentafl-variants.txt: blocks of `id`, `rules` (a whole OpenTafl rules
+//! string), `side`, `perft DEPTH COUNT` and `ends DEPTH ATTACKER_WINS DEFENDER_WINS DRAWS`.
+
+pub struct VariantFixture {
+    pub id: String,
+    pub rules: String,
+    /// `true` when the attackers are to move.
+    pub attackers_to_move: bool,
+    /// (depth, leaves).
+    pub perft: Vec<(usize, u64)>,
+    /// (depth, attacker wins, defender wins, draws).
+    pub ends: Vec<(usize, u64, u64, u64)>,
+}
+
+impl VariantFixture {
+    /// The deepest depth of the block's lines.
+    pub fn depth(&self) -> usize {
+        self.perft
+            .iter()
+            .map(|&(d, _)| d)
+            .chain(self.ends.iter().map(|&(d, ..)| d))
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The variant's name: the id without its `-start` / `-sample-N` tail.
+    pub fn variant(&self) -> &str {
+        if let Some(cut) = self.id.rfind("-sample-") {
+            &self.id[..cut]
+        } else if let Some(stripped) = self.id.strip_suffix("-start") {
+            stripped
+        } else {
+            &self.id
+        }
+    }
+}
+
+fn number<T: std::str::FromStr>(text: &str, what: &str) -> T {
+    text.parse()
+        .unwrap_or_else(|_| panic!("fixture: {what} '{text}' is not a number"))
+}
+
+pub fn variant_fixtures() -> Vec<VariantFixture> {
+    let text = include_str!("../data/opentafl-variants.txt");
+    let mut fixtures: Vec<VariantFixture> = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, value) = line.split_once(' ').expect("fixture lines are `key value`");
+        if key == "id" {
+            fixtures.push(VariantFixture {
+                id: value.to_string(),
+                rules: String::new(),
+                attackers_to_move: true,
+                perft: Vec::new(),
+                ends: Vec::new(),
+            });
+            continue;
+        }
+        let current = fixtures.last_mut().expect("a block starts with id");
+        let fields: Vec<&str> = value.split_whitespace().collect();
+        match key {
+            "rules" => current.rules = value.to_string(),
+            "side" => {
+                current.attackers_to_move = match value {
+                    "attackers" => true,
+                    "defenders" => false,
+                    other => panic!("fixture {}: side '{other}'", current.id),
+                }
+            }
+            "perft" => {
+                assert_eq!(fields.len(), 2, "perft DEPTH COUNT");
+                current
+                    .perft
+                    .push((number(fields[0], "depth"), number(fields[1], "count")));
+            }
+            "ends" => {
+                assert_eq!(fields.len(), 4, "ends DEPTH A D DRAWS");
+                current.ends.push((
+                    number(fields[0], "depth"),
+                    number(fields[1], "attacker wins"),
+                    number(fields[2], "defender wins"),
+                    number(fields[3], "draws"),
+                ));
+            }
+            other => panic!("unknown fixture key {other}"),
+        }
+    }
+    fixtures
+}
