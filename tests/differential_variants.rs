@@ -278,8 +278,15 @@ fn compare_variant(variant: &str, games: u64, max_plies: usize) {
     assert_eq!(blocks.len(), 7, "{variant}: a start block and six samples");
     let mut failures = Vec::new();
     for block in blocks {
-        let board = VariantBoard::parse(&block.rules)
+        let mut board = VariantBoard::parse(&block.rules)
             .unwrap_or_else(|e| panic!("{}: the reference refuses its own fixture: {e}", block.id));
+        // OpenTafl lets a piece close a flanking shieldwall only once it has moved before (its
+        // piece code changes on the first move, and the wall's list holds the new code). That is
+        // a defect of its program, not a rule its strings state, and a position does not record
+        // it: the library plays the rule as stated (docs/rules.md, C8), and so does the
+        // reference here. `flanking_shieldwall_needs_a_piece_that_has_moved_before` in
+        // tests/opentafl_reference.rs pins OpenTafl's behaviour.
+        board.ignore_developed = true;
         for seed in 0..games {
             let oracle = VariantOracle(VariantGame::new(board.clone()));
             if let Err(e) = compare_game(&block.rules, oracle, seed, max_plies) {
@@ -350,12 +357,29 @@ fn rules_md_oracle(rules: &str) -> RulesMdOracle {
     ])
 }
 
-/// The harness on the two strings the library plays today, against the RULES.md reference.
+/// The harness on this project's two games (the strings with `classic:y`, the classic rules),
+/// against the RULES.md reference.
 #[test]
 fn harness_matches_rules_md_reference_on_rules_md_strings() {
     for rules in [RULES_MD_TABLUT, RULES_MD_TAWLBWRDD] {
+        let classic = rules.replace(" start:", " classic:y start:");
         for seed in 0..6 {
-            compare_game(rules, rules_md_oracle(rules), seed, 200)
+            compare_game(&classic, rules_md_oracle(rules), seed, 200)
+                .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{classic}"));
+        }
+    }
+}
+
+/// The same strings without `classic:y` are custom rules, as OpenTafl reads them (threefold
+/// repetition, a side without a move loses): against the OpenTafl reference.
+#[test]
+fn rules_md_strings_read_as_opentafl_does_match_the_opentafl_reference() {
+    for rules in [RULES_MD_TABLUT, RULES_MD_TAWLBWRDD] {
+        let mut board = VariantBoard::parse(rules).expect("the reference reads RULES.md's strings");
+        board.ignore_developed = true;
+        for seed in 0..3 {
+            let oracle = VariantOracle(VariantGame::new(board.clone()));
+            compare_game(rules, oracle, seed, 150)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{rules}"));
         }
     }
