@@ -170,7 +170,13 @@ pub struct Searcher {
     table: table::TranspositionTable,
     weights: EvalWeights,
     features: Features,
+    contempt: i32,
 }
+
+/// What a draw costs the side a search plays for, in hundredths of a soldier, unless
+/// [`Searcher::set_contempt`] says otherwise: the engine would rather play on than repeat
+/// (R16, the first repetition draws) or wall itself in (R17), unless that costs more than this.
+pub const DEFAULT_CONTEMPT: i32 = 60;
 
 // The protocol binary runs the searcher on a worker thread.
 const _: fn() = || {
@@ -191,7 +197,21 @@ impl Searcher {
             stop: StopHandle::default(),
             weights: EvalWeights::DEFAULT,
             features: Features::default(),
+            contempt: DEFAULT_CONTEMPT,
         }
+    }
+
+    /// Sets what a draw costs the side the search plays for (the side to move at the root), in
+    /// hundredths of a soldier, from the next search on; 0 scores draws as even. Inside the tree
+    /// a draw (repetition R16, no move R17) is `-contempt` for the root's side and `+contempt`
+    /// for its opponent, and reported scores keep that view.
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt.clamp(-Score::WIN_THRESHOLD / 2, Score::WIN_THRESHOLD / 2);
+    }
+
+    /// What a draw costs the side the search plays for ([`Searcher::set_contempt`]).
+    pub fn contempt(&self) -> i32 {
+        self.contempt
     }
 
     /// Uses other evaluation weights from the next search on (for tuning and matches).
@@ -244,6 +264,7 @@ impl Searcher {
             threads: self.config.threads,
             weights: self.weights,
             features: self.features,
+            contempt: self.contempt,
         };
         deepening::run(&setup, game, limits, lines, on_info)
     }

@@ -15,7 +15,7 @@ ENGINE is a built-in player or an external OTEP engine:
   otep:<command line>      any OTEP engine, e.g. otep:target/release/tafl-engine --threads 1
                            (words split as a shell would, with '...' and \"...\" quoting)
   engine[:opt,opt...]      this crate's searcher in process; options depth=N nodes=N
-                           threads=N hash=MiB eval=default|basic no-null no-lmr no-futility
+                           threads=N hash=MiB contempt=N eval=default|basic no-null no-lmr no-futility
                            no-quiescence no-aspiration threat-extension no-threat-extension
                            w.TERM=VALUE (one evaluation weight); it plays the match's clock
   greedy                   wins at once if it can, else the best static evaluation

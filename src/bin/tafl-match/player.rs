@@ -187,6 +187,7 @@ impl Builtin {
                 let mut limits = Limits::default();
                 let mut weights = EvalWeights::DEFAULT;
                 let mut features = Features::default();
+                let mut contempt = None;
                 for option in options.split(',').filter(|o| !o.is_empty()) {
                     let (key, value) = option.split_once('=').unwrap_or((option, ""));
                     let number = || -> Result<u64, String> {
@@ -197,6 +198,11 @@ impl Builtin {
                     match key {
                         "depth" => limits.depth = Some(number()?.clamp(1, 1000) as u32),
                         "nodes" => limits.nodes = Some(number()?),
+                        "contempt" => {
+                            contempt = Some(value.parse::<i32>().map_err(|_| {
+                                format!("contempt wants a whole number, not {value:?}")
+                            })?)
+                        }
                         "threads" => config.threads = number()?.clamp(1, 256) as usize,
                         "hash" => config.hash_mb = number()?.clamp(1, 1 << 16) as usize,
                         "eval" => {
@@ -225,6 +231,9 @@ impl Builtin {
                 let mut searcher = Searcher::new(config);
                 searcher.set_eval_weights(weights);
                 searcher.set_features(features);
+                if let Some(contempt) = contempt {
+                    searcher.set_contempt(contempt);
+                }
                 Ok(Builtin::Engine(Box::new(searcher), limits))
             }
             other => Err(format!(
