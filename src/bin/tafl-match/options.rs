@@ -30,6 +30,9 @@ options:
   --clock MS[+INC]          a game clock for A (and B unless --b-clock): main time, increment
   --b-clock MS[+INC]        B's clock (time odds); --b-movetime MS likewise
   --margin MS               how far past its time an engine may answer (default 200)
+  --settle MS               after an engine's move, wait MS before telling it the opponent's
+                            (default 0; OpenTafl's AI updates its own board after sending its
+                            move, and an answer that comes at once races that and crashes it)
   --own-clock               each engine's `clock` shows its own time for both sides (OpenTafl's
                             engine plans its time by the attackers' figure of the first `clock`
                             of a game, so with time odds it needs this to see its own)
@@ -133,6 +136,8 @@ pub struct Settings {
     pub margin: Duration,
     /// Each engine's `clock` shows its own time for both sides.
     pub own_clock: bool,
+    /// How long after an engine's move the host waits before it speaks to it again.
+    pub settle: Duration,
     /// Plies after which a game is a draw.
     pub max_plies: usize,
     /// Random plies of a seeded opening.
@@ -179,6 +184,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     let mut hello_timeout = Duration::from_millis(30_000);
     let mut quiet = false;
     let mut own_clock = false;
+    let mut settle = Duration::ZERO;
 
     let mut index = 0;
     while index < args.len() {
@@ -209,6 +215,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
             "--b-movetime" => b_movetime = Some(millis(flag, &value("milliseconds")?)?),
             "--clock" => clock = Some(TimeControl::parse_clock(flag, &value("MS[+INC]")?)?),
             "--b-clock" => b_clock = Some(TimeControl::parse_clock(flag, &value("MS[+INC]")?)?),
+            "--settle" => settle = millis(flag, &value("milliseconds")?)?,
             "--margin" => settings_margin = millis(flag, &value("milliseconds")?)?,
             "--max-plies" => max_plies = number(flag, &value("a number")?)?,
             "--opening-plies" => opening_plies = number(flag, &value("a number")?)?,
@@ -277,6 +284,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
         b_time,
         margin: settings_margin,
         own_clock,
+        settle,
         max_plies,
         opening_plies,
         openings,

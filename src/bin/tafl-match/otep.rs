@@ -89,6 +89,10 @@ pub struct OtepEngine {
     rules: String,
     /// How many of the game's moves the engine knows about.
     seen: usize,
+    /// How long after its own move the engine is left alone.
+    settle: Duration,
+    /// When the engine's last move arrived.
+    moved_at: Option<Instant>,
 }
 
 impl OtepEngine {
@@ -98,6 +102,7 @@ impl OtepEngine {
         command: Vec<String>,
         stderr_log: Option<PathBuf>,
         hello_timeout: Duration,
+        settle: Duration,
     ) -> OtepEngine {
         OtepEngine {
             label,
@@ -110,6 +115,8 @@ impl OtepEngine {
             restarts: 0,
             rules: String::new(),
             seen: 0,
+            settle,
+            moved_at: None,
         }
     }
 
@@ -222,6 +229,7 @@ impl OtepEngine {
         self.drain(log)?;
         self.rules = rules.to_string();
         self.seen = 0;
+        self.moved_at = None;
         let line = format!("rules {rules}");
         self.send(&line, log).inspect_err(|_| self.dirty = true)
     }
@@ -269,6 +277,13 @@ impl OtepEngine {
 
     /// Asks for a move and waits for it until the time allowed has passed.
     pub fn play(&mut self, turn: &Turn<'_>, log: &mut GameLog) -> Answer {
+        // Leave the engine alone for a moment after its last move (not charged to anyone).
+        if let Some(moved_at) = self.moved_at.take() {
+            let wait = self.settle.saturating_sub(moved_at.elapsed());
+            if !wait.is_zero() {
+                thread::sleep(wait);
+            }
+        }
         if let Err(error) = self.drain(log) {
             self.dirty = true;
             return if error.starts_with("the engine exited") {
@@ -297,6 +312,7 @@ impl OtepEngine {
                     let words: Vec<&str> = line.split_whitespace().collect();
                     match words.as_slice() {
                         ["move", text, ..] => {
+                            self.moved_at = Some(at);
                             return Answer::Move {
                                 text: (*text).to_string(),
                                 spent: at.saturating_duration_since(asked),

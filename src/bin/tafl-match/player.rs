@@ -73,6 +73,7 @@ impl Player {
                 words,
                 stderr_log,
                 settings.hello_timeout,
+                settings.settle,
             ))));
         }
         Builtin::parse(spec, seed).map(Player::Builtin)
