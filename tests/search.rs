@@ -288,7 +288,8 @@ fn a_repetition_is_scored_as_a_draw() {
         .find(|line| line.moves[0] == back(reply))
         .expect("every move gets a line");
     // A draw costs the side the search plays for its contempt.
-    let draw = -searcher.contempt();
+    let draw = searcher.draw_score(game.position()).0;
+    assert!(draw <= -searcher.contempt());
     assert_eq!(
         line.score.0, draw,
         "moving back repeats the position: a draw"
@@ -319,7 +320,7 @@ fn leaving_the_other_side_without_moves_is_a_draw() {
             .iter()
             .find(|line| line.moves[0] == walling)
             .expect("every move gets a line");
-        let draw = -searcher.contempt();
+        let draw = searcher.draw_score(&position).0;
         assert_eq!(line.score.0, draw, "depth {depth}: walling in is a draw");
     }
 }
@@ -327,7 +328,7 @@ fn leaving_the_other_side_without_moves_is_a_draw() {
 #[test]
 fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
     // The R17 position above: e1-e3 draws. The attackers are searched for, so the draw costs
-    // them the contempt, whatever its sign; 0 scores it even.
+    // them the contempt (more when they stand worse, for a positive contempt); 0 scores it even.
     let record = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
     let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers)
         .expect("valid record");
@@ -346,7 +347,13 @@ fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
             .iter()
             .find(|line| line.moves[0] == walling)
             .expect("every move gets a line");
-        assert_eq!(line.score.0, -contempt, "contempt {contempt}");
+        let draw = searcher.draw_score(&position).0;
+        assert_eq!(line.score.0, draw, "contempt {contempt}");
+        if contempt > 0 {
+            assert!(draw <= -contempt, "contempt {contempt}: {draw}");
+        } else {
+            assert_eq!(draw, -contempt);
+        }
     }
 }
 

@@ -13,7 +13,8 @@
 //! Repetitions (R16) and positions without moves (R17) are draws inside the tree, scored with
 //! contempt: a draw counts as `contempt` worse than even for the side the search plays for (the
 //! root's side to move), and as that much better for its opponent, so that the engine plays on
-//! instead of repeating unless every other line is clearly worse.
+//! instead of repeating unless every other line is clearly worse (the contempt is set per search,
+//! `deepening::draw_cost`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
