@@ -308,8 +308,14 @@ fn a_repetition_is_scored_as_a_draw() {
         .iter()
         .find(|line| line.moves[0] == back(reply))
         .expect("every move gets a line");
-    assert_eq!(line.score.0, 0, "moving back repeats the position: a draw");
-    assert!(result.lines.iter().any(|line| line.score.0 != 0));
+    // A draw costs the side the search plays for its contempt.
+    let draw = searcher.draw_score(game.position()).0;
+    assert!(draw <= -searcher.contempt());
+    assert_eq!(
+        line.score.0, draw,
+        "moving back repeats the position: a draw"
+    );
+    assert!(result.lines.iter().any(|line| line.score.0 != draw));
     game.play(back(reply)).expect("legal");
     assert!(game.outcome().is_some(), "the game agrees it is drawn");
 }
@@ -336,7 +342,41 @@ fn leaving_the_other_side_without_moves_is_a_draw() {
             .iter()
             .find(|line| line.moves[0] == walling)
             .expect("every move gets a line");
-        assert_eq!(line.score.0, 0, "depth {depth}: walling in is a draw");
+        let draw = searcher.draw_score(&position).0;
+        assert_eq!(line.score.0, draw, "depth {depth}: walling in is a draw");
+    }
+}
+
+#[test]
+fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
+    // The R17 position above: e1-e3 draws. The attackers are searched for, so the draw costs
+    // them the contempt (more when they stand worse, for a positive contempt); 0 scores it even.
+    let record = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
+    let position =
+        notation::parse_position_record(record, tafl_engine::Rules::TABLUT, Side::Attackers)
+            .expect("valid record");
+    let walling: Move = "e1-e3".parse().expect("valid move");
+    let game = Game::from_position(position);
+    let mut searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        hash_mb: 4,
+    });
+    for contempt in [0, 100, -40] {
+        searcher.set_contempt(contempt);
+        searcher.clear();
+        let result = searcher.search_multi_pv(&game, &Limits::depth(2), 400, |_| {});
+        let line = result
+            .lines
+            .iter()
+            .find(|line| line.moves[0] == walling)
+            .expect("every move gets a line");
+        let draw = searcher.draw_score(&position).0;
+        assert_eq!(line.score.0, draw, "contempt {contempt}");
+        if contempt > 0 {
+            assert!(draw <= -contempt, "contempt {contempt}: {draw}");
+        } else {
+            assert_eq!(draw, -contempt);
+        }
     }
 }
 
@@ -354,7 +394,10 @@ fn clock_budgets_never_exceed_the_clock() {
                         overtime_periods: periods,
                         increment: ms(increment),
                     };
-                    let budget = Limits::clock(clock).time_budget().expect("a clock budget");
+                    let limits = Limits::clock(clock);
+                    let budget = limits.time_budget().expect("a clock budget");
+                    let soft = limits.soft_time_limit().expect("a soft limit");
+                    assert!(soft <= budget, "{clock:?}: soft {soft:?} over {budget:?}");
                     // What the side may really spend this move.
                     let available = if in_overtime || remaining == 0 {
                         ms(remaining.max(overtime))

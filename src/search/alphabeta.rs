@@ -10,7 +10,11 @@
 //! - the quiescence search at the horizon plays captures and king moves onto a free line, so
 //!   that the evaluation never sees a position in the middle of a tactic.
 //!
-//! Repetitions (R16) and positions without moves (R17) are draws inside the tree.
+//! Repetitions (R16) and positions without moves (R17) are draws inside the tree, scored with
+//! contempt: a draw counts as `contempt` worse than even for the side the search plays for (the
+//! root's side to move), and as that much better for its opponent, so that the engine plays on
+//! instead of repeating unless every other line is clearly worse (the contempt is set per search,
+//! `deepening::draw_cost`).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -46,6 +50,10 @@ pub(crate) struct Shared<'a> {
     pub(crate) features: Features,
     pub(crate) deadline: Option<Instant>,
     pub(crate) node_limit: u64,
+    /// What a draw costs the root's side to move, in hundredths of a soldier.
+    pub(crate) contempt: i32,
+    /// The side the search plays for: the root's side to move.
+    pub(crate) root_side: Side,
 }
 
 /// One search thread.
@@ -203,6 +211,17 @@ impl<'a> Thread<'a> {
         self.pv_length[ply] = child_length;
     }
 
+    /// The score of a draw (R16, R17) at a node where `position` is to move: below zero for the
+    /// side the search plays for, above zero for its opponent.
+    #[inline]
+    fn draw_score(&self, position: &Position) -> i32 {
+        if position.side_to_move() == self.shared.root_side {
+            -self.shared.contempt
+        } else {
+            self.shared.contempt
+        }
+    }
+
     /// Whether `position` (at `ply` > 0) repeats a position of the game or of the path (R16).
     fn is_repetition(&self, position: &Position) -> bool {
         let pieces = position.occupied().count();
@@ -249,7 +268,7 @@ impl<'a> Thread<'a> {
         }
         let rule = position.rules().repetition();
         if rule.draw_count() == Some(2) || rule.end_count().is_none() {
-            return Some(Score::DRAW.0);
+            return Some(self.draw_score(position));
         }
         // Count the earlier occurrences: the third decides the game as the rule says.
         let hash = position.hash();
@@ -262,7 +281,7 @@ impl<'a> Thread<'a> {
             .filter(|(other, _)| *other == hash)
             .count();
         if earlier + 1 < 3 {
-            return Some(Score::DRAW.0);
+            return Some(self.draw_score(position));
         }
         Some(match rule {
             crate::rules::RepetitionRule::ThirdOccurrenceLosesForMover => {
@@ -271,15 +290,15 @@ impl<'a> Thread<'a> {
             crate::rules::RepetitionRule::ThirdOccurrenceWinsForMover => {
                 Score::loss_in(ply as u32).0
             }
-            _ => Score::DRAW.0,
+            _ => self.draw_score(position),
         })
     }
 
     /// The score of a position whose side to move has no legal move: a draw (R17), or under
     /// custom rules a loss.
-    fn no_moves_score(position: &Position, ply: usize) -> i32 {
+    fn no_moves_score(&self, position: &Position, ply: usize) -> i32 {
         if position.rules().is_classic() {
-            Score::DRAW.0 // R17
+            self.draw_score(position) // R17
         } else {
             Score::loss_in(ply as u32).0
         }
@@ -406,7 +425,7 @@ impl<'a> Thread<'a> {
         if in_check && moves.is_empty() {
             return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.
         } else if moves.is_empty() {
-            return Self::no_moves_score(position, ply); // R17
+            return self.no_moves_score(position, ply); // R17
         }
         let mut picker = self.picker(position, moves, &lines, tt_move, ply);
         let side = position.side_to_move();
@@ -599,7 +618,7 @@ impl<'a> Thread<'a> {
             best_score = -INFINITE;
         } else {
             if !threats::has_moves(position) {
-                return Self::no_moves_score(position, ply); // R17
+                return self.no_moves_score(position, ply); // R17
             }
             best_score = eval::evaluate_with_lines(position, &self.shared.weights, &lines).0;
             if best_score >= beta || qply >= QUIESCENCE_PLIES || !self.shared.features.quiescence {

@@ -9,7 +9,7 @@ use crate::moves::Move;
 use crate::position::Position;
 
 use super::alphabeta::{self, Shared, Thread};
-use super::eval::EvalWeights;
+use super::eval::{EvalWeights, evaluate};
 use super::ordering::MAX_PLY;
 use super::table::TranspositionTable;
 use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
@@ -28,7 +28,31 @@ pub(crate) struct Setup<'a> {
     pub(crate) threads: usize,
     pub(crate) weights: EvalWeights,
     pub(crate) features: Features,
+    pub(crate) contempt: i32,
 }
+
+/// The most a draw may cost the side searched for (hundredths of a soldier): beyond this, a draw
+/// is worth taking whatever the evaluation says.
+const MAX_DRAW_COST: i32 = 1500;
+
+/// What a draw costs the root's side to move when a search starts at `root`: at least
+/// `contempt`, and when `contempt` is positive, also `contempt` more than the root's static
+/// evaluation says that side is behind (capped at [`MAX_DRAW_COST`]). The evaluation is tilted
+/// against the defenders early on (Tablut and Tawlbwrdd games they go on to win start at -1.5 to
+/// -5), so a fixed contempt let them take draws in positions they would have won; measured in
+/// docs/search.md.
+pub(crate) fn draw_cost(contempt: i32, root: &Position, weights: &EvalWeights) -> i32 {
+    if contempt <= 0 {
+        return contempt;
+    }
+    let behind = -evaluate(root, weights).0;
+    contempt.max(contempt.saturating_add(behind).min(MAX_DRAW_COST))
+}
+
+/// From this depth on, a change of best move or a falling score makes the search take more time.
+const UNSETTLED_FROM_DEPTH: u32 = 5;
+/// A score this much below the last iteration's (hundredths of a soldier) is a falling score.
+const FALLING_SCORE: i32 = 25;
 
 /// Searches `game` within `limits`, reporting each completed depth to `on_info`.
 pub(crate) fn run(
@@ -57,10 +81,13 @@ pub(crate) fn run(
         return result;
     }
     let budget = limits.time_budget();
-    // Hard limit: the budget. Soft limit: do not start an iteration past half of it, since the
-    // next one takes longer than all before it.
-    let soft_limit = budget.map(|budget| budget / 2);
+    // Hard limit: the budget. Soft limit: a settled search starts no iteration past it; an
+    // unsettled one (new best move, falling score, or a draw as the best it has found) may
+    // start iterations until half the budget, since the next one takes longer than all before.
+    let soft_limit = limits.soft_time_limit();
+    let unsettled_limit = budget.map(|budget| budget / 2);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+    let contempt = draw_cost(setup.contempt, &root, &setup.weights);
     let done = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let shared = Shared {
@@ -72,6 +99,8 @@ pub(crate) fn run(
         features: setup.features,
         deadline: budget.map(|budget| start + budget),
         node_limit: limits.nodes.unwrap_or(u64::MAX),
+        contempt,
+        root_side: root.side_to_move(),
     };
     let lines = lines.clamp(1, legal.len());
     std::thread::scope(|scope| {
@@ -124,7 +153,12 @@ pub(crate) fn run(
             }
             // Best first; a stable sort keeps search order among equal scores.
             found.sort_by_key(|line| std::cmp::Reverse(line.score));
+            let mut unsettled = false;
             if let Some(best) = found.first() {
+                let draw = contempt != 0 && best.score.0 == -contempt;
+                let moved = result.best_move != Some(best.moves[0]);
+                let fell = previous.is_some_and(|last| best.score.0 < last - FALLING_SCORE);
+                unsettled = depth as u32 >= UNSETTLED_FROM_DEPTH && (draw || moved || fell);
                 result.best_move = Some(best.moves[0]);
                 result.score = best.score;
                 result.pv = best.moves.clone();
@@ -152,7 +186,12 @@ pub(crate) fn run(
             if proved && lines == 1 && limits.depth.is_none() {
                 break;
             }
-            if soft_limit.is_some_and(|soft| start.elapsed() >= soft) {
+            let limit = if unsettled {
+                unsettled_limit
+            } else {
+                soft_limit
+            };
+            if limit.is_some_and(|limit| start.elapsed() >= limit) {
                 break;
             }
         }

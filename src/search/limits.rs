@@ -57,28 +57,64 @@ impl Limits {
     }
 
     /// The time this search may take, if any bound applies: the move time, or a share of the
-    /// clock that never risks running out.
+    /// clock that never risks running out. This is the hard limit: the search stops when it is
+    /// reached.
+    ///
+    /// On a clock in main time it allows up to three times the usual share of a move (never more
+    /// than a quarter of what is left), which the search spends only when its result is
+    /// unsettled ([`Limits::soft_time_limit`]); in overtime and with a fixed move time, the
+    /// usual share is also the limit.
     pub fn time_budget(&self) -> Option<Duration> {
-        let from_clock = self.clock.map(|clock| {
-            // Keep a safety margin for the host's latency; spend about 1/30 of main time plus
-            // most of the increment, or most of one overtime period when main time is short.
-            let margin = Duration::from_millis(50);
-            let usable = |time: Duration| time.saturating_sub(margin);
-            let main_share = clock.remaining / 30 + clock.increment * 3 / 4;
-            if clock.in_overtime || clock.remaining < clock.overtime && clock.overtime_periods > 0 {
-                let period = if clock.in_overtime {
-                    clock.remaining.min(clock.overtime.max(clock.remaining))
-                } else {
-                    clock.overtime
-                };
-                usable(period * 3 / 4).max(Duration::from_millis(10))
-            } else {
-                usable(main_share.min(clock.remaining / 2)).max(Duration::from_millis(10))
-            }
+        let from_clock = self.clock.map(|clock| match clock_share(&clock) {
+            Share::Main(share) => usable((share * 3).min(clock.remaining / 4))
+                .max(usable(share))
+                .max(Duration::from_millis(10)),
+            Share::Overtime(period) => period,
         });
         match (self.move_time, from_clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
+    }
+
+    /// After this much time the search starts no new iteration when its result is settled (the
+    /// same best move and a steady score): half the usual share of a move. An unsettled search
+    /// may start iterations until half of [`Limits::time_budget`].
+    pub fn soft_time_limit(&self) -> Option<Duration> {
+        let from_clock = self.clock.map(|clock| match clock_share(&clock) {
+            Share::Main(share) => usable(share).max(Duration::from_millis(10)) / 2,
+            Share::Overtime(period) => period / 2,
+        });
+        match (self.move_time.map(|time| time / 2), from_clock) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// Keeps a safety margin for the host's latency.
+fn usable(time: Duration) -> Duration {
+    time.saturating_sub(Duration::from_millis(50))
+}
+
+/// The usual share of a clock for one move.
+enum Share {
+    /// In main time: about 1/30 of it plus most of the increment, at most half of it.
+    Main(Duration),
+    /// In overtime or about to be: most of one period (already with the safety margin).
+    Overtime(Duration),
+}
+
+fn clock_share(clock: &Clock) -> Share {
+    let main_share = clock.remaining / 30 + clock.increment * 3 / 4;
+    if clock.in_overtime || clock.remaining < clock.overtime && clock.overtime_periods > 0 {
+        let period = if clock.in_overtime {
+            clock.remaining.min(clock.overtime.max(clock.remaining))
+        } else {
+            clock.overtime
+        };
+        Share::Overtime(usable(period * 3 / 4).max(Duration::from_millis(10)))
+    } else {
+        Share::Main(main_share.min(clock.remaining / 2))
     }
 }

@@ -170,7 +170,14 @@ pub struct Searcher {
     table: table::TranspositionTable,
     weights: EvalWeights,
     features: Features,
+    contempt: i32,
 }
+
+/// What a draw costs the side a search plays for at least, in hundredths of a soldier, unless
+/// [`Searcher::set_contempt`] says otherwise: the engine would rather play on than repeat
+/// (R16, the first repetition draws) or wall itself in (R17), unless that costs more than this
+/// (and more than the evaluation says it is behind: [`Searcher::draw_score`]).
+pub const DEFAULT_CONTEMPT: i32 = 60;
 
 // The protocol binary runs the searcher on a worker thread.
 const _: fn() = || {
@@ -191,7 +198,39 @@ impl Searcher {
             stop: StopHandle::default(),
             weights: EvalWeights::DEFAULT,
             features: Features::default(),
+            contempt: DEFAULT_CONTEMPT,
         }
+    }
+
+    /// Sets what a draw costs the side the search plays for (the side to move at the root), in
+    /// hundredths of a soldier, from the next search on; 0 scores draws as even. Inside the tree
+    /// a draw (repetition R16, no move R17) is [`Searcher::draw_score`] for the root's side and
+    /// its negation for the opponent, and reported scores keep that view. A positive contempt
+    /// grows by as much as the root's static evaluation says the root's side is behind (up to
+    /// 15 soldiers), so that a side the evaluation is pessimistic about still plays on; zero or
+    /// a negative contempt is used as it is.
+    pub fn set_contempt(&mut self, contempt: i32) {
+        self.contempt = contempt.clamp(-Score::WIN_THRESHOLD / 2, Score::WIN_THRESHOLD / 2);
+    }
+
+    /// What a draw costs the side the search plays for at least ([`Searcher::set_contempt`]).
+    pub fn contempt(&self) -> i32 {
+        self.contempt
+    }
+
+    /// The score of a draw inside a search that starts at `root`, from the view of `root`'s side
+    /// to move: `-contempt`, or lower when the static evaluation says that side is behind.
+    ///
+    /// ```
+    /// use tafl_engine::Position;
+    /// use tafl_engine::search::{SearchConfig, Searcher};
+    /// let mut searcher = Searcher::new(SearchConfig { threads: 1, hash_mb: 1 });
+    /// assert!(searcher.draw_score(&Position::tablut()).0 <= -searcher.contempt());
+    /// searcher.set_contempt(0);
+    /// assert_eq!(searcher.draw_score(&Position::tablut()).0, 0);
+    /// ```
+    pub fn draw_score(&self, root: &crate::position::Position) -> Score {
+        Score(-deepening::draw_cost(self.contempt, root, &self.weights))
     }
 
     /// Uses other evaluation weights from the next search on (for tuning and matches).
@@ -244,6 +283,7 @@ impl Searcher {
             threads: self.config.threads,
             weights: self.weights,
             features: self.features,
+            contempt: self.contempt,
         };
         deepening::run(&setup, game, limits, lines, on_info)
     }

@@ -1,0 +1,415 @@
+//! `tafl-match`: plays two engines against each other over many games and reports wins, draws,
+//! losses and the Elo difference, as cutechess-cli or fastchess do for chess.
+//!
+//! Either engine is a built-in player (this crate's searcher, `greedy`, `random`) or any
+//! external engine that speaks the OpenTafl Engine Protocol (`otep:<command line>`). The host
+//! referees every move with the library's rules: an illegal move, a crash, a critical error or
+//! a missing answer loses the game, and a failed engine is started afresh for the next one.
+//! The last line printed is always `A vs B: +W =D -L of N; score S; Elo E ± M`.
+//!
+//! ```text
+//! tafl-match --a otep:target/release/tafl-engine --b greedy --variant tablut --games 10
+//! ```
+//!
+//! See `tafl-match --help` and the README for every flag.
+
+mod log;
+mod openings;
+mod options;
+mod otep;
+mod player;
+mod record;
+mod referee;
+mod stats;
+
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+use tafl_engine::Side;
+
+use crate::log::GameLog;
+use crate::openings::Opening;
+use crate::options::Settings;
+use crate::player::Player;
+use crate::referee::{Ending, ForfeitKind, Played};
+use crate::stats::{SprtDecision, Tally};
+
+/// One game to play.
+struct Job {
+    /// Its number in the match, from 0.
+    index: usize,
+    variant: usize,
+    opening: usize,
+    a_side: Side,
+}
+
+/// What a worker sends back after a game.
+enum Report {
+    Game {
+        index: usize,
+        variant: usize,
+        a_side: Side,
+        a_won: Option<bool>,
+        termination: String,
+        plies: usize,
+        /// Whether A (`true`) or B forfeited, and how.
+        forfeit: Option<(bool, ForfeitKind)>,
+    },
+    /// A worker's final word: how often its engines were restarted.
+    Restarts([u32; 2]),
+    /// The match cannot go on.
+    Fatal(String),
+}
+
+/// Prints a line; a closed standard output must not stop the match.
+fn say(line: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let settings = match options::parse(&args) {
+        Ok(settings) => settings,
+        Err(message) => {
+            let help = args.iter().any(|a| a == "--help" || a == "-h");
+            if help {
+                say(&message);
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("tafl-match: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&settings) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("tafl-match: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The openings of every variant, enough for `games` games each.
+fn all_openings(settings: &Settings) -> Result<Vec<Vec<Opening>>, String> {
+    let text = match &settings.openings {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|error| format!("cannot read {}: {error}", path.display()))?,
+        ),
+        None => None,
+    };
+    let pairs = settings.games.div_ceil(2) as usize;
+    settings
+        .variants
+        .iter()
+        .map(|variant| {
+            let openings = match &text {
+                Some(text) => openings::from_text(variant, text, &mut |warning| {
+                    eprintln!("tafl-match: {warning}")
+                }),
+                None => openings::seeded(variant, pairs, settings.opening_plies, settings.seed),
+            };
+            if openings.is_empty() {
+                Err(format!("no opening fits {}", variant.name()))
+            } else {
+                Ok(openings)
+            }
+        })
+        .collect()
+}
+
+fn create_dir(dir: Option<&Path>) -> Result<(), String> {
+    match dir {
+        Some(dir) => std::fs::create_dir_all(dir)
+            .map_err(|error| format!("cannot create {}: {error}", dir.display())),
+        None => Ok(()),
+    }
+}
+
+fn run(settings: &Settings) -> Result<(), String> {
+    create_dir(settings.log.as_deref())?;
+    create_dir(settings.records.as_deref())?;
+    let openings = all_openings(settings)?;
+    let mut jobs = Vec::new();
+    for (variant, list) in openings.iter().enumerate() {
+        for game in 0..settings.games as usize {
+            jobs.push(Job {
+                index: jobs.len(),
+                variant,
+                opening: (game / 2) % list.len(),
+                a_side: if game % 2 == 0 {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                },
+            });
+        }
+    }
+    let names: Vec<&str> = settings.variants.iter().map(|v| v.name()).collect();
+    say(&format!(
+        "tafl-match: A = {}, B = {}; {} games of {} ({} a variant); A {}, B {}; cap {} plies; \
+         concurrency {}; seed {}",
+        settings.a_name,
+        settings.b_name,
+        jobs.len(),
+        names.join(", "),
+        settings.games,
+        settings.a_time,
+        settings.b_time,
+        settings.max_plies,
+        settings.concurrency,
+        settings.seed
+    ));
+
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let (sender, reports) = mpsc::channel();
+    let mut total = Tally::default();
+    let mut by_variant = vec![Tally::default(); settings.variants.len()];
+    let mut by_side = [Tally::default(); 2];
+    let mut forfeits = [[0u32; ForfeitKind::ALL.len()]; 2];
+    let mut restarts = [0u32; 2];
+    let mut fatal = None;
+    let mut sprt_verdict = None;
+    std::thread::scope(|scope| {
+        for worker in 0..settings.concurrency.min(jobs.len()) {
+            let sender = sender.clone();
+            let (jobs, openings, next, stop) = (&jobs, &openings, &next, &stop);
+            scope.spawn(move || work(worker, settings, jobs, openings, next, stop, &sender));
+        }
+        drop(sender);
+        for report in reports {
+            match report {
+                Report::Fatal(message) => {
+                    stop.store(true, Ordering::Relaxed);
+                    fatal.get_or_insert(message);
+                }
+                Report::Restarts(counts) => {
+                    restarts[0] += counts[0];
+                    restarts[1] += counts[1];
+                }
+                Report::Game {
+                    index,
+                    variant,
+                    a_side,
+                    a_won,
+                    termination,
+                    plies,
+                    forfeit,
+                } => {
+                    total.add(a_won);
+                    by_variant[variant].add(a_won);
+                    by_side[usize::from(a_side == Side::Defenders)].add(a_won);
+                    if let Some((by_a, kind)) = forfeit {
+                        let slot = ForfeitKind::ALL
+                            .iter()
+                            .position(|&k| k == kind)
+                            .unwrap_or(0);
+                        forfeits[usize::from(!by_a)][slot] += 1;
+                    }
+                    if !settings.quiet {
+                        let verdict = match a_won {
+                            Some(true) => "A wins",
+                            Some(false) => "B wins",
+                            None => "draw",
+                        };
+                        let mut line = format!(
+                            "game {}/{} {} A={a_side}: {verdict} ({termination}) in {plies} plies | \
+                             {} {}",
+                            index + 1,
+                            jobs.len(),
+                            settings.variants[variant].name(),
+                            total.wdl(),
+                            total.elo_text()
+                        );
+                        if let Some(sprt) = &settings.sprt {
+                            let (lower, upper) = sprt.bounds();
+                            line.push_str(&format!(
+                                " | LLR {:.2} ({lower:.2}, {upper:.2})",
+                                sprt.llr(&total)
+                            ));
+                        }
+                        say(&line);
+                    }
+                    if let Some(sprt) = &settings.sprt {
+                        let decision = sprt.decision(&total);
+                        if decision != SprtDecision::Continue && sprt_verdict.is_none() {
+                            sprt_verdict = Some((decision, sprt.llr(&total), total.games()));
+                            stop.store(true, Ordering::Relaxed);
+                        }
+                    }
+                }
+            }
+        }
+    });
+    if let Some(message) = fatal {
+        return Err(message);
+    }
+
+    for (variant, tally) in settings.variants.iter().zip(&by_variant) {
+        if settings.variants.len() > 1 {
+            say(&summary(variant.name(), tally));
+        }
+    }
+    say(&summary("A as attackers", &by_side[0]));
+    say(&summary("A as defenders", &by_side[1]));
+    for (who, name) in [(0, "A"), (1, "B")] {
+        let counted: Vec<String> = ForfeitKind::ALL
+            .iter()
+            .zip(&forfeits[who])
+            .filter(|(_, count)| **count > 0)
+            .map(|(kind, count)| format!("{count} {}", kind.name()))
+            .collect();
+        if !counted.is_empty() || restarts[who] > 0 {
+            say(&format!(
+                "{name} lost games by forfeit: {} (restarted {} times)",
+                if counted.is_empty() {
+                    "none".to_string()
+                } else {
+                    counted.join(", ")
+                },
+                restarts[who]
+            ));
+        }
+    }
+    if let Some(sprt) = &settings.sprt {
+        let (lower, upper) = sprt.bounds();
+        match sprt_verdict {
+            Some((decision, llr, games)) => say(&format!(
+                "SPRT [{}, {}]: {} after {games} games (LLR {llr:.2}, bounds {lower:.2} {upper:.2})",
+                sprt.elo0,
+                sprt.elo1,
+                if decision == SprtDecision::AcceptH1 {
+                    "H1 accepted"
+                } else {
+                    "H0 accepted"
+                }
+            )),
+            None => say(&format!(
+                "SPRT [{}, {}]: no decision (LLR {:.2}, bounds {lower:.2} {upper:.2})",
+                sprt.elo0,
+                sprt.elo1,
+                sprt.llr(&total)
+            )),
+        }
+    }
+    say(&format!(
+        "{} vs {}: {} of {}; score {:.3}; {}",
+        settings.a_name,
+        settings.b_name,
+        total.wdl(),
+        total.games(),
+        total.score(),
+        total.elo_text()
+    ));
+    Ok(())
+}
+
+fn summary(label: &str, tally: &Tally) -> String {
+    format!(
+        "{label:<16} {} of {}; score {:.3}; {}",
+        tally.wdl(),
+        tally.games(),
+        tally.score(),
+        tally.elo_text()
+    )
+}
+
+/// One worker: its own two players, playing jobs until none are left or the match stops.
+fn work(
+    worker: usize,
+    settings: &Settings,
+    jobs: &[Job],
+    openings: &[Vec<Opening>],
+    next: &AtomicUsize,
+    stop: &AtomicBool,
+    sender: &mpsc::Sender<Report>,
+) {
+    let seed = settings
+        .seed
+        .wrapping_mul(1_000_003)
+        .wrapping_add(worker as u64);
+    let players = Player::from_spec(&settings.a, "A", worker, seed, settings).and_then(|a| {
+        Player::from_spec(&settings.b, "B", worker, seed ^ 0x5555, settings).map(|b| (a, b))
+    });
+    let (mut a, mut b) = match players {
+        Ok(players) => players,
+        Err(message) => {
+            let _ = sender.send(Report::Fatal(message));
+            return;
+        }
+    };
+    while !stop.load(Ordering::Relaxed) {
+        let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
+            break;
+        };
+        let opening = &openings[job.variant][job.opening];
+        let mut log = match &settings.log {
+            Some(dir) => GameLog::create(&dir.join(format!("game-{:04}.log", job.index + 1))),
+            None => GameLog::none(),
+        };
+        let played = referee::play_game(opening, job.a_side, &mut a, &mut b, settings, &mut log);
+        log.flush();
+        let forfeit = match &played.ending {
+            Ending::Forfeit { loser, kind, why } => {
+                let by_a = *loser == job.a_side;
+                let player = if by_a { &a } else { &b };
+                if *kind == ForfeitKind::Start && !player.ever_started() {
+                    let _ = sender.send(Report::Fatal(format!(
+                        "engine {} ({}) cannot be started: {why}",
+                        if by_a { "A" } else { "B" },
+                        if by_a { &settings.a } else { &settings.b }
+                    )));
+                    return;
+                }
+                Some((by_a, *kind))
+            }
+            _ => None,
+        };
+        if let Some(dir) = &settings.records {
+            write_record(dir, job, opening, &played, settings);
+        }
+        let report = Report::Game {
+            index: job.index,
+            variant: job.variant,
+            a_side: job.a_side,
+            a_won: played.a_won(),
+            termination: played.termination(),
+            plies: played.game.moves().len(),
+            forfeit,
+        };
+        if sender.send(report).is_err() {
+            return;
+        }
+    }
+    let _ = sender.send(Report::Restarts([a.restarts(), b.restarts()]));
+}
+
+fn write_record(dir: &Path, job: &Job, opening: &Opening, played: &Played, settings: &Settings) {
+    let (attackers, defenders) = match job.a_side {
+        Side::Attackers => (&settings.a_name, &settings.b_name),
+        Side::Defenders => (&settings.b_name, &settings.a_name),
+    };
+    let (attackers_time, defenders_time) = match job.a_side {
+        Side::Attackers => (settings.a_time, settings.b_time),
+        Side::Defenders => (settings.b_time, settings.a_time),
+    };
+    let info = record::RecordInfo {
+        round: job.index + 1,
+        variant: settings.variants[job.variant].name(),
+        attackers,
+        defenders,
+        attackers_time: attackers_time.record_tag(),
+        defenders_time: defenders_time.record_tag(),
+    };
+    let text = record::game_record(opening, played, &info);
+    let path = dir.join(format!("game-{:04}.otg", job.index + 1));
+    if let Err(error) = std::fs::write(&path, text) {
+        eprintln!("tafl-match: cannot write {}: {error}", path.display());
+    }
+}

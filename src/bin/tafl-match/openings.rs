@@ -1,0 +1,165 @@
+//! Openings: a few seeded random plies from the start, or lines of a file.
+//!
+//! An openings file holds one opening a line; empty lines and lines starting with `#` are
+//! skipped. A line is either
+//! - moves from the variant's start, in simple or full notation, separated by spaces
+//!   (`e2-h2 e3-h3`), or
+//! - a position record (it starts with `/`), optionally followed by the side to move
+//!   (`attackers` or `defenders`; without it, the side that moves first in the variant).
+//!
+//! A line that does not fit a variant of the match (wrong board size, an illegal move) is
+//! skipped for that variant with a warning.
+
+use tafl_engine::{Game, Move, Side, Variant, notation};
+
+use crate::player::Rng;
+
+/// One opening: the game to start from (moves already played, or a set-up position) and how it
+/// was made.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The game so far.
+    pub game: Game,
+    /// The rules string the engines get: the variant's, or, for a set-up position, one whose
+    /// start is that position.
+    pub rules: String,
+    /// Where it came from, for the output.
+    pub label: String,
+}
+
+/// `count` seeded openings of `plies` random plies each. The moves are sorted before a pick, so
+/// that openings do not depend on the move generator's order.
+pub fn seeded(variant: &Variant, count: usize, plies: u32, seed: u64) -> Vec<Opening> {
+    let mut rng = Rng::new(seed ^ hash_name(variant.name()));
+    let mut openings = Vec::with_capacity(count);
+    let mut attempts = 0;
+    while openings.len() < count && attempts < count * 10 + 10 {
+        attempts += 1;
+        let mut game = Game::new(variant);
+        for _ in 0..plies {
+            let mut moves = game.legal_moves();
+            moves.sort();
+            let Some(m) = rng.pick(&moves) else { break };
+            if game.play(m).is_err() {
+                break;
+            }
+        }
+        // An opening must leave a game to play.
+        if game.outcome().is_some() {
+            continue;
+        }
+        let line: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+        openings.push(Opening {
+            label: format!("seeded opening {}: {}", openings.len() + 1, line.join(" ")),
+            game,
+            rules: variant.to_string(),
+        });
+    }
+    openings
+}
+
+fn hash_name(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The openings of a file's text that fit `variant`, with a warning for each line that does not.
+pub fn from_text(variant: &Variant, text: &str, warn: &mut dyn FnMut(String)) -> Vec<Opening> {
+    let mut openings = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match parse_line(variant, line) {
+            Ok(mut opening) => {
+                opening.label = format!("opening line {}: {line}", number + 1);
+                openings.push(opening);
+            }
+            Err(why) => warn(format!(
+                "openings line {}: skipped for {}: {why}",
+                number + 1,
+                variant.name()
+            )),
+        }
+    }
+    openings
+}
+
+fn parse_line(variant: &Variant, line: &str) -> Result<Opening, String> {
+    if line.starts_with('/') {
+        let mut words = line.split_whitespace();
+        let record = words.next().unwrap_or_default();
+        let side = match words.next() {
+            None => variant.start().side_to_move(),
+            Some("attackers") => Side::Attackers,
+            Some("defenders") => Side::Defenders,
+            Some(other) => return Err(format!("{other:?} is not attackers or defenders")),
+        };
+        if let Some(extra) = words.next() {
+            return Err(format!("unexpected {extra:?} after the side to move"));
+        }
+        let position = notation::parse_position_record(record, variant.rules(), side)
+            .map_err(|error| error.to_string())?;
+        let game = Game::from_position(position);
+        if let Some(outcome) = game.outcome() {
+            return Err(format!("the game is already over ({outcome})"));
+        }
+        let start = Variant::new(variant.name(), position);
+        return Ok(Opening {
+            game,
+            rules: start.to_string(),
+            label: String::new(),
+        });
+    }
+    let mut game = Game::new(variant);
+    for word in line.split_whitespace() {
+        let m: Move = word
+            .parse()
+            .map_err(|error| format!("{word:?} is not a move: {error}"))?;
+        game.play(m)
+            .map_err(|error| format!("{word:?} cannot be played: {error}"))?;
+    }
+    if let Some(outcome) = game.outcome() {
+        return Err(format!("the game is already over ({outcome})"));
+    }
+    Ok(Opening {
+        game,
+        rules: variant.to_string(),
+        label: String::new(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seeded_openings_are_reproducible_and_playable() {
+        let tablut = Variant::tablut();
+        let first = seeded(&tablut, 5, 4, 7);
+        let again = seeded(&tablut, 5, 4, 7);
+        assert_eq!(first.len(), 5);
+        for (a, b) in first.iter().zip(&again) {
+            assert_eq!(a.game, b.game);
+            assert_eq!(a.game.moves().len(), 4);
+            assert!(a.game.outcome().is_none());
+        }
+        assert_ne!(first[0].game, seeded(&tablut, 1, 4, 8)[0].game);
+    }
+
+    #[test]
+    fn file_lines_are_moves_or_positions_and_bad_ones_are_skipped() {
+        let text = "# a comment\n\ne2-h2 e3-h3\n/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ defenders\n\
+                    a1-a2\n/3ttt3/ attackers\n";
+        let mut warnings = Vec::new();
+        let openings = from_text(&Variant::tablut(), text, &mut |w| warnings.push(w));
+        assert_eq!(openings.len(), 2);
+        assert_eq!(openings[0].game.moves().len(), 2);
+        assert_eq!(openings[1].game.position().side_to_move(), Side::Defenders);
+        assert!(openings[1].rules.contains("atkf:n"));
+        assert_eq!(warnings.len(), 2, "{warnings:?}");
+        assert!(warnings[0].contains("line 5"));
+    }
+}

@@ -1,0 +1,279 @@
+//! `tafl-match` run as a program: against the real engine binary, between built-in players, and
+//! against deliberately broken engines (`tests/engines/broken.sh`: dies, answers junk, answers an
+//! illegal move, never answers, gives up, never says hello). Every run is a few games at short
+//! move times, so the whole file takes seconds.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const MATCH: &str = env!("CARGO_BIN_EXE_tafl-match");
+const ENGINE: &str = env!("CARGO_BIN_EXE_tafl-engine");
+
+fn broken(mode: &str) -> String {
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/engines/broken.sh");
+    format!("otep:sh '{}' {mode}", script.display())
+}
+
+fn engine() -> String {
+    format!("otep:'{ENGINE}' --hash 4")
+}
+
+fn run(args: &[&str]) -> (Output, String) {
+    let output = Command::new(MATCH)
+        .args(args)
+        .output()
+        .expect("tafl-match runs");
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    (output, stdout)
+}
+
+fn last_line(stdout: &str) -> &str {
+    stdout.lines().last().unwrap_or_default()
+}
+
+/// A unique scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("tafl-match-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn the_engine_binary_beats_a_random_mover_and_the_last_line_says_so() {
+    let records = scratch("records");
+    let logs = scratch("logs");
+    let (output, stdout) = run(&[
+        "--a",
+        &engine(),
+        "--b",
+        "random",
+        "--a-name",
+        "tafl-engine",
+        "--variant",
+        "tablut",
+        "--games",
+        "2",
+        "--movetime",
+        "30",
+        "--margin",
+        "2000",
+        "--records",
+        records.to_str().unwrap(),
+        "--log",
+        logs.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{stdout}");
+    assert_eq!(
+        last_line(&stdout),
+        "tafl-engine vs random: +2 =0 -0 of 2; score 1.000; Elo +inf ± inf",
+        "{stdout}"
+    );
+    // One OpenTafl game record per game, the rules tag last before the moves.
+    let record = std::fs::read_to_string(records.join("game-0001.otg")).unwrap();
+    assert!(record.contains("[attackers:tafl-engine]"), "{record}");
+    assert!(record.contains("[result:1]"), "{record}");
+    let rules_line = record
+        .lines()
+        .position(|l| l.starts_with("[rules:"))
+        .unwrap();
+    assert_eq!(record.lines().nth(rules_line + 1), Some(""));
+    assert!(
+        record
+            .lines()
+            .nth(rules_line + 2)
+            .unwrap()
+            .starts_with("1. ")
+    );
+    // The protocol log holds both directions of the talk.
+    let log = std::fs::read_to_string(logs.join("game-0002.log")).unwrap();
+    assert!(log.contains("A> play defenders"), "{log}");
+    assert!(log.contains("A< move "), "{log}");
+}
+
+#[test]
+fn in_process_players_play_every_variant_by_default_and_alternate_colours() {
+    let (output, stdout) = run(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--games",
+        "2",
+        "--max-plies",
+        "60",
+        "--concurrency",
+        "2",
+    ]);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("A as attackers   "), "{stdout}");
+    assert!(stdout.contains("A as defenders   "), "{stdout}");
+    let games = stdout.lines().filter(|l| l.starts_with("game ")).count();
+    assert_eq!(games, 2 * tafl_engine::Variant::names().len(), "{stdout}");
+    assert!(
+        last_line(&stdout).starts_with("greedy vs random: +"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn sprt_stops_a_lopsided_match_early() {
+    let (output, stdout) = run(&[
+        "--a",
+        "engine:depth=2",
+        "--b",
+        "random",
+        "--variant",
+        "tablut",
+        "--games",
+        "400",
+        "--sprt",
+        "0",
+        "100",
+        "0.05",
+        "0.05",
+        "--quiet",
+    ]);
+    assert!(output.status.success(), "{stdout}");
+    assert!(stdout.contains("H1 accepted"), "{stdout}");
+    let games: u32 = last_line(&stdout)
+        .split(" of ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap();
+    assert!(games < 100, "{stdout}");
+}
+
+/// A broken engine as A against a random mover: A loses every game, the reason is named, and the
+/// engine is restarted for the next game.
+fn broken_engine_loses(mode: &str, reason: &str) {
+    let (output, stdout) = run(&[
+        "--a",
+        &broken(mode),
+        "--a-name",
+        "broken",
+        "--b",
+        "random",
+        "--variant",
+        "tablut",
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+        "--margin",
+        "150",
+    ]);
+    assert!(output.status.success(), "{mode}: {stdout}");
+    assert_eq!(
+        last_line(&stdout),
+        "broken vs random: +0 =0 -2 of 2; score 0.000; Elo -inf ± inf",
+        "{mode}: {stdout}"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "A lost games by forfeit: 2 {reason} (restarted 1 times)"
+        )),
+        "{mode}: {stdout}"
+    );
+}
+
+#[test]
+fn an_engine_that_dies_loses_and_is_restarted() {
+    broken_engine_loses("dies", "crashes");
+}
+
+#[test]
+fn an_engine_that_answers_junk_loses() {
+    broken_engine_loses("junk", "illegal moves");
+}
+
+#[test]
+fn an_engine_that_answers_an_illegal_move_loses() {
+    broken_engine_loses("illegal", "illegal moves");
+}
+
+#[test]
+fn an_engine_that_never_answers_loses_on_time() {
+    broken_engine_loses("silent", "time losses");
+}
+
+#[test]
+fn an_engine_that_gives_up_loses() {
+    broken_engine_loses("gives-up", "gave up (error -1)");
+}
+
+#[test]
+fn an_engine_that_never_says_hello_stops_the_match_with_an_error() {
+    let (output, stdout) = run(&[
+        "--a",
+        &broken("no-hello"),
+        "--b",
+        "random",
+        "--variant",
+        "tablut",
+        "--hello-timeout",
+        "300",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("cannot be started: "), "{stderr}");
+    assert!(stderr.contains("no hello within 300 ms"), "{stderr}");
+}
+
+#[test]
+fn an_engine_that_cannot_be_found_stops_the_match_with_an_error() {
+    let (output, _) = run(&["--a", "otep:/no/such/engine", "--b", "random"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("cannot start \"/no/such/engine\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn bad_flags_exit_with_status_2_and_help_with_0() {
+    let (output, _) = run(&["--a", "random"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("--b is missing"));
+    let (output, stdout) = run(&["--help"]);
+    assert!(output.status.success());
+    assert!(stdout.contains("--sprt ELO0 ELO1 ALPHA BETA"));
+}
+
+#[test]
+fn openings_from_a_file_are_played_with_both_colours() {
+    let dir = scratch("openings");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("openings.txt");
+    std::fs::write(
+        &file,
+        "# two openings\ne2-h2 e3-h3\n/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ defenders\n",
+    )
+    .unwrap();
+    let records = dir.join("records");
+    let (output, stdout) = run(&[
+        "--a",
+        "engine:depth=1",
+        "--b",
+        "engine:depth=1",
+        "--variant",
+        "tablut",
+        "--games",
+        "4",
+        "--openings",
+        file.to_str().unwrap(),
+        "--records",
+        records.to_str().unwrap(),
+        "--max-plies",
+        "40",
+    ]);
+    assert!(output.status.success(), "{stdout}");
+    let first = std::fs::read_to_string(records.join("game-0001.otg")).unwrap();
+    assert!(first.contains("\n1. e2-h2 e3-h3\n"), "{first}");
+    let third = std::fs::read_to_string(records.join("game-0003.otg")).unwrap();
+    assert!(third.contains("atkf:n"), "{third}");
+    let fourth = std::fs::read_to_string(records.join("game-0004.otg")).unwrap();
+    assert!(fourth.contains("[defenders:engine:depth=1]"), "{fourth}");
+}
