@@ -65,7 +65,7 @@ impl EvalWeights {
         king_escape_route: 0,
         attacker_diagonal_link: 6,
         defender_next_to_king: 10,
-        corner_guard: 25,
+        corner_guard: 0,
         tempo: 10,
     };
 
