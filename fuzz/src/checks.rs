@@ -174,6 +174,15 @@ fn check_position(position: &Position) {
         }
     }
     match position.outcome() {
+        Some(Outcome::Win {
+            reason: WinReason::NoLegalMoves,
+            ..
+        }) => {
+            // Custom rules: the side to move has no move and loses; nothing is won on the board.
+            assert!(!position.rules().is_classic(), "{position:?}");
+            assert_eq!(position.winner(), None, "{position:?}");
+            assert!(moves.is_empty(), "{position:?}");
+        }
         Some(Outcome::Win { winner, .. }) => {
             assert_eq!(position.winner(), Some(winner));
             assert!(moves.is_empty(), "{position:?}: a won position has moves");
