@@ -208,7 +208,7 @@ def test_from_record_and_from_rules():
     "call, message",
     [
         (lambda: te.Game("chess"), "unknown variant 'chess': the variants are tablut, tawlbwrdd"),
-        (lambda: te.Game.from_rules("dim:9 esc:c"), "esc:c"),
+        (lambda: te.Game.from_rules("dim:9 ber:m"), "ber:m"),
         (lambda: te.Game.from_rules("dim:9 bogus:1"), "unknown field 'bogus'"),
         (lambda: te.Game.from_rules("hello"), "not a key:value field"),
         (lambda: te.Game.from_record("tablut", "/9/9/", "attackers"), "bad position record"),
