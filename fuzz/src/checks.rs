@@ -704,7 +704,7 @@ fn is_diagram_row(reply: &str, size: usize) -> bool {
             .is_ok_and(|rank| (1..=size).contains(&rank))
         && words[1..]
             .iter()
-            .all(|w| matches!(*w, "." | "#" | "a" | "d" | "K"));
+            .all(|w| matches!(*w, "." | "#" | "+" | "a" | "d" | "K"));
     files_line || rank_line
 }
 
