@@ -808,13 +808,7 @@ impl Position {
         // R11: in each direction, the enemy soldier next to `to` is taken if the square beyond it
         // is hostile: all four directions at once. A hostile square two steps from `to` in line
         // with it is one step from the square between them, and from no other neighbour of `to`.
-        let anvils = Bitboard::two_steps_from(to) & hostile;
-        let between = Direction::ALL
-            .into_iter()
-            .fold(Bitboard::EMPTY, |between, step| {
-                between | anvils.shift(step)
-            });
-        let captured = between & Bitboard::neighbours_of(to) & victims;
+        let captured = held_against(to, hostile, victims);
         if captured.any() {
             let (set, piece) = match mover {
                 Side::Attackers => (&mut self.defenders, Piece::Defender),
@@ -850,6 +844,20 @@ impl Position {
             })
         }
     }
+}
+
+/// The `victims` next to `to` with a `hostile` square beyond them in line (R9, C4), all four
+/// directions at once: a hostile square two steps from `to` in line with it is one step from the
+/// square between them, and from no other neighbour of `to`.
+#[inline(always)]
+pub(super) fn held_against(to: Square, hostile: Bitboard, victims: Bitboard) -> Bitboard {
+    let anvils = Bitboard::two_steps_from(to) & hostile;
+    let between = Direction::ALL
+        .into_iter()
+        .fold(Bitboard::EMPTY, |between, step| {
+            between | anvils.shift(step)
+        });
+    between & Bitboard::neighbours_of(to) & victims
 }
 
 /// Whether a piece of one side, having landed on `to`, may capture (if not, it surely does not):

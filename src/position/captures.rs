@@ -73,13 +73,7 @@ impl Position {
             Side::Attackers => (self.attackers, Piece::Attacker),
             Side::Defenders => (self.defenders, Piece::Defender),
         };
-        let anvils = Bitboard::two_steps_from(to) & self.hostile_to(set, victims_side);
-        let between = Direction::ALL
-            .into_iter()
-            .fold(Bitboard::EMPTY, |between, step| {
-                between | anvils.shift(step)
-            });
-        let captured = between & Bitboard::neighbours_of(to) & victims;
+        let captured = super::held_against(to, self.hostile_to(set, victims_side), victims);
         if captured.any() {
             self.remove(piece, captured);
         }
