@@ -2,6 +2,7 @@ pub mod diagram;
 pub mod fixtures;
 pub mod random;
 pub mod reference;
+pub mod reference_ashton;
 pub mod reference_rules;
 pub mod reference_variants;
 pub mod seeded;
