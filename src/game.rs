@@ -94,6 +94,18 @@ impl Game {
             .count()
     }
 
+    /// [`Game::repetitions`] as `rule` counts them: without the start position when the rule
+    /// leaves it out (C14), unless the game is still there.
+    fn counted_repetitions(&self, rule: RepetitionRule) -> usize {
+        let all = self.repetitions();
+        let start = &self.positions[0];
+        if !rule.counts_start() && self.positions.len() > 1 && start == self.position() {
+            all - 1
+        } else {
+            all
+        }
+    }
+
     /// The result, once the game has ended: a win on the board (R13, R14), a draw by repetition
     /// (R16), by lack of moves (R17) or by agreement (R18). Under custom rules, the other wins on
     /// the board, and the third occurrence of a position as the rules say (draw, or a win).
@@ -107,7 +119,7 @@ impl Game {
         }
         let rule = position.rules().repetition();
         if let Some(count) = rule.end_count() {
-            if self.repetitions() >= count {
+            if self.counted_repetitions(rule) >= count {
                 // The side to move now did not make the repeating move: the other side did.
                 let to_move = position.side_to_move();
                 return Some(match rule {

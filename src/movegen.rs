@@ -21,7 +21,7 @@ use crate::bitboard::{Bitboard, Direction};
 use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
-use crate::rules::custom::{Class, RuleSet, SquareKind};
+use crate::rules::custom::{CAMP_START, Class, RuleSet, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
 
@@ -469,7 +469,7 @@ fn for_each_custom_move_sized<const SIZE: usize>(
         Side::Defenders => (position.defenders(), Class::Defender),
     };
     let group = |pieces: Bitboard, class: Class, start: usize, visit: &mut dyn FnMut(Move)| {
-        custom_group_moves::<SIZE>(pieces, occupied, set, class, start, visit);
+        custom_group_moves::<SIZE>(pieces, occupied, set, class, start, Bitboard::EMPTY, visit);
     };
     group(soldiers - set.special, class, 0, visit);
     if (soldiers & set.special).any() {
@@ -477,15 +477,49 @@ fn for_each_custom_move_sized<const SIZE: usize>(
             let on_kind = soldiers & set.spec.squares[kind as usize];
             group(on_kind, class, kind as usize + 1, visit);
         }
+        camp_moves::<SIZE>(soldiers & set.spec.camps, occupied, set, class, visit);
     }
     if side == Side::Defenders {
         let king = position.king_set();
-        group(king, Class::King, set.start_kind(king), visit);
+        if (king & set.spec.camps).any() {
+            camp_moves::<SIZE>(king, occupied, set, Class::King, visit);
+        } else {
+            group(king, Class::King, set.start_kind(king), visit);
+        }
+    }
+}
+
+/// The moves of `pieces` of one class standing on camps (C12): each piece alone when there is a
+/// camp move limit, since the camps out of its reach depend on its square.
+#[inline(always)]
+fn camp_moves<const SIZE: usize>(
+    pieces: Bitboard,
+    occupied: Bitboard,
+    set: &RuleSet,
+    class: Class,
+    visit: &mut dyn FnMut(Move),
+) {
+    if set.spec.camp_move_limit == 0 {
+        custom_group_moves::<SIZE>(
+            pieces,
+            occupied,
+            set,
+            class,
+            CAMP_START,
+            Bitboard::EMPTY,
+            visit,
+        );
+        return;
+    }
+    for square in pieces {
+        let out_of_reach = set.camps_out_of_reach(square);
+        let piece = Bitboard::from_square(square);
+        custom_group_moves::<SIZE>(piece, occupied, set, class, CAMP_START, out_of_reach, visit);
     }
 }
 
 /// The moves of `pieces`, all of one class starting on squares of one kind (`start`, as in
-/// [`RuleSet::no_pass`]).
+/// [`RuleSet::no_pass`]), none of them ending on `also_no_stop`.
 #[inline(always)]
 fn custom_group_moves<const SIZE: usize>(
     pieces: Bitboard,
@@ -493,6 +527,7 @@ fn custom_group_moves<const SIZE: usize>(
     set: &RuleSet,
     class: Class,
     start: usize,
+    also_no_stop: Bitboard,
     visit: &mut dyn FnMut(Move),
 ) {
     if pieces.is_empty() {
@@ -506,6 +541,7 @@ fn custom_group_moves<const SIZE: usize>(
         return; // Not reached: the class and kind indices are in range.
     };
     let blocked = occupied | *no_pass;
+    let no_stop = *no_stop | also_no_stop;
     let ranks = lines_of::<SIZE>(blocked.0);
     let files = files_of::<SIZE>(blocked);
     let speed = u32::from(speed);

@@ -248,6 +248,12 @@ impl Position {
         Position::from_placement(Rules::TAWLBWRDD, &crate::rules::TAWLBWRDD_START)
     }
 
+    /// The start position of Ashton Tablut (C12), the defenders to move (C14).
+    pub(crate) fn ashton() -> Position {
+        Position::from_placement(Rules::ashton(), &crate::rules::ashton::START)
+            .with_side_to_move(Side::Defenders)
+    }
+
     /// A start placement with the attackers to move (R4).
     fn from_placement(rules: Rules, placement: &crate::rules::StartPlacement) -> Position {
         let mut position = Position::empty(rules, Side::Attackers);
@@ -481,7 +487,8 @@ impl Position {
         let start = set.start_kind(from);
         let (no_pass, no_stop) = (
             set.no_pass[class as usize][start],
-            set.no_stop[class as usize][start],
+            // C12: and the camps too far from a camp.
+            set.no_stop[class as usize][start] | set.camps_out_of_reach(m.from()),
         );
         let step = (dx.signum(), dy.signum());
         let mut square = m.from();

@@ -5,7 +5,9 @@
 //! meaning of each is in docs/rules.md ("Rules strings"). One field is this engine's own:
 //! `classic:y` asks for the classic rules of docs/rules.md (R1-R18), which OpenTafl's fields
 //! alone cannot say (a first repetition draws, R16; no move is a draw, R17); the classic games
-//! print it, so that their strings read back to the same games.
+//! print it, so that their strings read back to the same games. Another is `ashton:y`: the
+//! Ashton Tablut rules of the Tablut Challenge (C12-C14), which have camps that OpenTafl's fields
+//! cannot describe.
 
 use thiserror::Error;
 
@@ -13,6 +15,7 @@ use crate::bitboard::Bitboard;
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
+use crate::rules::ashton;
 use crate::rules::custom::{KindRules, Letters, RuleSpec, SquareKind};
 use crate::rules::{
     Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall,
@@ -72,12 +75,13 @@ pub enum RulesStringError {
     },
 }
 
-/// Every field of an OpenTafl rules string that this engine reads, and its own `classic`.
-const KNOWN_FIELDS: [&str; 43] = [
+/// Every field of an OpenTafl rules string that this engine reads, and its own `classic` and
+/// `ashton`.
+const KNOWN_FIELDS: [&str; 44] = [
     "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "gj", "sw",
     "swf", "efe", "linc", "ber", "spd", "cor", "cen", "afor", "dfor", "corp", "cenp", "aforp",
     "dforp", "cors", "cens", "afors", "dfors", "corh", "cenh", "cenhe", "aforh", "dforh", "corre",
-    "cenre", "aforre", "dforre", "start", "starti", "classic",
+    "cenre", "aforre", "dforre", "start", "starti", "classic", "ashton",
 ];
 
 /// The fields of a string, in order, once each.
@@ -221,13 +225,43 @@ pub(crate) fn parse(text: &str) -> Result<(String, Position), RulesStringError> 
         None => false,
         Some(value) => yes_no("classic", value)?,
     };
-    let rules = if classic {
+    let ashton = match fields.get("ashton") {
+        None => false,
+        Some(value) => yes_no("ashton", value)?,
+    };
+    let rules = if ashton {
+        if classic {
+            return Err(unsupported(
+                "classic",
+                "y",
+                "the classic rules and the Ashton rules at once",
+            ));
+        }
+        ashton_rules(&fields, size)?
+    } else if classic {
         classic_rules(&fields, size)?
     } else {
         Rules::from_spec(custom_spec(&fields, size)?)?
     };
     let start = start_of(&fields, rules, first_side(&fields)?)?;
     Ok((name, start))
+}
+
+/// The rules of a string with `ashton:y` (C12-C14): a 9x9 board, and no field that would change
+/// the rules (only the name, who moves first and the start position may be given).
+fn ashton_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
+    if size != 9 {
+        return Err(bad_value("dim", &size.to_string(), "9 with ashton:y"));
+    }
+    for (key, value) in &fields.0 {
+        if !matches!(
+            key.as_str(),
+            "dim" | "name" | "atkf" | "ashton" | "start" | "starti"
+        ) {
+            return Err(unsupported(key, value, "a change to the Ashton rules"));
+        }
+    }
+    Ok(Rules::from_spec(ashton::spec())?)
 }
 
 /// The fields of a string for the classic rules (with `classic:y`): they must describe R1-R18,
@@ -498,6 +532,10 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
         speeds: [-1; 12],
         squares: [Bitboard::EMPTY; 4],
         kinds: default_kinds(),
+        camps: Bitboard::EMPTY,
+        camp_move_limit: 0,
+        camp_hostility: [Bitboard::EMPTY; 2],
+        opentafl_ends: true,
     };
     // Berserk first: its string also asks for jumping pieces, but berserk is what it is.
     if let Some(value) = fields.get("ber") {
@@ -686,6 +724,7 @@ pub(crate) fn write(
     };
     match rules.custom() {
         None => write_classic(out, rules, atkf)?,
+        Some(_) if rules == Rules::ashton() => write!(out, " atkf:{atkf} ashton:y")?,
         Some(set) => write_custom(out, &set.spec, atkf)?,
     }
     write!(out, " start:{}", notation::position_record(start))

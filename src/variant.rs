@@ -66,7 +66,7 @@ pub const OPENTAFL_GAMES: [(&str, &str); 9] = [
 ];
 
 /// Every name [`Variant::by_name`] takes.
-const NAMES: [&str; 11] = [
+const NAMES: [&str; 12] = [
     "tablut",
     "tawlbwrdd",
     OPENTAFL_GAMES[0].0,
@@ -78,6 +78,7 @@ const NAMES: [&str; 11] = [
     OPENTAFL_GAMES[6].0,
     OPENTAFL_GAMES[7].0,
     OPENTAFL_GAMES[8].0,
+    "ashton",
 ];
 
 impl Variant {
@@ -162,8 +163,25 @@ impl Variant {
         Variant::opentafl(OPENTAFL_GAMES[8].1)
     }
 
+    /// Ashton Tablut, 9x9: the rules of the University of Bologna's Tablut Challenge, as its
+    /// game server plays them (docs/rules.md, C12-C14). The attackers start on camps, which only a
+    /// piece starting on a camp may cross or stop on; nothing crosses or lands on the throne;
+    /// the king escapes to any edge and is captured by four attackers on the throne, three
+    /// beside it, two (or one against a camp) elsewhere; the defenders move first; the first
+    /// recurrence of a position draws.
+    ///
+    /// ```
+    /// use tafl_engine::{Side, Variant};
+    /// let ashton = Variant::ashton();
+    /// assert_eq!(ashton.start().side_to_move(), Side::Defenders);
+    /// assert_eq!(ashton.to_string().parse::<Variant>().unwrap(), ashton);
+    /// ```
+    pub fn ashton() -> Variant {
+        Variant::new("Ashton Tablut", Position::ashton())
+    }
+
     /// The names [`Variant::by_name`] accepts, in the order `help` lists them: this project's two
-    /// games, then OpenTafl's built-in games (all but Berserk).
+    /// games, then OpenTafl's built-in games (all but Berserk), then Ashton Tablut.
     ///
     /// ```
     /// use tafl_engine::Variant;
@@ -182,6 +200,7 @@ impl Variant {
         match name.as_str() {
             "tablut" => Some(Variant::tablut()),
             "tawlbwrdd" => Some(Variant::tawlbwrdd()),
+            "ashton" => Some(Variant::ashton()),
             _ => OPENTAFL_GAMES
                 .iter()
                 .find(|(game, _)| *game == name)

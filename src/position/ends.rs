@@ -9,7 +9,7 @@ use crate::rules::custom::{Class, Escape, RuleSet};
 impl Position {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
     pub(super) fn custom_winner(&self, set: &RuleSet) -> Option<(Side, WinReason)> {
-        if self.attackers.is_empty() {
+        if self.attackers.is_empty() && set.spec.opentafl_ends {
             return Some((Side::Defenders, WinReason::AllPiecesCaptured));
         }
         if self.king.is_empty() {
@@ -23,7 +23,8 @@ impl Position {
             return Some((Side::Defenders, WinReason::KingEscaped));
         }
         let empty = set.board - self.occupied();
-        if ((self.defenders | self.king).neighbours() & empty).is_empty() {
+        if set.spec.opentafl_ends && ((self.defenders | self.king).neighbours() & empty).is_empty()
+        {
             return Some((Side::Attackers, WinReason::DefendersImmobile));
         }
         if set.spec.edge_fort && self.is_edge_fort(set) {

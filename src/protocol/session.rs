@@ -336,6 +336,7 @@ const HELP: &[&str] = &[
     "  tablut, tawlbwrdd: this project's games (docs/rules.md R1-R18)",
     "  sea-battle, fetlar, copenhagen, copenhagen-relaxed, brandub, opentafl-tawlbwrdd,",
     "  opentafl-tablut, foteviken-tablut, magpie: OpenTafl's built-in games, by its rules",
+    "  ashton: Ashton Tablut, the Tablut Challenge's rules (defenders first; docs/rules.md C12-C14)",
     "position <record>: set the board (rank 1 first); side <attackers|defenders>: set the side to move",
     "clock <atk-ms>[*] <def-ms>[*] <overtime-s> <atk-periods> <def-periods>: the time left",
     "play <side>: answer 'move <from-to>'; analyze <n> <seconds>: answer 'analysis ...'",

@@ -159,6 +159,16 @@ pub(crate) struct RuleSpec {
     pub(crate) squares: [Bitboard; 4],
     /// What each kind of special square allows, in [`SquareKind`] order.
     pub(crate) kinds: [KindRules; 4],
+    /// Camps (C12; none in OpenTafl's games): squares that only a piece which starts its move on
+    /// a camp may pass over or stop on.
+    pub(crate) camps: Bitboard,
+    /// The longest move from a camp to a camp, in squares (`0`: no limit).
+    pub(crate) camp_move_limit: u8,
+    /// The camps hostile to each side's pieces, occupied or not, by [`Side`].
+    pub(crate) camp_hostility: [Bitboard; 2],
+    /// The game ends OpenTafl adds to every game (C9): the defenders win when the attackers have
+    /// no piece left, the attackers when no defender can move at all.
+    pub(crate) opentafl_ends: bool,
 }
 
 /// The piece classes that move and are captured differently: soldiers of each side, and the king.
@@ -180,8 +190,11 @@ impl Class {
     }
 }
 
-/// Kinds of the square a piece starts from: a plain square, or one of the special kinds.
-pub(crate) const START_KINDS: usize = 5;
+/// Kinds of the square a piece starts from: a plain square, one of the special kinds, or a camp.
+pub(crate) const START_KINDS: usize = 6;
+
+/// The index of a camp among the start kinds (after the plain square and the [`SquareKind`]s).
+pub(crate) const CAMP_START: usize = 5;
 
 /// Custom rules compiled into masks, kept for the whole run (see [`register`]).
 #[derive(Debug)]
@@ -212,6 +225,10 @@ pub(crate) struct RuleSet {
     /// The four squares two steps from the board's centre, where an attacker's move may make a
     /// Linnaean capture (empty unless `linnaean`).
     pub(crate) linnaean_squares: Bitboard,
+    /// For each square (by index), the camps a piece starting there may not stop on because they
+    /// are farther than the camp move limit (empty unless the square is a camp and there is a
+    /// limit).
+    camps_out_of_reach: Vec<Bitboard>,
 }
 
 impl RuleSet {
@@ -242,6 +259,10 @@ impl RuleSet {
                         refused |= squares;
                     }
                 }
+                // C12: camps are open only to a piece that starts its move on one.
+                if start != CAMP_START {
+                    blocked |= spec.camps;
+                }
                 no_pass[class as usize][start] = blocked & board;
                 no_stop[class as usize][start] = (blocked | refused) & board;
             }
@@ -258,6 +279,7 @@ impl RuleSet {
                 Side::Defenders => 'T',
             };
             let index = side as usize;
+            hostile_always[index] |= spec.camp_hostility[index] & board;
             for kind in SquareKind::ALL {
                 let rules = spec.kinds[kind as usize];
                 let squares = spec.squares[kind as usize] & board;
@@ -289,11 +311,15 @@ impl RuleSet {
         } else {
             Bitboard::EMPTY
         };
+        let camps_out_of_reach = (0..128u8)
+            .map(|index| camps_out_of_reach(&spec, index))
+            .collect();
         RuleSet {
-            spec,
             board,
             edge,
-            special: special & board,
+            special: (special | spec.camps) & board,
+            camps_out_of_reach,
+            spec,
             no_pass,
             no_stop,
             speed,
@@ -313,7 +339,20 @@ impl RuleSet {
                 return kind as usize + 1;
             }
         }
+        if (self.spec.camps & from).any() {
+            return CAMP_START;
+        }
         0
+    }
+
+    /// C12: the camps a piece starting on `from` may not stop on, being farther than the camp
+    /// move limit (to be added to its `no_stop` squares).
+    #[inline]
+    pub(crate) fn camps_out_of_reach(&self, from: Square) -> Bitboard {
+        self.camps_out_of_reach
+            .get(usize::from(from.index()))
+            .copied()
+            .unwrap_or(Bitboard::EMPTY)
     }
 
     /// The throne squares.
@@ -325,6 +364,28 @@ impl RuleSet {
     pub(crate) fn corners(&self) -> Bitboard {
         self.spec.squares[SquareKind::Corner as usize] & self.board
     }
+}
+
+/// The camps farther than the camp move limit from the square of index `index`, on its rank and
+/// file (every camp off its lines is out of reach anyway), when that square is a camp.
+fn camps_out_of_reach(spec: &RuleSpec, index: u8) -> Bitboard {
+    let limit = i32::from(spec.camp_move_limit);
+    let Some(from) = Square::from_index(index) else {
+        return Bitboard::EMPTY;
+    };
+    if limit == 0 || !spec.camps.contains(from) {
+        return Bitboard::EMPTY;
+    }
+    spec.camps
+        .into_iter()
+        .filter(|to| {
+            let (dx, dy) = (
+                i32::from(to.x()) - i32::from(from.x()),
+                i32::from(to.y()) - i32::from(from.y()),
+            );
+            dx.abs().max(dy.abs()) > limit
+        })
+        .fold(Bitboard::EMPTY, |far, to| far | to)
 }
 
 /// How many sets of custom rules one run can hold (index 0 stands for the classic rules).

@@ -12,6 +12,7 @@ use thiserror::Error;
 use crate::bitboard::Bitboard;
 use crate::square::{MAX_BOARD_SIZE, Square};
 
+pub(crate) mod ashton;
 pub(crate) mod custom;
 
 pub use custom::{Escape, KingStrength, Shieldwall};
@@ -51,6 +52,10 @@ pub enum RepetitionRule {
     ThirdOccurrenceLosesForMover,
     /// The third occurrence wins for the side whose move made it (OpenTafl `tfr:l`).
     ThirdOccurrenceWinsForMover,
+    /// The second occurrence draws, counting only positions reached by a move: the position the
+    /// game started from is not counted (Ashton Tablut, C14: the Tablut Challenge server
+    /// remembers the positions after each move, not the first one).
+    SecondOccurrenceDrawsStartUncounted,
 }
 
 impl RepetitionRule {
@@ -58,7 +63,8 @@ impl RepetitionRule {
     pub const fn end_count(self) -> Option<usize> {
         match self {
             RepetitionRule::Ignored => None,
-            RepetitionRule::SecondOccurrenceDraws => Some(2),
+            RepetitionRule::SecondOccurrenceDraws
+            | RepetitionRule::SecondOccurrenceDrawsStartUncounted => Some(2),
             RepetitionRule::ThirdOccurrenceDraws
             | RepetitionRule::ThirdOccurrenceLosesForMover
             | RepetitionRule::ThirdOccurrenceWinsForMover => Some(3),
@@ -69,10 +75,16 @@ impl RepetitionRule {
     /// repetition wins or loses: see [`RepetitionRule::end_count`]).
     pub const fn draw_count(self) -> Option<usize> {
         match self {
-            RepetitionRule::SecondOccurrenceDraws => Some(2),
+            RepetitionRule::SecondOccurrenceDraws
+            | RepetitionRule::SecondOccurrenceDrawsStartUncounted => Some(2),
             RepetitionRule::ThirdOccurrenceDraws => Some(3),
             _ => None,
         }
+    }
+
+    /// Whether the position a game starts from counts as an occurrence.
+    pub const fn counts_start(self) -> bool {
+        !matches!(self, RepetitionRule::SecondOccurrenceDrawsStartUncounted)
     }
 }
 
@@ -162,6 +174,15 @@ impl Rules {
             repetition,
             custom,
         })
+    }
+
+    /// Ashton Tablut's rules (C12-C14): the Tablut Challenge's.
+    pub(crate) fn ashton() -> Rules {
+        // The Ashton spec is a valid 9x9 spec, and one spec takes one registry slot for the
+        // whole run (the first call registers it), so only a registry filled by thousands of other
+        // rule sets can refuse it; the classic Tablut rules then stand in, never silently: the
+        // variant's name and rules string would show it.
+        Rules::from_spec(ashton::spec()).unwrap_or(Rules::TABLUT)
     }
 
     /// The compiled custom rules, or `None` for the classic rules.

@@ -99,7 +99,16 @@ impl<'a> Thread<'a> {
             aborted: false,
             path: history
                 .iter()
-                .map(|p| (p.hash(), p.occupied().count()))
+                .enumerate()
+                .map(|(index, p)| {
+                    // C14: a start position that the rules do not count can never be repeated:
+                    // a piece count no position has ends the look-back there.
+                    if index == 0 && !p.rules().repetition().counts_start() {
+                        (p.hash(), u32::MAX)
+                    } else {
+                        (p.hash(), p.occupied().count())
+                    }
+                })
                 .collect(),
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_length: [0; MAX_PLY + 1],

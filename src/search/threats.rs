@@ -84,7 +84,7 @@ fn custom_king_lines(position: &Position, set: &RuleSet, king: Square) -> KingLi
     let start = set.start_kind(king_set);
     let class = Class::King as usize;
     let open = set.board - position.occupied() - set.no_pass[class][start];
-    let no_stop = set.no_stop[class][start];
+    let no_stop = set.no_stop[class][start] | set.camps_out_of_reach(king);
     let speed = set.speed[class];
     let targets = escape_targets(set);
     let mut lines = KingLines::default();

@@ -11,7 +11,7 @@
 //! tafl-match --a otep:target/release/tafl-engine --b greedy --variant tablut --games 10
 //! ```
 //!
-//! See `tafl-match --help` and the README for every flag.
+//! See `tafl-match --help` and docs/tafl-match.md for every flag.
 
 mod log;
 mod openings;

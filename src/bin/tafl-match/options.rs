@@ -38,7 +38,7 @@ options:
                             of a game, so with time odds it needs this to see its own)
   --max-plies N             a game reaching N plies is a draw (default 400)
   --opening-plies N         random plies of a seeded opening (default 4)
-  --openings FILE           openings from a file instead, used in order (see the README)
+  --openings FILE           openings from a file instead, used in order (docs/tafl-match.md)
   --seed S                  seed of the openings and random players (default 1)
   --concurrency N           games played at once (default 1)
   --sprt ELO0 ELO1 ALPHA BETA  stop once the SPRT decides
