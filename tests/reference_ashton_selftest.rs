@@ -1397,3 +1397,142 @@ fn the_rules_are_symmetric_under_the_eight_board_symmetries() {
         "{king_captures} {king_escapes}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// The server's own counts: tests/data/ashton-perft.txt
+// ---------------------------------------------------------------------------------------------
+
+/// One block of `tests/data/ashton-perft.txt`, made by a harness that runs the server's own
+/// `GameAshtonTablut.checkMove` (its draw cache cleared before every move).
+#[derive(Debug)]
+struct ServerFixture {
+    id: String,
+    position: String,
+    white_to_move: bool,
+    /// (depth, leaves)
+    perft: Vec<(usize, u64)>,
+    /// (depth, black wins, white wins, draws)
+    ends: Vec<(usize, u64, u64, u64)>,
+}
+
+fn server_fixtures() -> Vec<ServerFixture> {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ashton-perft.txt");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut fixtures: Vec<ServerFixture> = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if words[0] == "id" {
+            fixtures.push(ServerFixture {
+                id: words[1].to_string(),
+                position: String::new(),
+                white_to_move: true,
+                perft: Vec::new(),
+                ends: Vec::new(),
+            });
+            continue;
+        }
+        let f = fixtures
+            .last_mut()
+            .unwrap_or_else(|| panic!("line {}: before any id", n + 1));
+        let number = |i: usize| -> u64 {
+            words
+                .get(i)
+                .and_then(|w| w.parse().ok())
+                .unwrap_or_else(|| panic!("line {}: {line:?}", n + 1))
+        };
+        match words[0] {
+            "position" => f.position = words[1].to_string(),
+            "side" => {
+                f.white_to_move = match words[1] {
+                    "defenders" => true,
+                    "attackers" => false,
+                    other => panic!("line {}: side {other:?}", n + 1),
+                }
+            }
+            "perft" => f.perft.push((number(1) as usize, number(2))),
+            "ends" => f
+                .ends
+                .push((number(1) as usize, number(2), number(3), number(4))),
+            other => panic!("line {}: unknown key {other:?}", n + 1),
+        }
+    }
+    fixtures
+}
+
+/// Checks every count of depth `from..=to` of every fixture against the reference.
+fn check_server_fixtures(from: usize, to: usize) {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for f in server_fixtures() {
+        let board = AshtonBoard::from_record(&f.position, f.white_to_move)
+            .unwrap_or_else(|e| panic!("{}: {e}", f.id));
+        assert_eq!(board.record(), f.position, "{}: record round trip", f.id);
+        let deepest = f
+            .perft
+            .iter()
+            .map(|&(d, _)| d)
+            .filter(|&d| d <= to)
+            .max()
+            .unwrap_or(0);
+        if deepest < from {
+            continue;
+        }
+        let counts = board.perft_counts(deepest);
+        for &(depth, leaves) in &f.perft {
+            if (from..=deepest).contains(&depth) {
+                checked += 1;
+                let got = counts[depth - 1].leaves;
+                if got != leaves {
+                    failures.push(format!(
+                        "{} perft {depth}: server {leaves}, reference {got}",
+                        f.id
+                    ));
+                }
+            }
+        }
+        for &(depth, black, white, draws) in &f.ends {
+            if (from..=deepest).contains(&depth) {
+                let c = counts[depth - 1];
+                let got = (c.black_wins, c.white_wins, c.draws);
+                if got != (black, white, draws) {
+                    failures.push(format!(
+                        "{} ends {depth}: server {:?}, reference {got:?}",
+                        f.id,
+                        (black, white, draws)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(checked > 0, "no count of depth {from}..={to} in the file");
+}
+
+#[test]
+fn server_fixture_file_parses_and_covers_every_kind_of_position() {
+    let fixtures = server_fixtures();
+    assert!(fixtures.len() >= 20, "{} blocks", fixtures.len());
+    assert!(fixtures.iter().any(|f| f.white_to_move));
+    assert!(fixtures.iter().any(|f| !f.white_to_move));
+    for f in &fixtures {
+        assert!(!f.position.is_empty() && !f.perft.is_empty(), "{}", f.id);
+    }
+    // Some lines end in a king capture at depth 3 (hand-made and playout blocks alike).
+    assert!(fixtures.iter().any(|f| f.ends.iter().any(|e| e.1 > 0)));
+    assert!(fixtures.iter().any(|f| f.ends.iter().any(|e| e.2 > 0)));
+}
+
+#[test]
+fn reference_reproduces_the_servers_counts_to_depth_3() {
+    check_server_fixtures(1, 3);
+}
+
+#[test]
+#[ignore = "slow: the server's depth-4 counts (the start: 19 million leaves)"]
+fn reference_reproduces_the_servers_deeper_counts() {
+    check_server_fixtures(4, usize::MAX);
+}
