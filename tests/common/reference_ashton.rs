@@ -370,6 +370,8 @@ impl AshtonBoard {
         *self = next;
         // "if something has been captured, clear cache for draws": `movesWithutCapturing` is -1
         // after a removal and then incremented, so it is 0 exactly after a move that captured.
+        // (No outcome depends on it: pieces are never added, so after a capture no earlier
+        // board can come back. It is kept to follow the code.)
         if !captured.is_empty() {
             cache.clear();
         }
@@ -411,8 +413,8 @@ impl AshtonBoard {
     /// camp square other than the four middle ones. The Java spells the exclusion as four
     /// coordinate pairs, (column 8, row 4) = i5, (4, 0) = e1, (4, 8) = e9, (0, 4) = a5, the same
     /// four in all four directions. Quirk reproduced: a camp square is hostile whatever stands on
-    /// it (a black soldier on d1 still makes d1 hostile to the black soldier on d2), and the
-    /// occupied-or-not throne (`T`, `K`) is hostile too.
+    /// it (a black soldier on d1 still makes d1 hostile to the black soldier on d2). The empty
+    /// throne (`T`) is hostile, and so is the king wherever he stands (`K`), on the throne too.
     fn hostile_to_black(&self, row: usize, column: usize) -> bool {
         let p = self.pawn(row, column);
         p == Pawn::White
@@ -474,10 +476,10 @@ impl AshtonBoard {
     // Captures made by a Black move
 
     /// The square beyond the white soldier in `checkCaptureBlackPawn*`: `B`, `T`, any camp square
-    /// (the four middle ones included), or the square named "e5". Quirk reproduced: the "e5"
-    /// test does not look at what is on e5, so the throne is hostile to white soldiers even
-    /// while the king stands on it (e.g. the start's e4 is taken by a black soldier landing on
-    /// e3).
+    /// (the four middle ones included: unlike `checkCaptureWhite`, no exclusion), or the square
+    /// named "e5". Quirk reproduced: the "e5" test does not look at what is on e5, so the throne
+    /// is hostile to white soldiers even while the king stands on it (e.g. with the king on e5,
+    /// a white soldier on e4 is taken by a black soldier landing on an empty e3).
     fn hostile_to_white(&self, row: usize, column: usize) -> bool {
         let p = self.pawn(row, column);
         p == Pawn::Black
@@ -534,7 +536,8 @@ impl AshtonBoard {
 
     /// The "sono fuori dalle zone del trono" test of the `checkCaptureBlackKing*` methods: the
     /// square beyond the king is `B` or any camp square. Quirk reproduced: any camp square counts
-    /// (the four middle ones too, occupied or not), and the empty throne does not.
+    /// (the four middle ones too, occupied or not). The empty throne does not count, but it never
+    /// could: every square next to it is in the throne's zone, where this test is not made.
     fn hostile_to_king(&self, row: usize, column: usize) -> bool {
         self.pawn(row, column) == Pawn::Black || is_citadel(row, column)
     }
