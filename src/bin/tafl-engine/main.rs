@@ -1,15 +1,23 @@
 //! `tafl-engine`: the engine as a program that a tafl GUI (OpenTafl) drives over stdin and
 //! stdout. See docs/protocol.md; the work is done in `tafl_engine::protocol`.
+//!
+//! `tafl-engine tablut-challenge <white|black> ...` instead plays one game in the Tablut
+//! Challenge's server over TCP: see `challenge` and docs/tablut-challenge.md.
+
+mod challenge;
 
 use std::time::Duration;
 
 use tafl_engine::protocol::{SessionOptions, run_stdio};
 
 const USAGE: &str = "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>]
+       tafl-engine tablut-challenge <white|black> [options]
   --hash <MiB>     transposition table size (default 64)
   --threads <n>    search threads (default 1)
   --movetime <ms>  time per move when the host sends no clock (default 5000)
-Then type 'help', or let an OTEP host (OpenTafl) talk to it.";
+Then type 'help', or let an OTEP host (OpenTafl) talk to it.
+'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
+'tafl-engine tablut-challenge --help').";
 
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
@@ -42,7 +50,14 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
 }
 
 fn main() {
-    match options(std::env::args().skip(1)) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(("tablut-challenge", rest)) = args
+        .split_first()
+        .map(|(first, rest)| (first.as_str(), rest))
+    {
+        std::process::exit(challenge::main(rest));
+    }
+    match options(args.into_iter()) {
         Ok(options) => run_stdio(options),
         Err(message) => {
             eprintln!("{message}");
