@@ -127,11 +127,7 @@ impl Client {
             }
             _ => format!("a draw (we played {})", colour(self.us)),
         };
-        format!(
-            "game over: {}: {how}, {} moves since the last resync",
-            turn.name(),
-            self.game.moves().len()
-        )
+        format!("game over: {}: {how}", turn.name())
     }
 
     /// The line for a connection that closed before the game ended. The server closes it
@@ -197,11 +193,11 @@ impl Client {
                 },
                 _ => {
                     let why = match sent {
-                        Some(m) => format!(
+                        Some(m) if target.side_to_move() != self.us => format!(
                             "after our move {m} the server's board is not ours ({})",
                             board::differences(&ours, &target)
                         ),
-                        None => format!(
+                        _ => format!(
                             "no legal move of {} leads from our board to the server's ({})",
                             colour(ours.side_to_move()),
                             board::differences(&ours, &target)
@@ -292,7 +288,7 @@ impl Client {
             "we ({}) play {choice}: depth {}, score {}, {} nodes, {:.2} s{}",
             colour(position.side_to_move()),
             result.depth,
-            f64::from(result.score.0) / 100.0,
+            result.score,
             result.nodes,
             received.elapsed().as_secs_f64(),
             if self.refused.is_empty() {

@@ -33,7 +33,8 @@ the king, who move first) or black (the attackers). Progress and the result go t
                    the first 10 characters, so 'tafl-engine' would show as 'taflengin')
   --movetime <ms>  thinking time per move, counted from the server's state (default 55000:
                    the server allows 60 s by default, checked once a second; 5 s stay for the
-                   network and the server; with the server's -t <s>, use about s*1000-5000)
+                   network and the server; keep a margin likewise with the server's -t,
+                   e.g. --movetime 8000 for -t 10)
   --threads <n>    search threads (default 1)
   --hash <MiB>     transposition table size (default 64)
 Exit status: 0 when the game ended, 1 if the connection failed or closed first, 2 for a bad

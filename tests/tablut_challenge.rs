@@ -1,0 +1,516 @@
+//! `tafl-engine tablut-challenge`, the real binary, against a fake Tablut Challenge server: a
+//! TCP listener on 127.0.0.1 (port 0, passed with `--port`) that frames and writes its messages
+//! as the Java server does (a 4-byte big-endian length, then gson's JSON), and referees with the
+//! library (docs/tablut-challenge.md).
+//!
+//! Every read has a timeout and every wait for the client's exit a deadline, so a hung client
+//! fails a test instead of hanging it.
+
+use std::io::{ErrorKind, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tafl_engine::{Game, Move, Outcome, Piece, Position, Side, Variant};
+
+/// How long the fake server waits for the client to connect, answer or exit.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+/// The client's thinking time in these tests.
+const MOVE_TIME_MS: u64 = 200;
+
+/// What the client may take beyond its move time to answer: reading the state, starting and
+/// stopping the search, writing the move; generous for a loaded machine.
+const ANSWER_SLACK: Duration = Duration::from_millis(400);
+
+/// The game the client plays (its `challenge::variant()`): a stand-in for Ashton Tablut until the
+/// library has it, Tablut's rules with white (the defenders) first.
+fn variant() -> Variant {
+    let tablut = Variant::tablut();
+    Variant::new(
+        "Tablut (stand-in for Ashton)",
+        tablut.start().with_side_to_move(Side::Defenders),
+    )
+}
+
+fn colour(side: Side) -> &'static str {
+    match side {
+        Side::Defenders => "WHITE",
+        Side::Attackers => "BLACK",
+    }
+}
+
+/// A board as the server's gson writes it, with `turn`.
+fn state_json(position: &Position, turn: &str) -> String {
+    let mut rows = Vec::new();
+    for row in 0..9u8 {
+        let mut cells = Vec::new();
+        for column in 0..9u8 {
+            let square = tafl_engine::Square::new(column, row).expect("on the board");
+            let cell = match position.piece_at(square) {
+                Some(Piece::Attacker) => "BLACK",
+                Some(Piece::Defender) => "WHITE",
+                Some(Piece::King) => "KING",
+                None if (row, column) == (4, 4) => "THRONE",
+                None => "EMPTY",
+            };
+            cells.push(format!("\"{cell}\""));
+        }
+        rows.push(format!("[{}]", cells.join(",")));
+    }
+    format!("{{\"board\":[{}],\"turn\":\"{turn}\"}}", rows.join(","))
+}
+
+/// A position with the same pieces as `position` but for the one on `square`, `side` to move.
+fn without(position: &Position, square: &str, side: Side) -> Position {
+    let pieces: Vec<_> = position
+        .pieces_with_squares()
+        .filter(|(s, _)| s.to_string() != square)
+        .collect();
+    assert!(
+        pieces.len() < position.occupied().count() as usize,
+        "{square} had a piece"
+    );
+    Position::from_pieces(position.rules(), side, pieces).expect("a position")
+}
+
+/// A small random number generator, so that the fake server's games are repeatable.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// The fake server and the client connected to it.
+struct Match {
+    child: Child,
+    stream: TcpStream,
+    stderr: Arc<Mutex<String>>,
+    /// The name message, as it came (without its length prefix).
+    name: Vec<u8>,
+    /// The name message's length prefix.
+    name_prefix: [u8; 4],
+}
+
+impl Match {
+    /// Starts the client with `args` after `tablut-challenge` and `--port <port>`, accepts its
+    /// connection and reads its name.
+    fn start(args: &[&str]) -> Match {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener
+            .local_addr()
+            .expect("an address")
+            .port()
+            .to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg("tablut-challenge")
+            .args(args)
+            .args(["--port", &port])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the client starts");
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut pipe = child.stderr.take().expect("piped stderr");
+        let collected = Arc::clone(&stderr);
+        thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buffer) {
+                if n == 0 {
+                    return;
+                }
+                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                collected.lock().expect("stderr").push_str(&text);
+            }
+        });
+        listener.set_nonblocking(true).expect("non-blocking");
+        let started = Instant::now();
+        let stream = loop {
+            match listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    if started.elapsed() > PATIENCE {
+                        let _ = child.kill();
+                        panic!("the client did not connect: {}", stderr.lock().unwrap());
+                    }
+                    thread::sleep(Duration::from_millis(5));
+                }
+                Err(error) => panic!("accept: {error}"),
+            }
+        };
+        stream.set_nonblocking(false).expect("blocking");
+        stream.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+        let mut game = Match {
+            child,
+            stream,
+            stderr,
+            name: Vec::new(),
+            name_prefix: [0; 4],
+        };
+        let (prefix, name) = game.recv_frame();
+        game.name = name;
+        game.name_prefix = prefix;
+        game
+    }
+
+    fn stderr(&self) -> String {
+        self.stderr.lock().expect("stderr").clone()
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        self.stream.write_all(bytes).expect("the client reads");
+        self.stream.flush().expect("the client reads");
+    }
+
+    /// Sends one framed message.
+    fn send(&mut self, text: &str) {
+        let mut frame = (text.len() as i32).to_be_bytes().to_vec();
+        frame.extend_from_slice(text.as_bytes());
+        self.send_bytes(&frame);
+    }
+
+    fn send_state(&mut self, position: &Position) {
+        self.send(&state_json(position, colour(position.side_to_move())));
+    }
+
+    /// Reads one framed message: its length prefix and its bytes.
+    fn recv_frame(&mut self) -> ([u8; 4], Vec<u8>) {
+        let mut prefix = [0u8; 4];
+        if let Err(error) = self.stream.read_exact(&mut prefix) {
+            panic!(
+                "no message from the client ({error}); stderr:\n{}",
+                self.stderr()
+            );
+        }
+        let length = i32::from_be_bytes(prefix);
+        assert!((0..=4096).contains(&length), "length prefix {length}");
+        let mut body = vec![0u8; length as usize];
+        self.stream
+            .read_exact(&mut body)
+            .expect("the whole message");
+        (prefix, body)
+    }
+
+    /// Reads the client's move, checks it is gson's `Action` for `side`, and returns it.
+    fn recv_move(&mut self, side: Side) -> Move {
+        let (_, body) = self.recv_frame();
+        let text = String::from_utf8(body).expect("UTF-8");
+        let fields = text
+            .strip_prefix("{\"from\":\"")
+            .and_then(|rest| rest.split_once("\",\"to\":\""))
+            .and_then(|(from, rest)| {
+                let (to, turn) = rest.split_once("\",\"turn\":\"")?;
+                Some((from, to, turn.strip_suffix("\"}")?))
+            });
+        let Some((from, to, turn)) = fields else {
+            panic!("not an action: {text}")
+        };
+        assert_eq!(turn, colour(side), "{text}");
+        assert!(from.len() == 2 && to.len() == 2, "{text}");
+        format!("{from}-{to}").parse().expect("a move")
+    }
+
+    /// Closes the connection, then waits for the client to exit.
+    fn finish_after_close(self) -> (ExitStatus, String) {
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+        self.finish()
+    }
+
+    /// Waits for the client to exit; returns its status and everything it wrote to stderr.
+    fn finish(mut self) -> (ExitStatus, String) {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the client's status") {
+                // Let the stderr thread read the last bytes.
+                thread::sleep(Duration::from_millis(50));
+                let stderr = self.stderr();
+                assert!(
+                    !stderr.contains("panicked"),
+                    "the client panicked:\n{stderr}"
+                );
+                return (status, stderr);
+            }
+            if started.elapsed() > PATIENCE {
+                let _ = self.child.kill();
+                panic!("the client did not exit; stderr:\n{}", self.stderr());
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for Match {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn args(side: &str, move_time: u64) -> Vec<String> {
+    vec![
+        side.to_string(),
+        "--movetime".to_string(),
+        move_time.to_string(),
+        "--hash".to_string(),
+        "4".to_string(),
+    ]
+}
+
+fn start(side: &str, move_time: u64) -> Match {
+    let args = args(side, move_time);
+    Match::start(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn the_first_message_is_the_name_as_a_framed_json_string() {
+    let game = start("white", MOVE_TIME_MS);
+    assert_eq!(game.name, b"\"taflengine\"");
+    assert_eq!(game.name_prefix, [0, 0, 0, 12]);
+    let game = Match::start(&["black", "--name", "tafl-engine \"2\"", "--hash", "4"]);
+    assert_eq!(game.name, br#""tafl-engine \"2\"""#);
+    assert_eq!(
+        i32::from_be_bytes(game.name_prefix) as usize,
+        game.name.len()
+    );
+    // The client says what the server will make of the name.
+    let (_, stderr) = game.finish_after_close();
+    assert!(
+        stderr.contains(r#"name "tafl-engine \"2\"" (the server keeps "taflengin")"#),
+        "{stderr}"
+    );
+}
+
+/// Plays a whole game: the fake server plays `server_side` with seeded random moves, and
+/// declares a draw after `max_plies` (as the real server does after ten hours).
+fn whole_game(client_side: Side, seed: u64) {
+    const MAX_PLIES: usize = 60;
+    let client_name = match client_side {
+        Side::Defenders => "white",
+        Side::Attackers => "black",
+    };
+    let mut game_match = start(client_name, 100);
+    let mut game = Game::new(&variant());
+    let mut random = Lcg(seed);
+    let mut slowest = Duration::ZERO;
+    game_match.send_state(game.position());
+    let turn = loop {
+        if let Some(outcome) = game.outcome() {
+            break match outcome {
+                Outcome::Win {
+                    winner: Side::Defenders,
+                    ..
+                } => "WHITEWIN",
+                Outcome::Win { .. } => "BLACKWIN",
+                Outcome::Draw(_) => "DRAW",
+            };
+        }
+        if game.moves().len() >= MAX_PLIES {
+            break "DRAW";
+        }
+        let side = game.position().side_to_move();
+        let m = if side == client_side {
+            let asked = Instant::now();
+            let m = game_match.recv_move(side);
+            slowest = slowest.max(asked.elapsed());
+            m
+        } else {
+            let mut moves = game.legal_moves().to_vec();
+            moves.sort();
+            moves[random.below(moves.len())]
+        };
+        if let Err(error) = game.play(m) {
+            panic!(
+                "the client's move {m} is illegal: {error}; stderr:\n{}",
+                game_match.stderr()
+            );
+        }
+        game_match.send_state(game.position());
+    };
+    game_match.send(&state_json(game.position(), turn));
+    let (status, stderr) = game_match.finish();
+    assert!(status.success(), "exit status {status}; stderr:\n{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(last.starts_with(&format!("game over: {turn}")), "{stderr}");
+    assert!(!stderr.contains("resync"), "{stderr}");
+    assert!(!stderr.contains("error"), "{stderr}");
+    assert!(
+        slowest < Duration::from_millis(100) + ANSWER_SLACK,
+        "slowest answer {slowest:?}"
+    );
+}
+
+#[test]
+fn plays_a_whole_game_as_white_and_exits_0_at_the_end() {
+    whole_game(Side::Defenders, 1);
+}
+
+#[test]
+fn plays_a_whole_game_as_black_and_exits_0_at_the_end() {
+    whole_game(Side::Attackers, 2);
+}
+
+#[test]
+fn answers_within_its_move_time() {
+    let mut game_match = start("white", MOVE_TIME_MS);
+    let mut position = variant().start();
+    let mut random = Lcg(7);
+    for _ in 0..3 {
+        game_match.send_state(&position);
+        let asked = Instant::now();
+        let m = game_match.recv_move(Side::Defenders);
+        let took = asked.elapsed();
+        assert!(
+            took < Duration::from_millis(MOVE_TIME_MS) + ANSWER_SLACK,
+            "answered in {took:?}"
+        );
+        position.play(m).expect("a legal move");
+        game_match.send_state(&position);
+        let mut moves = position.legal_moves().to_vec();
+        moves.sort();
+        position
+            .play(moves[random.below(moves.len())])
+            .expect("legal");
+    }
+}
+
+#[test]
+fn a_connection_closed_mid_game_ends_the_client_with_a_clear_message() {
+    let mut game_match = start("black", MOVE_TIME_MS);
+    let mut position = variant().start();
+    game_match.send_state(&position);
+    position.play("e3-f3".parse().unwrap()).unwrap();
+    game_match.send_state(&position);
+    let m = game_match.recv_move(Side::Attackers);
+    assert!(position.is_legal(m));
+    game_match.stream.shutdown(std::net::Shutdown::Both).ok();
+    let (status, stderr) = game_match.finish();
+    assert!(!status.success());
+    assert!(
+        stderr.contains("the server closed the connection before the game ended"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(&format!("our move {m}")), "{stderr}");
+}
+
+#[test]
+fn malformed_messages_are_reported_skipped_and_a_bad_length_ends_the_client() {
+    let mut game_match = start("white", MOVE_TIME_MS);
+    let start = variant().start();
+    let good = state_json(&start, "WHITE");
+    game_match.send("{\"board\":[[\"EMPTY\"");
+    game_match.send(&good.replacen("\"BLACK\"", "\"PAWN\"", 1));
+    game_match.send(&good.replacen("[\"EMPTY\"", "[\"EMPTY\",\"EMPTY\"", 1));
+    let (eight_rows, _) = good.rsplit_once(",[").expect("rows");
+    game_match.send(&format!("{eight_rows}],\"turn\":\"WHITE\"}}"));
+    game_match.send(&good.replace("\"WHITE\"}", "\"GREEN\"}"));
+    game_match.send("{\"turn\":\"WHITE\"}");
+    let mut frame = 4i32.to_be_bytes().to_vec();
+    frame.extend_from_slice(b"\xff\xfe{}");
+    game_match.send_bytes(&frame);
+    // After all that, a good state: the client answers it.
+    game_match.send(&good);
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(start.is_legal(m));
+    // A length prefix over the limit: the framing is lost, the client gives up.
+    game_match.send_bytes(&i32::MAX.to_be_bytes());
+    let (status, stderr) = game_match.finish();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    for expected in [
+        "error: skipped a message from the server: bad JSON at byte 18: unexpected end",
+        r#"board[0][3] (d1) is "PAWN", not EMPTY, WHITE, BLACK, KING or THRONE"#,
+        "board[0] has 10 cells, not 9",
+        "the board has 8 rows, not 9",
+        r#""turn" is "GREEN", not WHITE, BLACK, WHITEWIN, BLACKWIN or DRAW"#,
+        "the state has no \"board\" field",
+        "not UTF-8 (byte 0 of 4)",
+        "error: a message's length prefix says 2147483647 bytes, over the limit of 1048576",
+    ] {
+        assert!(stderr.contains(expected), "no {expected:?} in:\n{stderr}");
+    }
+    assert!(!stderr.contains("resync"), "{stderr}");
+}
+
+#[test]
+fn a_negative_length_prefix_ends_the_client() {
+    let mut game_match = start("black", MOVE_TIME_MS);
+    game_match.send_bytes(&(-5i32).to_be_bytes());
+    let (status, stderr) = game_match.finish();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("length prefix is negative (-5)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_state_that_differs_from_ours_is_a_resync_and_play_goes_on() {
+    let mut game_match = start("white", MOVE_TIME_MS);
+    let mut position = variant().start();
+    game_match.send_state(&position);
+    let ours = game_match.recv_move(Side::Defenders);
+    position.play(ours).unwrap();
+    // After our move, the server's board lacks black's a4: not what the client expects.
+    let odd = without(&position, "a4", Side::Attackers);
+    game_match.send_state(&odd);
+    // Black moves from that board, legally: the client follows without another resync.
+    let mut next = odd;
+    let mut moves = next.legal_moves().to_vec();
+    moves.sort();
+    next.play(moves[0]).unwrap();
+    game_match.send_state(&next);
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(next.is_legal(m), "{m} in the server's board");
+    next.play(m).unwrap();
+    game_match.send_state(&next);
+    // Now a board no black move reaches: black's i4 is gone too, and it is white's turn.
+    let mut moves = next.legal_moves().to_vec();
+    moves.sort();
+    let mut jumped = next;
+    jumped.play(moves[0]).unwrap();
+    let jumped = without(&jumped, "i4", Side::Defenders);
+    game_match.send_state(&jumped);
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(jumped.is_legal(m), "{m} in the server's board");
+    let (_, stderr) = game_match.finish_after_close();
+    let resyncs: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("resync:"))
+        .collect();
+    assert_eq!(resyncs.len(), 2, "{stderr}");
+    assert!(
+        resyncs[0].contains(&format!(
+            "after our move {ours} the server's board is not ours"
+        )) && resyncs[0].contains("a4 ours BLACK, the server's EMPTY"),
+        "{stderr}"
+    );
+    assert!(
+        resyncs[1].contains("no legal move of black leads from our board to the server's"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_first_state_that_is_not_the_start_is_taken_as_it_is() {
+    let mut game_match = start("black", MOVE_TIME_MS);
+    let mut position = variant().start();
+    for text in ["e3-f3", "d1-d3", "f3-f2"] {
+        position.play(text.parse().unwrap()).unwrap();
+    }
+    game_match.send_state(&position);
+    let m = game_match.recv_move(Side::Attackers);
+    assert!(position.is_legal(m));
+    let (_, stderr) = game_match.finish_after_close();
+    assert!(
+        stderr.contains("resync: the first state is not the start of"),
+        "{stderr}"
+    );
+}
