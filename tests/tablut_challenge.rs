@@ -25,14 +25,9 @@ const MOVE_TIME_MS: u64 = 200;
 /// stopping the search, writing the move; generous for a loaded machine.
 const ANSWER_SLACK: Duration = Duration::from_millis(400);
 
-/// The game the client plays (its `challenge::variant()`): a stand-in for Ashton Tablut until the
-/// library has it, Tablut's rules with white (the defenders) first.
+/// The game the client plays (its `challenge::variant()`): Ashton Tablut, white first.
 fn variant() -> Variant {
-    let tablut = Variant::tablut();
-    Variant::new(
-        "Tablut (stand-in for Ashton)",
-        tablut.start().with_side_to_move(Side::Defenders),
-    )
+    Variant::ashton()
 }
 
 fn colour(side: Side) -> &'static str {

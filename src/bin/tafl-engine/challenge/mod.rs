@@ -70,15 +70,9 @@ pub struct Options {
 }
 
 /// The rules the challenge's server plays, with the side that moves first (white): the one
-/// place that chooses them.
+/// place that chooses them. The server's default game (`-r 4`) is Ashton Tablut.
 pub fn variant() -> Variant {
-    // Stand-in until the library has Ashton Tablut: the classic Tablut rules, whose start
-    // placement is the same squares as the server's, with white (the defenders) to move first.
-    let tablut = Variant::tablut();
-    Variant::new(
-        "Tablut (stand-in for Ashton)",
-        tablut.start().with_side_to_move(Side::Defenders),
-    )
+    Variant::ashton()
 }
 
 /// Reads the subcommand's arguments (after `tablut-challenge`). `Err` holds the message for
