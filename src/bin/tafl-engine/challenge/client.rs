@@ -567,6 +567,26 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_are_decoded_or_refused_without_panicking(
+            bytes in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..300)
+        ) {
+            let _ = decode(&bytes);
+        }
+
+        #[test]
+        fn a_state_with_one_byte_changed_is_decoded_or_refused(
+            index in 0usize..2000,
+            byte in proptest::prelude::any::<u8>()
+        ) {
+            let mut bytes = state_of(&super::super::variant().start()).to_json().into_bytes();
+            let index = index % bytes.len();
+            bytes[index] = byte;
+            let _ = decode(&bytes);
+        }
+    }
+
     #[test]
     fn a_bad_message_says_what_was_wrong() {
         assert!(
