@@ -4,29 +4,31 @@
 //! ```text
 //! # 1. self-play games at a fixed node budget, quiet positions with the game's result
 //! cargo run --release --example texel -- generate --variants tablut,tawlbwrdd \
-//!     --games 40 --nodes 3000 --seed 1 --out edge.txt
+//!     --games 100 --nodes 5000 --seed 1 --out edge.txt
 //! # 2. fit K, then tune the weights on those positions
 //! cargo run --release --example texel -- tune --data edge.txt
 //! ```
 //!
-//! `generate` plays `--games` games per variant (half from each opening with the colours as
-//! they fall: the searcher plays both sides) from seeded random openings (`--opening-plies`
-//! random plies, 6 by default), each move a search of `--nodes` nodes (3000) with one thread and
+//! `generate` plays `--games` games per variant (40), the searcher playing both sides, each from
+//! its own seeded random opening (`--opening-plies` random plies, 6 by default; `--seed` and
+//! the variant's name seed them), each move a search of `--nodes` nodes (3000) with one thread and
 //! a 4 MiB table, with the default weights (or `--weights w.TERM=V,...`); a game reaching
 //! `--max-plies` (200) is a draw. It writes one line per quiet position: the variant's name, the
 //! position record, the side to move and the result (`defenders`, `attackers` or `draw`),
 //! separated by tabs. A position is kept when it is at least `--skip` plies (4) after the
-//! opening, more than `--skip` plies before the game's end, the side to move cannot win at once
-//! and the king has no free line to an edge (the search never evaluates those).
+//! opening, more than `--skip` plies before the game's end, the side to move can neither win nor
+//! capture at once and the king has no free line to an edge (the search never evaluates those).
 //!
 //! `tune` reads such a file (`--variants` keeps only the lines of those variants), checks that
 //! the evaluation is linear in its weights on every position, fits K of
-//! `sigmoid(K * eval / 100)` (the evaluation from the defenders' view, result 1 for a defenders'
-//! win, 0.5 draw, 0 attackers' win) to the default weights, then minimises the mean squared
-//! error by coordinate descent over the integer weights (all but `attacker`, the unit,
-//! `king_open_line` and `tempo`),
-//! steps 16, 8, 4, 2, 1. It prints the error before and after and the tuned weights as
-//! `tafl-match` engine options.
+//! `sigmoid(K * eval / 100 + offset)` (the evaluation from the defenders' view; result 1 for a
+//! defenders' win, 0.5 draw, 0 attackers' win; each variant with its own offset, a constant that
+//! does not change which move the search prefers and is not used by the engine) to the default
+//! weights, K and the offsets in turn, then minimises the mean squared error by coordinate
+//! descent over the integer weights (all but `attacker`, the unit, `king_open_line` and
+//! `tempo`), steps 16, 8, 4, 2, 1, refitting the offsets after each step size. `--reg R` adds R times the squared distance from the default weights,
+//! in soldiers, to what it minimises; `--fix` holds more terms at their defaults; `--k` sets K.
+//! It prints the error before and after and the tuned weights as `tafl-match` engine options.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -40,7 +42,7 @@ use tafl_engine::{Game, Move, Outcome, Position, Side, Variant};
 const HELP: &str = "usage:
   texel generate --variants a,b,... [--games N] [--nodes N] [--seed S] [--opening-plies N]
                  [--max-plies N] [--skip N] [--weights w.TERM=V,...] --out FILE
-  texel tune --data FILE [--variants a,b,...] [--k K]";
+  texel tune --data FILE [--variants a,b,...] [--k K] [--reg R] [--fix TERM,TERM...]";
 
 /// The terms, by their `tafl-match` names, with access to each weight.
 const TERMS: [&str; 13] = [
@@ -161,13 +163,13 @@ fn weights_text(weights: &EvalWeights) -> String {
         .join(",")
 }
 
-/// Whether the side to move can win with one move.
-fn wins_at_once(position: &Position) -> bool {
+/// Whether the side to move can win with one move, or capture.
+fn wins_or_captures_at_once(position: &Position) -> bool {
     let me = position.side_to_move();
     position.legal_moves().iter().any(|&m| {
         let mut next = *position;
-        next.play_unchecked(m);
-        next.winner() == Some(me)
+        let captured = next.play_unchecked(m);
+        next.winner() == Some(me) || !captured.is_empty()
     })
 }
 
@@ -259,7 +261,7 @@ fn generate(args: &[String]) -> Result<(), String> {
                 if ply < first + skip || ply + skip >= end || position.winner().is_some() {
                     continue;
                 }
-                if wins_at_once(position) || open_king_lines(position) != 0 {
+                if wins_or_captures_at_once(position) || open_king_lines(position) != 0 {
                     continue;
                 }
                 let record = notation::position_record(position);
@@ -285,16 +287,23 @@ fn fnv(text: &str) -> u64 {
 }
 
 /// One position as the tuner sees it: each term's count from the defenders' view (the
-/// evaluation is the dot product with the weights), the tempo's sign and the result.
+/// evaluation is the dot product with the weights), the tempo's sign, the variant (by its index
+/// in the tuner's list) and the result.
 struct Sample {
     features: [i32; 13],
     tempo_sign: i32,
+    variant: usize,
     result: f64,
 }
 
-fn load(path: &str, filter: Option<&[(String, Variant)]>) -> Result<Vec<Sample>, String> {
+/// The positions of `path` and the names of their variants, in order of appearance.
+fn load(
+    path: &str,
+    filter: Option<&[(String, Variant)]>,
+) -> Result<(Vec<Sample>, Vec<String>), String> {
     let text = fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
     let mut samples = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     let mut cache: BTreeMap<String, Variant> = BTreeMap::new();
     for (number, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -334,9 +343,14 @@ fn load(path: &str, filter: Option<&[(String, Variant)]>) -> Result<Vec<Sample>,
             features[index] = defenders_view(&position, eval::evaluate(&position, &unit).0);
         }
         let tempo_sign = defenders_view(&position, 1);
+        let variant = names.iter().position(|n| n == name).unwrap_or_else(|| {
+            names.push(name.to_string());
+            names.len() - 1
+        });
         let sample = Sample {
             features,
             tempo_sign,
+            variant,
             result,
         };
         // The tuner relies on the evaluation being linear in its weights: check it.
@@ -344,7 +358,7 @@ fn load(path: &str, filter: Option<&[(String, Variant)]>) -> Result<Vec<Sample>,
             &position,
             eval::evaluate(&position, &EvalWeights::DEFAULT).0,
         );
-        if linear_eval(&sample, &EvalWeights::DEFAULT) != full {
+        if dot(&sample, &as_array(&EvalWeights::DEFAULT)) != full {
             return Err(format!(
                 "{path}:{}: the evaluation is not linear here",
                 number + 1
@@ -352,18 +366,14 @@ fn load(path: &str, filter: Option<&[(String, Variant)]>) -> Result<Vec<Sample>,
         }
         samples.push(sample);
     }
-    Ok(samples)
+    Ok((samples, names))
 }
 
 fn as_array(weights: &EvalWeights) -> [i32; 13] {
     TERMS.map(|term| get(weights, term))
 }
 
-fn linear_eval(sample: &Sample, weights: &EvalWeights) -> i32 {
-    let w = as_array(weights);
-    dot(sample, &w)
-}
-
+/// The evaluation from the defenders' view with weights `w`.
 fn dot(sample: &Sample, w: &[i32; 13]) -> i32 {
     let tempo = TERMS.iter().position(|t| *t == "tempo").unwrap_or(12);
     sample
@@ -375,26 +385,31 @@ fn dot(sample: &Sample, w: &[i32; 13]) -> i32 {
         + sample.tempo_sign * w[tempo]
 }
 
-fn error(samples: &[Sample], w: &[i32; 13], k: f64) -> f64 {
+/// The mean squared error of `sigmoid(k * eval / 100 + bias[variant])` against the results.
+fn error(samples: &[Sample], w: &[i32; 13], bias: &[f64], k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|sample| {
             let eval = f64::from(dot(sample, w)) / 100.0;
-            let predicted = 1.0 / (1.0 + (-k * eval).exp());
+            let predicted = 1.0 / (1.0 + (-(k * eval + bias[sample.variant])).exp());
             (sample.result - predicted).powi(2)
         })
         .sum();
     sum / samples.len().max(1) as f64
 }
 
-/// The K that fits the default weights best: a golden-section search over 0.01..10.
-fn fit_k(samples: &[Sample], w: &[i32; 13]) -> f64 {
-    let (mut low, mut high) = (0.01f64, 10.0f64);
+/// The K that fits these weights best: a golden-section search over 0.01..10.
+fn fit_k(samples: &[Sample], w: &[i32; 13], bias: &[f64]) -> f64 {
+    golden(0.01, 10.0, |k| error(samples, w, bias, k))
+}
+
+/// The minimum of `f` over `low..high` by golden-section search.
+fn golden(mut low: f64, mut high: f64, f: impl Fn(f64) -> f64) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    for _ in 0..50 {
         let a = high - ratio * (high - low);
         let b = low + ratio * (high - low);
-        if error(samples, w, a) < error(samples, w, b) {
+        if f(a) < f(b) {
             high = b;
         } else {
             low = a;
@@ -403,11 +418,28 @@ fn fit_k(samples: &[Sample], w: &[i32; 13]) -> f64 {
     (low + high) / 2.0
 }
 
+/// Fits each variant's offset (in the sigmoid's units, -8..8) to the weights and K.
+fn fit_offsets(samples: &[Sample], w: &[i32; 13], bias: &mut [f64], k: f64) {
+    for (v, offset) in bias.iter_mut().enumerate() {
+        let own: Vec<&Sample> = samples.iter().filter(|s| s.variant == v).collect();
+        let error_of = |offset: f64| -> f64 {
+            own.iter()
+                .map(|sample| {
+                    let eval = f64::from(dot(sample, w)) / 100.0;
+                    let predicted = 1.0 / (1.0 + (-(k * eval + offset)).exp());
+                    (sample.result - predicted).powi(2)
+                })
+                .sum()
+        };
+        *offset = golden(-8.0, 8.0, error_of);
+    }
+}
+
 fn tune(args: &[String]) -> Result<(), String> {
     let map = options(args)?;
     let path = map.get("data").ok_or("--data is required")?;
     let filter = map.get("variants").map(|text| variants(text)).transpose()?;
-    let samples = load(path, filter.as_deref())?;
+    let (samples, names) = load(path, filter.as_deref())?;
     if samples.is_empty() {
         return Err("no positions".into());
     }
@@ -423,43 +455,53 @@ fn tune(args: &[String]) -> Result<(), String> {
         results[2]
     );
     let start = as_array(&EvalWeights::DEFAULT);
-    let k = match map.get("k") {
-        Some(text) => text.parse().map_err(|_| format!("--k: {text:?}"))?,
-        None => fit_k(&samples, &start),
+    // Each variant's own offset: a constant does not change which move the search prefers, but
+    // without it the material weights would have to absorb how the variants' results differ.
+    let mut bias = vec![0.0; names.len()];
+    let given_k = match map.get("k") {
+        Some(text) => Some(text.parse().map_err(|_| format!("--k: {text:?}"))?),
+        None => None,
     };
-    let before = error(&samples, &start, k);
-    println!("K = {k:.4}; error with the default weights {before:.6}");
-    let tunable: Vec<usize> = (0..TERMS.len())
-        .filter(|&i| !FIXED.contains(&TERMS[i]))
-        .collect();
-    let mut w = start;
-    let mut best = before;
-    for step in [16, 8, 4, 2, 1] {
-        loop {
-            let mut improved = false;
-            for &i in &tunable {
-                for delta in [step, -step] {
-                    let mut trial = w;
-                    trial[i] += delta;
-                    // Every term is a bonus for the side it names: keep the signs.
-                    if trial[i] < 0 {
-                        continue;
-                    }
-                    let e = error(&samples, &trial, k);
-                    if e < best {
-                        best = e;
-                        w = trial;
-                        improved = true;
-                        break;
-                    }
-                }
-            }
-            if !improved {
-                break;
-            }
+    // K and the offsets are fitted in turn (they pull on each other), from the K that fits
+    // without offsets.
+    let mut k = given_k.unwrap_or_else(|| fit_k(&samples, &start, &bias));
+    for _ in 0..100 {
+        fit_offsets(&samples, &start, &mut bias, k);
+        if given_k.is_none() {
+            k = fit_k(&samples, &start, &bias);
         }
-        println!("step {step:>2}: error {best:.6}");
     }
+    let mut w = start;
+    let before = error(&samples, &start, &bias, k);
+    println!("K = {k:.4}; error with the default weights {before:.6}");
+    let fixed: Vec<&str> = map
+        .get("fix")
+        .map_or(Vec::new(), |t| t.split(',').collect());
+    let reg: f64 = match map.get("reg") {
+        Some(text) => text.parse().map_err(|_| format!("--reg: {text:?}"))?,
+        None => 0.0,
+    };
+    let tunable: Vec<usize> = (0..TERMS.len())
+        .filter(|&i| !FIXED.contains(&TERMS[i]) && !fixed.contains(&TERMS[i]))
+        .collect();
+    let best = descend(
+        &samples,
+        &mut w,
+        &mut bias,
+        k,
+        &tunable,
+        &[16, 8, 4, 2, 1],
+        reg,
+    );
+    let offsets: Vec<String> = names
+        .iter()
+        .zip(&bias)
+        .map(|(name, b)| format!("{name} {b:+.3}"))
+        .collect();
+    println!(
+        "variant offsets (not used by the engine): {}",
+        offsets.join(", ")
+    );
     let mut tuned = EvalWeights::DEFAULT;
     for (term, value) in TERMS.iter().zip(w) {
         *slot(&mut tuned, term) = value;
@@ -481,6 +523,65 @@ fn tune(args: &[String]) -> Result<(), String> {
         .collect();
     println!("changed: engine:{}", changed.join(","));
     Ok(())
+}
+
+/// Coordinate descent over the weights `tunable` with shrinking steps, the offsets refitted
+/// after each step size; every weight stays at zero or above. Returns the error reached.
+fn descend(
+    samples: &[Sample],
+    w: &mut [i32; 13],
+    bias: &mut [f64],
+    k: f64,
+    tunable: &[usize],
+    steps: &[i32],
+    reg: f64,
+) -> f64 {
+    let start = as_array(&EvalWeights::DEFAULT);
+    // The objective: the error, plus `reg` times the squared distance from the default weights
+    // in soldiers (100 hundredths), which keeps the weights near what matches confirmed.
+    let penalty = |w: &[i32; 13]| -> f64 {
+        reg * w
+            .iter()
+            .zip(&start)
+            .map(|(a, b)| (f64::from(a - b) / 100.0).powi(2))
+            .sum::<f64>()
+    };
+    let mut best = error(samples, w, bias, k) + penalty(w);
+    let report = !tunable.is_empty();
+    for &step in steps {
+        loop {
+            let mut improved = false;
+            for &i in tunable {
+                for delta in [step, -step] {
+                    let mut trial = *w;
+                    trial[i] += delta;
+                    // Every term is a bonus for the side it names: keep the signs.
+                    if trial[i] < 0 {
+                        continue;
+                    }
+                    let e = error(samples, &trial, bias, k) + penalty(&trial);
+                    if e < best {
+                        best = e;
+                        *w = trial;
+                        improved = true;
+                        break;
+                    }
+                }
+            }
+            if !improved {
+                break;
+            }
+        }
+        fit_offsets(samples, w, bias, k);
+        best = error(samples, w, bias, k) + penalty(w);
+        if report {
+            println!(
+                "step {step:>2}: error {:.6} (objective {best:.6})",
+                error(samples, w, bias, k)
+            );
+        }
+    }
+    error(samples, w, bias, k)
 }
 
 fn main() {
