@@ -4,9 +4,9 @@
 //! ```text
 //! # 1. self-play games at a fixed node budget, quiet positions with the game's result
 //! cargo run --release --example texel -- generate --variants tablut,tawlbwrdd \
-//!     --games 100 --nodes 5000 --seed 1 --out edge.txt
+//!     --games 100 --nodes 5000 --seed 1 --out edge.tsv
 //! # 2. fit K, then tune the weights on those positions
-//! cargo run --release --example texel -- tune --data edge.txt
+//! cargo run --release --example texel -- tune --data edge.tsv
 //! ```
 //!
 //! `generate` plays `--games` games per variant (40), the searcher playing both sides, each from
