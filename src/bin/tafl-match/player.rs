@@ -301,6 +301,7 @@ fn set_weight(weights: &mut EvalWeights, term: &str, value: i32) -> Result<(), S
         "king_escape_route" => &mut weights.king_escape_route,
         "attacker_diagonal_link" => &mut weights.attacker_diagonal_link,
         "defender_next_to_king" => &mut weights.defender_next_to_king,
+        "corner_guard" => &mut weights.corner_guard,
         "tempo" => &mut weights.tempo,
         other => return Err(format!("unknown evaluation term {other:?}")),
     };
