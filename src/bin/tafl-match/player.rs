@@ -308,3 +308,51 @@ fn set_weight(weights: &mut EvalWeights, term: &str, value: i32) -> Result<(), S
     *slot = value;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_evaluation_term_can_be_set_by_name() {
+        let terms = [
+            "attacker",
+            "defender",
+            "king_open_line",
+            "king_edge_distance",
+            "attacker_next_to_king",
+            "king_mobility",
+            "king_check_square",
+            "king_fork_square",
+            "king_escape_route",
+            "attacker_diagonal_link",
+            "defender_next_to_king",
+            "corner_guard",
+            "tempo",
+        ];
+        let mut weights = EvalWeights::DEFAULT;
+        for (value, term) in (1000..).zip(terms) {
+            assert_eq!(set_weight(&mut weights, term, value), Ok(()), "{term}");
+        }
+        // The literal names every field: a new term does not compile here until it is listed
+        // (and then this test says whether `set_weight` takes it).
+        let expected = EvalWeights {
+            attacker: 1000,
+            defender: 1001,
+            king_open_line: 1002,
+            king_edge_distance: 1003,
+            attacker_next_to_king: 1004,
+            king_mobility: 1005,
+            king_check_square: 1006,
+            king_fork_square: 1007,
+            king_escape_route: 1008,
+            attacker_diagonal_link: 1009,
+            defender_next_to_king: 1010,
+            corner_guard: 1011,
+            tempo: 1012,
+        };
+        assert_eq!(weights, expected);
+        assert!(set_weight(&mut weights, "king_speed", 1).is_err());
+        assert_eq!(weights, expected, "a refused term changes nothing");
+    }
+}
