@@ -44,22 +44,8 @@ const HELP: &str = "usage:
                  [--max-plies N] [--skip N] [--weights w.TERM=V,...] --out FILE
   texel tune --data FILE [--variants a,b,...] [--k K] [--reg R] [--fix TERM,TERM...]";
 
-/// The terms, by their `tafl-match` names, with access to each weight.
-const TERMS: [&str; 13] = [
-    "attacker",
-    "defender",
-    "king_open_line",
-    "king_edge_distance",
-    "attacker_next_to_king",
-    "king_mobility",
-    "king_check_square",
-    "king_fork_square",
-    "king_escape_route",
-    "attacker_diagonal_link",
-    "defender_next_to_king",
-    "corner_guard",
-    "tempo",
-];
+/// The terms, by their `tafl-match` names.
+const TERMS: [&str; 13] = EvalWeights::TERMS;
 
 /// The terms the tuner leaves alone: an attacking soldier is the unit (100) that keeps the
 /// scale of the weights, which the search's own margins (futility, contempt, a free line's
@@ -68,22 +54,11 @@ const TERMS: [&str; 13] = [
 const FIXED: [&str; 3] = ["attacker", "king_open_line", "tempo"];
 
 fn slot<'a>(weights: &'a mut EvalWeights, term: &str) -> &'a mut i32 {
-    match term {
-        "attacker" => &mut weights.attacker,
-        "defender" => &mut weights.defender,
-        "king_open_line" => &mut weights.king_open_line,
-        "king_edge_distance" => &mut weights.king_edge_distance,
-        "attacker_next_to_king" => &mut weights.attacker_next_to_king,
-        "king_mobility" => &mut weights.king_mobility,
-        "king_check_square" => &mut weights.king_check_square,
-        "king_fork_square" => &mut weights.king_fork_square,
-        "king_escape_route" => &mut weights.king_escape_route,
-        "attacker_diagonal_link" => &mut weights.attacker_diagonal_link,
-        "defender_next_to_king" => &mut weights.defender_next_to_king,
-        "corner_guard" => &mut weights.corner_guard,
-        "tempo" => &mut weights.tempo,
-        other => panic!("unknown term {other}"),
-    }
+    // Every name given here is one of TERMS (user input is checked against it first), and
+    // `term_mut` takes each of them (a library test says so).
+    weights
+        .term_mut(term)
+        .unwrap_or_else(|| panic!("unknown term {term}"))
 }
 
 fn get(weights: &EvalWeights, term: &str) -> i32 {

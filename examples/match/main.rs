@@ -166,22 +166,9 @@ impl Player {
 }
 
 fn set_weight(weights: &mut EvalWeights, term: &str, value: i32) -> Result<(), String> {
-    let slot = match term {
-        "attacker" => &mut weights.attacker,
-        "defender" => &mut weights.defender,
-        "king_open_line" => &mut weights.king_open_line,
-        "king_edge_distance" => &mut weights.king_edge_distance,
-        "attacker_next_to_king" => &mut weights.attacker_next_to_king,
-        "king_mobility" => &mut weights.king_mobility,
-        "king_check_square" => &mut weights.king_check_square,
-        "king_fork_square" => &mut weights.king_fork_square,
-        "king_escape_route" => &mut weights.king_escape_route,
-        "corner_guard" => &mut weights.corner_guard,
-        "attacker_diagonal_link" => &mut weights.attacker_diagonal_link,
-        "defender_next_to_king" => &mut weights.defender_next_to_king,
-        "tempo" => &mut weights.tempo,
-        other => return Err(format!("unknown evaluation term {other}")),
-    };
+    let slot = weights
+        .term_mut(term)
+        .ok_or_else(|| format!("unknown evaluation term {term}"))?;
     *slot = value;
     Ok(())
 }

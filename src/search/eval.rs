@@ -88,6 +88,55 @@ impl EvalWeights {
     };
 }
 
+impl EvalWeights {
+    /// The names of the terms, the fields' names, in the order of the fields: what
+    /// [`EvalWeights::term_mut`] takes (and what match runners and tuners accept as `w.NAME`).
+    pub const TERMS: [&'static str; 13] = [
+        "attacker",
+        "defender",
+        "king_open_line",
+        "king_edge_distance",
+        "attacker_next_to_king",
+        "king_mobility",
+        "king_check_square",
+        "king_fork_square",
+        "king_escape_route",
+        "attacker_diagonal_link",
+        "defender_next_to_king",
+        "corner_guard",
+        "tempo",
+    ];
+
+    /// The weight of the term called `name` (one of [`EvalWeights::TERMS`]), to read or set;
+    /// `None` for any other name.
+    ///
+    /// ```
+    /// use tafl_engine::search::eval::EvalWeights;
+    /// let mut weights = EvalWeights::DEFAULT;
+    /// *weights.term_mut("corner_guard").unwrap() = 25;
+    /// assert_eq!(weights.corner_guard, 25);
+    /// assert!(weights.term_mut("king_speed").is_none());
+    /// ```
+    pub fn term_mut(&mut self, name: &str) -> Option<&mut i32> {
+        Some(match name {
+            "attacker" => &mut self.attacker,
+            "defender" => &mut self.defender,
+            "king_open_line" => &mut self.king_open_line,
+            "king_edge_distance" => &mut self.king_edge_distance,
+            "attacker_next_to_king" => &mut self.attacker_next_to_king,
+            "king_mobility" => &mut self.king_mobility,
+            "king_check_square" => &mut self.king_check_square,
+            "king_fork_square" => &mut self.king_fork_square,
+            "king_escape_route" => &mut self.king_escape_route,
+            "attacker_diagonal_link" => &mut self.attacker_diagonal_link,
+            "defender_next_to_king" => &mut self.defender_next_to_king,
+            "corner_guard" => &mut self.corner_guard,
+            "tempo" => &mut self.tempo,
+            _ => return None,
+        })
+    }
+}
+
 impl Default for EvalWeights {
     fn default() -> EvalWeights {
         EvalWeights::DEFAULT
@@ -192,6 +241,33 @@ pub(crate) fn evaluate_with_lines(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_term_is_reached_by_its_name() {
+        let mut weights = EvalWeights::DEFAULT;
+        for (value, name) in (1000..).zip(EvalWeights::TERMS) {
+            *weights.term_mut(name).unwrap_or_else(|| panic!("{name}")) = value;
+        }
+        // The literal names every field: a new term does not compile here until it is listed
+        // (and then this test says whether `TERMS` and `term_mut` have it).
+        let expected = EvalWeights {
+            attacker: 1000,
+            defender: 1001,
+            king_open_line: 1002,
+            king_edge_distance: 1003,
+            attacker_next_to_king: 1004,
+            king_mobility: 1005,
+            king_check_square: 1006,
+            king_fork_square: 1007,
+            king_escape_route: 1008,
+            attacker_diagonal_link: 1009,
+            defender_next_to_king: 1010,
+            corner_guard: 1011,
+            tempo: 1012,
+        };
+        assert_eq!(weights, expected);
+        assert!(weights.term_mut("king_speed").is_none());
+    }
 
     #[test]
     fn the_two_sides_see_opposite_scores_but_for_the_tempo() {
