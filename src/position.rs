@@ -250,7 +250,7 @@ impl Position {
 
     /// The start position of Ashton Tablut (C12), the defenders to move (C14).
     pub(crate) fn ashton() -> Position {
-        Position::from_placement(Rules::ashton(), &crate::rules::ashton::START)
+        Position::from_placement(Rules::ashton(), crate::rules::ashton::START)
             .with_side_to_move(Side::Defenders)
     }
 

@@ -3,7 +3,10 @@
 //! has the harness): every count, and how many of each depth's leaves are finished games, must
 //! match.
 
-use tafl_engine::{MoveList, Position, Side, Variant, notation, perft};
+mod common;
+
+use common::ends::finished_leaves;
+use tafl_engine::{Position, Side, Variant, notation, perft};
 
 /// One block of the fixture.
 struct Block {
@@ -55,29 +58,6 @@ fn blocks() -> Vec<Block> {
     blocks
 }
 
-/// The leaves at `depth` that are finished games: (attacker wins, defender wins, draws).
-fn ends(position: &Position, depth: u32, moves: &mut Vec<MoveList>) -> (u64, u64, u64) {
-    if depth == 0 {
-        // A game won on the board (repetition never ends a line of the fixture).
-        return match position.winner() {
-            Some(Side::Attackers) => (1, 0, 0),
-            Some(Side::Defenders) => (0, 1, 0),
-            None => (0, 0, 0),
-        };
-    }
-    let mut list = moves.pop().unwrap_or_default();
-    position.legal_moves_into(&mut list);
-    let mut total = (0, 0, 0);
-    for &m in list.iter() {
-        let mut next = *position;
-        next.play_unchecked(m);
-        let (a, d, draws) = ends(&next, depth - 1, moves);
-        total = (total.0 + a, total.1 + d, total.2 + draws);
-    }
-    moves.push(list);
-    total
-}
-
 /// Every count of the fixture, perft and finished games.
 #[test]
 fn every_count_of_the_server_s_fixture() {
@@ -100,7 +80,7 @@ fn every_count_of_the_server_s_fixture() {
             checked += 1;
         }
         for &(depth, attackers, defenders, draws) in &block.ends {
-            let found = ends(&block.position, depth, &mut Vec::new());
+            let found = finished_leaves(&block.position, depth);
             assert_eq!(
                 found,
                 (attackers, defenders, draws),

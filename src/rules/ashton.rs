@@ -27,19 +27,9 @@ const MIDDLE_CAMPS: [&str; 4] = ["a5", "e1", "i5", "e9"];
 /// C12: a move from a camp to a camp is at most this long, which keeps each piece in its group.
 const CAMP_MOVE_LIMIT: u8 = 5;
 
-/// Ashton Tablut's start (the server's `StateTablut`): attackers on the camps, the king on the
-/// throne, his eight soldiers in a cross. The same squares as Tablut's (R1).
-pub(crate) const START: StartPlacement = StartPlacement::from_rows(&[
-    "...aaa...",
-    "....a....",
-    "....d....",
-    "a...d...a",
-    "aaddKddaa",
-    "a...d...a",
-    "....d....",
-    "....a....",
-    "...aaa...",
-]);
+/// Ashton Tablut's start (the server's `StateTablut`): Tablut's placement (R1), the attackers on
+/// the camps, the king on the throne, his eight soldiers in a cross.
+pub(crate) const START: &StartPlacement = &super::TABLUT_START;
 
 /// The set of the named squares (all of them are on a 9x9 board).
 fn squares(names: &[&str]) -> Bitboard {

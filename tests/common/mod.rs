@@ -1,4 +1,5 @@
 pub mod diagram;
+pub mod ends;
 pub mod fixtures;
 pub mod random;
 pub mod reference;
