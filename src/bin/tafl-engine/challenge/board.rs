@@ -118,26 +118,28 @@ pub fn moves_between(from: &Position, to: &Position) -> Vec<Move> {
         .collect()
 }
 
+/// A state of `position`'s board, as the server draws it (for the tests of this module and of
+/// the client).
+#[cfg(test)]
+pub fn state_of(position: &Position, turn: super::messages::Turn) -> State {
+    let mut board = [[Cell::Empty; SIZE]; SIZE];
+    board[4][4] = Cell::Throne;
+    for (square, piece) in position.pieces_with_squares() {
+        board[square.y() as usize][square.x() as usize] = match piece {
+            Piece::Attacker => Cell::Black,
+            Piece::Defender => Cell::White,
+            Piece::King => Cell::King,
+        };
+    }
+    State { board, turn }
+}
+
 #[cfg(test)]
 mod tests {
     use tafl_engine::Variant;
 
     use super::super::messages::Turn;
     use super::*;
-
-    /// A state of `position`'s board, as the server draws it.
-    fn state_of(position: &Position, turn: Turn) -> State {
-        let mut board = [[Cell::Empty; SIZE]; SIZE];
-        board[4][4] = Cell::Throne;
-        for (square, piece) in position.pieces_with_squares() {
-            board[square.y() as usize][square.x() as usize] = match piece {
-                Piece::Attacker => Cell::Black,
-                Piece::Defender => Cell::White,
-                Piece::King => Cell::King,
-            };
-        }
-        State { board, turn }
-    }
 
     fn start() -> Position {
         Variant::tablut().start().with_side_to_move(Side::Defenders)

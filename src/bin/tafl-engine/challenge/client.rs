@@ -450,25 +450,12 @@ pub fn run(options: &Options, variant: Variant) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use tafl_engine::{Piece, Position};
+    use tafl_engine::Position;
 
-    use super::super::messages::{Cell, SIZE};
     use super::*;
 
     fn state_of(position: &Position) -> State {
-        let mut board = [[Cell::Empty; SIZE]; SIZE];
-        board[4][4] = Cell::Throne;
-        for (square, piece) in position.pieces_with_squares() {
-            board[square.y() as usize][square.x() as usize] = match piece {
-                Piece::Attacker => Cell::Black,
-                Piece::Defender => Cell::White,
-                Piece::King => Cell::King,
-            };
-        }
-        State {
-            board,
-            turn: Turn::of(position.side_to_move()),
-        }
+        super::super::board::state_of(position, Turn::of(position.side_to_move()))
     }
 
     fn client(us: Side) -> Client {
