@@ -219,7 +219,7 @@ impl Rules {
         self.custom().map_or(Bitboard::EMPTY, RuleSet::corners)
     }
 
-    /// Every square with rules of its own: throne, corners, forts.
+    /// Every square with rules of its own: throne, corners, forts, camps (Ashton Tablut).
     pub fn special_squares(self) -> Bitboard {
         match self.custom() {
             None => self.geometry().castle,
