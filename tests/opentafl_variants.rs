@@ -5,51 +5,11 @@
 mod common;
 
 use common::ends::finished_leaves;
+use common::variant_fixtures::{VariantFixture, variant_fixtures};
 use tafl_engine::{Side, Variant, perft};
 
-/// One block of the fixture.
-struct Block {
-    id: String,
-    rules: String,
-    side: Side,
-    perft: Vec<(u32, u64)>,
-    /// `(depth, attacker wins, defender wins, draws)` among that depth's leaves.
-    ends: Vec<(u32, u64, u64, u64)>,
-}
-
-fn blocks() -> Vec<Block> {
-    let text = include_str!("data/opentafl-variants.txt");
-    let mut blocks: Vec<Block> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("fixture lines are `key value`");
-        if key == "id" {
-            blocks.push(Block {
-                id: value.to_string(),
-                rules: String::new(),
-                side: Side::Attackers,
-                perft: Vec::new(),
-                ends: Vec::new(),
-            });
-            continue;
-        }
-        let block = blocks.last_mut().expect("a block starts with id");
-        let numbers: Vec<u64> = value
-            .split(' ')
-            .filter_map(|word| word.parse().ok())
-            .collect();
-        match key {
-            "rules" => block.rules = value.to_string(),
-            "side" => block.side = Side::from_name(value).expect("attackers|defenders"),
-            "perft" => block.perft.push((numbers[0] as u32, numbers[1])),
-            "ends" => block
-                .ends
-                .push((numbers[0] as u32, numbers[1], numbers[2], numbers[3])),
-            other => panic!("unknown fixture key {other}"),
-        }
-    }
+fn blocks() -> Vec<VariantFixture> {
+    let blocks = variant_fixtures();
     assert_eq!(
         blocks.len(),
         63,
@@ -58,7 +18,7 @@ fn blocks() -> Vec<Block> {
     blocks
 }
 
-fn check(max_depth: u32) {
+fn check(max_depth: usize) {
     let mut checked = 0;
     for block in blocks() {
         let variant: Variant = block
@@ -66,11 +26,16 @@ fn check(max_depth: u32) {
             .parse()
             .unwrap_or_else(|e| panic!("{}: {e}", block.id));
         let start = variant.start();
-        assert_eq!(start.side_to_move(), block.side, "{}", block.id);
+        let side = if block.attackers_to_move {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        };
+        assert_eq!(start.side_to_move(), side, "{}", block.id);
         for &(depth, expected) in &block.perft {
             if depth <= max_depth {
                 assert_eq!(
-                    perft::perft(&start, depth),
+                    perft::perft(&start, depth as u32),
                     expected,
                     "{} perft {depth}",
                     block.id
@@ -80,7 +45,7 @@ fn check(max_depth: u32) {
         }
         for &(depth, attackers, defenders, draws) in &block.ends {
             if depth <= max_depth {
-                let found = finished_leaves(&start, depth);
+                let found = finished_leaves(&start, depth as u32);
                 assert_eq!(
                     found,
                     (attackers, defenders, draws),

@@ -1,10 +1,14 @@
 #![allow(dead_code)]
-//! Reads tests/data/opentafl-variants.txt: blocks of `id`, `rules` (a whole OpenTafl rules
-//! string), `side`, `perft DEPTH COUNT` and `ends DEPTH ATTACKER_WINS DEFENDER_WINS DRAWS`.
+//! Reads the perft fixtures of rules strings and of Ashton Tablut: tests/data/opentafl-variants.txt
+//! and tests/data/ashton-perft.txt, blocks of `id`, `rules` (a whole OpenTafl rules string) or
+//! `position` (a position record), `side`, `perft DEPTH COUNT` and
+//! `ends DEPTH ATTACKER_WINS DEFENDER_WINS DRAWS`.
 
 pub struct VariantFixture {
     pub id: String,
     pub rules: String,
+    /// The position record (rank 1 first), for fixtures that give one instead of `rules`.
+    pub position: String,
     /// `true` when the attackers are to move.
     pub attackers_to_move: bool,
     /// (depth, leaves).
@@ -41,8 +45,18 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> T {
         .unwrap_or_else(|_| panic!("fixture: {what} '{text}' is not a number"))
 }
 
+/// The blocks of tests/data/opentafl-variants.txt.
 pub fn variant_fixtures() -> Vec<VariantFixture> {
-    let text = include_str!("../data/opentafl-variants.txt");
+    fixtures_in(include_str!("../data/opentafl-variants.txt"))
+}
+
+/// The blocks of tests/data/ashton-perft.txt.
+pub fn ashton_fixtures() -> Vec<VariantFixture> {
+    fixtures_in(include_str!("../data/ashton-perft.txt"))
+}
+
+/// The blocks of a fixture file's `text`.
+fn fixtures_in(text: &str) -> Vec<VariantFixture> {
     let mut fixtures: Vec<VariantFixture> = Vec::new();
     for line in text.lines().map(str::trim) {
         if line.is_empty() || line.starts_with('#') {
@@ -53,6 +67,7 @@ pub fn variant_fixtures() -> Vec<VariantFixture> {
             fixtures.push(VariantFixture {
                 id: value.to_string(),
                 rules: String::new(),
+                position: String::new(),
                 attackers_to_move: true,
                 perft: Vec::new(),
                 ends: Vec::new(),
@@ -63,6 +78,7 @@ pub fn variant_fixtures() -> Vec<VariantFixture> {
         let fields: Vec<&str> = value.split_whitespace().collect();
         match key {
             "rules" => current.rules = value.to_string(),
+            "position" => current.position = value.to_string(),
             "side" => {
                 current.attackers_to_move = match value {
                     "attackers" => true,
