@@ -227,7 +227,7 @@ pub(crate) struct RuleSet {
     pub(crate) linnaean_squares: Bitboard,
     /// For each square (by index), the camps a piece starting there may not stop on because they
     /// are farther than the camp move limit (empty unless the square is a camp and there is a
-    /// limit).
+    /// limit; no entries at all for rules without camps or limit).
     camps_out_of_reach: Vec<Bitboard>,
 }
 
@@ -311,9 +311,14 @@ impl RuleSet {
         } else {
             Bitboard::EMPTY
         };
-        let camps_out_of_reach = (0..128u8)
-            .map(|index| camps_out_of_reach(&spec, index))
-            .collect();
+        // Without a camp move limit the table would be all empty: an empty one reads the same.
+        let camps_out_of_reach = if spec.camp_move_limit == 0 || spec.camps.is_empty() {
+            Vec::new()
+        } else {
+            (0..128u8)
+                .map(|index| camps_out_of_reach(&spec, index))
+                .collect()
+        };
         RuleSet {
             board,
             edge,
