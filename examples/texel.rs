@@ -45,7 +45,9 @@ const HELP: &str = "usage:
   texel tune --data FILE [--variants a,b,...] [--k K] [--reg R] [--fix TERM,TERM...]";
 
 /// The terms, by their `tafl-match` names.
-const TERMS: [&str; 13] = EvalWeights::TERMS;
+/// How many terms the evaluation has.
+const N: usize = EvalWeights::TERMS.len();
+const TERMS: [&str; N] = EvalWeights::TERMS;
 
 /// The terms the tuner leaves alone: an attacking soldier is the unit (100) that keeps the
 /// scale of the weights, which the search's own margins (futility, contempt, a free line's
@@ -265,7 +267,7 @@ fn fnv(text: &str) -> u64 {
 /// evaluation is the dot product with the weights), the tempo's sign, the variant (by its index
 /// in the tuner's list) and the result.
 struct Sample {
-    features: [i32; 13],
+    features: [i32; N],
     tempo_sign: i32,
     variant: usize,
     result: f64,
@@ -308,7 +310,7 @@ fn load(
         };
         let position = notation::parse_position_record(record, rules, side)
             .map_err(|e| format!("{path}:{}: {e:?}", number + 1))?;
-        let mut features = [0; 13];
+        let mut features = [0; N];
         for (index, term) in TERMS.iter().enumerate() {
             if *term == "tempo" {
                 continue;
@@ -344,12 +346,12 @@ fn load(
     Ok((samples, names))
 }
 
-fn as_array(weights: &EvalWeights) -> [i32; 13] {
+fn as_array(weights: &EvalWeights) -> [i32; N] {
     TERMS.map(|term| get(weights, term))
 }
 
 /// The evaluation from the defenders' view with weights `w`.
-fn dot(sample: &Sample, w: &[i32; 13]) -> i32 {
+fn dot(sample: &Sample, w: &[i32; N]) -> i32 {
     let tempo = TERMS.iter().position(|t| *t == "tempo").unwrap_or(12);
     sample
         .features
@@ -361,7 +363,7 @@ fn dot(sample: &Sample, w: &[i32; 13]) -> i32 {
 }
 
 /// The mean squared error of `sigmoid(k * eval / 100 + bias[variant])` against the results.
-fn error(samples: &[Sample], w: &[i32; 13], bias: &[f64], k: f64) -> f64 {
+fn error(samples: &[Sample], w: &[i32; N], bias: &[f64], k: f64) -> f64 {
     let sum: f64 = samples
         .iter()
         .map(|sample| {
@@ -374,7 +376,7 @@ fn error(samples: &[Sample], w: &[i32; 13], bias: &[f64], k: f64) -> f64 {
 }
 
 /// The K that fits these weights best: a golden-section search over 0.01..10.
-fn fit_k(samples: &[Sample], w: &[i32; 13], bias: &[f64]) -> f64 {
+fn fit_k(samples: &[Sample], w: &[i32; N], bias: &[f64]) -> f64 {
     golden(0.01, 10.0, |k| error(samples, w, bias, k))
 }
 
@@ -394,7 +396,7 @@ fn golden(mut low: f64, mut high: f64, f: impl Fn(f64) -> f64) -> f64 {
 }
 
 /// Fits each variant's offset (in the sigmoid's units, -8..8) to the weights and K.
-fn fit_offsets(samples: &[Sample], w: &[i32; 13], bias: &mut [f64], k: f64) {
+fn fit_offsets(samples: &[Sample], w: &[i32; N], bias: &mut [f64], k: f64) {
     for (v, offset) in bias.iter_mut().enumerate() {
         let own: Vec<&Sample> = samples.iter().filter(|s| s.variant == v).collect();
         let error_of = |offset: f64| -> f64 {
@@ -504,7 +506,7 @@ fn tune(args: &[String]) -> Result<(), String> {
 /// after each step size; every weight stays at zero or above. Returns the error reached.
 fn descend(
     samples: &[Sample],
-    w: &mut [i32; 13],
+    w: &mut [i32; N],
     bias: &mut [f64],
     k: f64,
     tunable: &[usize],
@@ -514,7 +516,7 @@ fn descend(
     let start = as_array(&EvalWeights::DEFAULT);
     // The objective: the error, plus `reg` times the squared distance from the default weights
     // in soldiers (100 hundredths), which keeps the weights near what matches confirmed.
-    let penalty = |w: &[i32; 13]| -> f64 {
+    let penalty = |w: &[i32; N]| -> f64 {
         reg * w
             .iter()
             .zip(&start)

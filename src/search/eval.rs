@@ -49,6 +49,10 @@ pub struct EvalWeights {
     pub corner_guard: i32,
     /// Bonus for the side to move (its own side).
     pub tempo: i32,
+    /// Per edge square the king's region touches (defenders): the squares he could reach by
+    /// steps through squares without an attacker, whoever else stands there. Zero when the
+    /// attackers' ring around him is closed; it falls as they close it.
+    pub king_region_edge: i32,
 }
 
 impl EvalWeights {
@@ -67,6 +71,7 @@ impl EvalWeights {
         defender_next_to_king: 10,
         corner_guard: 0,
         tempo: 10,
+        king_region_edge: 5,
     };
 
     /// The first evaluation of the project (material, king distance, free lines, besiegers,
@@ -85,13 +90,14 @@ impl EvalWeights {
         defender_next_to_king: 0,
         corner_guard: 0,
         tempo: 0,
+        king_region_edge: 0,
     };
 }
 
 impl EvalWeights {
     /// The names of the terms, the fields' names, in the order of the fields: what
     /// [`EvalWeights::term_mut`] takes (and what match runners and tuners accept as `w.NAME`).
-    pub const TERMS: [&'static str; 13] = [
+    pub const TERMS: [&'static str; 14] = [
         "attacker",
         "defender",
         "king_open_line",
@@ -105,6 +111,7 @@ impl EvalWeights {
         "defender_next_to_king",
         "corner_guard",
         "tempo",
+        "king_region_edge",
     ];
 
     /// The weight of the term called `name` (one of [`EvalWeights::TERMS`]), to read or set;
@@ -132,6 +139,7 @@ impl EvalWeights {
             "defender_next_to_king" => &mut self.defender_next_to_king,
             "corner_guard" => &mut self.corner_guard,
             "tempo" => &mut self.tempo,
+            "king_region_edge" => &mut self.king_region_edge,
             _ => return None,
         })
     }
@@ -140,6 +148,19 @@ impl EvalWeights {
 impl Default for EvalWeights {
     fn default() -> EvalWeights {
         EvalWeights::DEFAULT
+    }
+}
+
+/// The squares joined to `king` by orthogonal steps through `open` squares: the inside of the
+/// attackers' ring when `open` is every square without an attacker.
+fn king_region(king: Bitboard, open: Bitboard) -> Bitboard {
+    let mut region = king;
+    loop {
+        let grown = (region | region.neighbours()) & open;
+        if grown == region {
+            return region;
+        }
+        region = grown;
     }
 }
 
@@ -224,6 +245,10 @@ pub(crate) fn evaluate_with_lines(
             let routes = (second | lines.reach) & geometry.edge;
             defenders_view += routes.count() as i32 * weights.king_escape_route;
         }
+        if weights.king_region_edge != 0 {
+            let region = king_region(king_set, geometry.board - attackers);
+            defenders_view += (region & geometry.edge).count() as i32 * weights.king_region_edge;
+        }
     }
     if weights.attacker_diagonal_link != 0 {
         let north = attackers.shift(Direction::North);
@@ -264,9 +289,34 @@ mod tests {
             defender_next_to_king: 1010,
             corner_guard: 1011,
             tempo: 1012,
+            king_region_edge: 1013,
         };
         assert_eq!(weights, expected);
         assert!(weights.term_mut("king_speed").is_none());
+    }
+
+    #[test]
+    fn the_region_term_counts_the_edge_squares_inside_the_attackers_ring() {
+        use crate::notation::parse_position_record;
+        use crate::rules::Rules;
+        // A diamond of attackers round the king (rank 1 first): closed, every orthogonal step
+        // out of it lands on an attacker; without g5 it is open to the whole board.
+        let closed = "/9/9/4t4/3t1t3/2t1K1t2/3t1t3/4t4/9/9/";
+        let open = "/9/9/4t4/3t1t3/2t1K4/3t1t3/4t4/9/9/";
+        let mut with = EvalWeights::DEFAULT;
+        with.king_region_edge = 7;
+        let without = EvalWeights {
+            king_region_edge: 0,
+            ..with
+        };
+        let term = |record: &str| {
+            let position = parse_position_record(record, Rules::TABLUT, Side::Defenders)
+                .unwrap_or_else(|error| panic!("{record}: {error}"));
+            evaluate(&position, &with).0 - evaluate(&position, &without).0
+        };
+        assert_eq!(term(closed), 0);
+        // Every one of the 32 edge squares of the 9x9 board is reachable.
+        assert_eq!(term(open), 7 * 32);
     }
 
     #[test]
