@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::seeded::middlegame;
-use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher};
+use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher, eval};
 use tafl_engine::{Game, Move, Position, Side, Variant, notation};
 
 /// One block of tests/data/tactics.txt.
@@ -309,7 +309,7 @@ fn a_repetition_is_scored_as_a_draw() {
         .find(|line| line.moves[0] == back(reply))
         .expect("every move gets a line");
     // A draw costs the side the search plays for its contempt.
-    let draw = searcher.draw_score(game.position()).0;
+    let draw = searcher.draw_score(&game).0;
     assert!(draw <= -searcher.contempt());
     assert_eq!(
         line.score.0, draw,
@@ -342,7 +342,7 @@ fn leaving_the_other_side_without_moves_is_a_draw() {
             .iter()
             .find(|line| line.moves[0] == walling)
             .expect("every move gets a line");
-        let draw = searcher.draw_score(&position).0;
+        let draw = searcher.draw_score(&game).0;
         assert_eq!(line.score.0, draw, "depth {depth}: walling in is a draw");
     }
 }
@@ -370,12 +370,65 @@ fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
             .iter()
             .find(|line| line.moves[0] == walling)
             .expect("every move gets a line");
-        let draw = searcher.draw_score(&position).0;
+        let draw = searcher.draw_score(&game).0;
         assert_eq!(line.score.0, draw, "contempt {contempt}");
         if contempt > 0 {
             assert!(draw <= -contempt, "contempt {contempt}: {draw}");
         } else {
             assert_eq!(draw, -contempt);
+        }
+    }
+}
+
+#[test]
+fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
+    // The evaluation is tilted against the defenders at the start of both games; the start is
+    // taken as even, so a draw costs them at least the contempt plus that tilt, at the start and
+    // later, whatever the evaluation says of the position then. The attackers, ahead by the same
+    // tilt, pay the contempt alone at the start.
+    let searcher = Searcher::new(SearchConfig {
+        threads: 1,
+        hash_mb: 1,
+    });
+    let contempt = searcher.contempt();
+    let weights = searcher.eval_weights();
+    for variant in [Variant::tablut(), Variant::tawlbwrdd()] {
+        let start = variant.start();
+        let tilt = -eval::evaluate(&start.with_side_to_move(Side::Defenders), weights).0;
+        assert!(
+            tilt > 0,
+            "{}: the start favours the attackers",
+            variant.name()
+        );
+        let mut game = Game::new(&variant);
+        assert_eq!(
+            searcher.draw_score(&game).0,
+            -contempt,
+            "{}",
+            variant.name()
+        );
+        // Seeded moves, checking the defenders' price after each of the attackers'.
+        for ply in 0..16 {
+            let moves = game.legal_moves();
+            let m = moves.as_slice()[(ply * 7 + 3) % moves.len()];
+            game.play(m).expect("a legal move");
+            if game.outcome().is_some() {
+                break;
+            }
+            if game.position().side_to_move() == Side::Defenders {
+                let draw = searcher.draw_score(&game).0;
+                assert!(
+                    draw <= -(contempt + tilt),
+                    "{} ply {ply}: {draw} above {}",
+                    variant.name(),
+                    -(contempt + tilt)
+                );
+                // A game set up at this position has no other start: the position's own
+                // evaluation prices the draw, never above the contempt.
+                let from_here = Game::from_position(*game.position());
+                assert!(searcher.draw_score(&from_here).0 >= draw);
+                assert!(searcher.draw_score(&from_here).0 <= -contempt);
+            }
         }
     }
 }

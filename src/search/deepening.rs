@@ -35,17 +35,29 @@ pub(crate) struct Setup<'a> {
 /// is worth taking whatever the evaluation says.
 const MAX_DRAW_COST: i32 = 1500;
 
-/// What a draw costs the root's side to move when a search starts at `root`: at least
-/// `contempt`, and when `contempt` is positive, also `contempt` more than the root's static
-/// evaluation says that side is behind (capped at [`MAX_DRAW_COST`]). The evaluation is tilted
-/// against the defenders early on (Tablut and Tawlbwrdd games they go on to win start at -1.5 to
-/// -5), so a fixed contempt let them take draws in positions they would have won; measured in
+/// What a draw costs the root's side to move when a search of a game that began at `start`
+/// starts at `root`: at least `contempt`, and when `contempt` is positive, also `contempt` more
+/// than the static evaluation says that side is behind, at the root or at the start, whichever
+/// is more (capped at [`MAX_DRAW_COST`]).
+///
+/// The evaluation's zero is not where a game is even: it is tilted against the defenders
+/// (-0.9 at Tablut's start, -1.86 at Tawlbwrdd's), and the Tablut and Tawlbwrdd games
+/// they go on to win start at -1.5 to -5. The start of the game is taken as even, so a draw
+/// costs a side at least what the start's evaluation says it is behind; measured in
 /// docs/search.md.
-pub(crate) fn draw_cost(contempt: i32, root: &Position, weights: &EvalWeights) -> i32 {
+pub(crate) fn draw_cost(
+    contempt: i32,
+    root: &Position,
+    start: &Position,
+    weights: &EvalWeights,
+) -> i32 {
     if contempt <= 0 {
         return contempt;
     }
-    let behind = -evaluate(root, weights).0;
+    let side = root.side_to_move();
+    let behind_now = -evaluate(root, weights).0;
+    let behind_at_start = -evaluate(&start.with_side_to_move(side), weights).0;
+    let behind = behind_now.max(behind_at_start);
     contempt.max(contempt.saturating_add(behind).min(MAX_DRAW_COST))
 }
 
@@ -87,7 +99,7 @@ pub(crate) fn run(
     let soft_limit = limits.soft_time_limit();
     let unsettled_limit = budget.map(|budget| budget / 2);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let contempt = draw_cost(setup.contempt, &root, &setup.weights);
+    let contempt = draw_cost(setup.contempt, &root, game.start_position(), &setup.weights);
     let done = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let shared = Shared {

@@ -206,9 +206,9 @@ impl Searcher {
     /// hundredths of a soldier, from the next search on; 0 scores draws as even. Inside the tree
     /// a draw (repetition R16, no move R17) is [`Searcher::draw_score`] for the root's side and
     /// its negation for the opponent, and reported scores keep that view. A positive contempt
-    /// grows by as much as the root's static evaluation says the root's side is behind (up to
-    /// 15 soldiers), so that a side the evaluation is pessimistic about still plays on; zero or
-    /// a negative contempt is used as it is.
+    /// grows by as much as the static evaluation says the root's side is behind, at the root or
+    /// at the game's start (up to 15 soldiers), so that a side the evaluation is pessimistic
+    /// about still plays on; zero or a negative contempt is used as it is.
     pub fn set_contempt(&mut self, contempt: i32) {
         self.contempt = contempt.clamp(-Score::WIN_THRESHOLD / 2, Score::WIN_THRESHOLD / 2);
     }
@@ -218,19 +218,27 @@ impl Searcher {
         self.contempt
     }
 
-    /// The score of a draw inside a search that starts at `root`, from the view of `root`'s side
-    /// to move: `-contempt`, or lower when the static evaluation says that side is behind.
+    /// The score of a draw inside a search of `game` from its current position, from the view of
+    /// the side to move: `-contempt`, or lower when the static evaluation says that side is
+    /// behind, now or at the game's start (the start is taken as even: the evaluation's zero is
+    /// not, it is tilted against the defenders).
     ///
     /// ```
-    /// use tafl_engine::Position;
+    /// use tafl_engine::{Game, Variant};
     /// use tafl_engine::search::{SearchConfig, Searcher};
     /// let mut searcher = Searcher::new(SearchConfig { threads: 1, hash_mb: 1 });
-    /// assert!(searcher.draw_score(&Position::tablut()).0 <= -searcher.contempt());
+    /// let game = Game::new(&Variant::tablut());
+    /// assert!(searcher.draw_score(&game).0 <= -searcher.contempt());
     /// searcher.set_contempt(0);
-    /// assert_eq!(searcher.draw_score(&Position::tablut()).0, 0);
+    /// assert_eq!(searcher.draw_score(&game).0, 0);
     /// ```
-    pub fn draw_score(&self, root: &crate::position::Position) -> Score {
-        Score(-deepening::draw_cost(self.contempt, root, &self.weights))
+    pub fn draw_score(&self, game: &Game) -> Score {
+        Score(-deepening::draw_cost(
+            self.contempt,
+            game.position(),
+            game.start_position(),
+            &self.weights,
+        ))
     }
 
     /// Uses other evaluation weights from the next search on (for tuning and matches).
