@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group};
 use seeded::middlegame;
 use tafl_engine::search::{Limits, SearchConfig, Searcher};
-use tafl_engine::{Game, Rules, Side, Variant, notation};
+use tafl_engine::{Game, Side, Variant, notation};
 
 fn middlegames(variant: &Variant) -> Vec<Game> {
     (1..=4)
@@ -115,10 +115,11 @@ fn tactics_suite() {
     }
     let (mut solved, mut slowest) = (0, Duration::ZERO);
     for (id, game, record, side, moves) in &blocks {
-        let rules = if game == "tablut" {
-            Rules::TABLUT
-        } else {
-            Rules::TAWLBWRDD
+        // The suite holds positions of every variant (brandub, foteviken-tablut, ...), named as
+        // `rules <name>` takes them.
+        let Some(rules) = Variant::by_name(game).map(|variant| variant.rules()) else {
+            println!("{id}: unknown game {game:?}");
+            continue;
         };
         let Ok(position) = notation::parse_position_record(record, rules, *side) else {
             println!("{id}: bad record");
