@@ -44,9 +44,9 @@ const HELP: &str = "usage:
                  [--max-plies N] [--skip N] [--weights w.TERM=V,...] --out FILE
   texel tune --data FILE [--variants a,b,...] [--k K] [--reg R] [--fix TERM,TERM...]";
 
-/// The terms, by their `tafl-match` names.
 /// How many terms the evaluation has.
 const N: usize = EvalWeights::TERMS.len();
+/// The terms, by their `tafl-match` names.
 const TERMS: [&str; N] = EvalWeights::TERMS;
 
 /// The terms the tuner leaves alone: an attacking soldier is the unit (100) that keeps the
