@@ -214,6 +214,19 @@ impl Bitboard {
         })
     }
 
+    /// The set grown by orthogonal steps (R2a) through `open` squares until it stops growing:
+    /// its squares and every `open` square joined to one of them by such steps.
+    pub(crate) fn flood(self, open: Bitboard) -> Bitboard {
+        let mut region = self;
+        loop {
+            let grown = region | (region.neighbours() & open);
+            if grown == region {
+                return region;
+            }
+            region = grown;
+        }
+    }
+
     /// The orthogonal neighbours (R2a) of the set's squares, on the 11x11 grid.
     #[inline(always)]
     pub(crate) const fn neighbours(self) -> Bitboard {

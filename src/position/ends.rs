@@ -111,14 +111,7 @@ impl Position {
             return false;
         }
         let empty = set.board - self.occupied();
-        let mut region = set.edge & empty;
-        loop {
-            let grown = region | (region.neighbours() & empty);
-            if grown == region {
-                break;
-            }
-            region = grown;
-        }
+        let region = (set.edge & empty).flood(empty);
         (region.neighbours() & defenders).is_empty()
     }
 }

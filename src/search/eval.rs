@@ -151,19 +151,6 @@ impl Default for EvalWeights {
     }
 }
 
-/// The squares joined to `king` by orthogonal steps through `open` squares: the inside of the
-/// attackers' ring when `open` is every square without an attacker.
-fn king_region(king: Bitboard, open: Bitboard) -> Bitboard {
-    let mut region = king;
-    loop {
-        let grown = (region | region.neighbours()) & open;
-        if grown == region {
-            return region;
-        }
-        region = grown;
-    }
-}
-
 /// Every square reachable from `from` by one slide over empty squares, in any direction.
 fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
     let mut reached = Bitboard::EMPTY;
@@ -246,7 +233,8 @@ pub(crate) fn evaluate_with_lines(
             defenders_view += routes.count() as i32 * weights.king_escape_route;
         }
         if weights.king_region_edge != 0 {
-            let region = king_region(king_set, geometry.board - attackers);
+            // The king's region: the inside of the attackers' ring.
+            let region = king_set.flood(geometry.board - attackers);
             defenders_view += (region & geometry.edge).count() as i32 * weights.king_region_edge;
         }
     }
