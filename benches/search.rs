@@ -6,6 +6,8 @@
 
 #[path = "../tests/common/seeded.rs"]
 mod seeded;
+#[path = "../tests/common/tactics.rs"]
+mod tactics;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -13,7 +15,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, criterion_group};
 use seeded::middlegame;
 use tafl_engine::search::{Limits, SearchConfig, Searcher};
-use tafl_engine::{Game, Side, Variant, notation};
+use tafl_engine::{Game, Variant};
 
 fn middlegames(variant: &Variant) -> Vec<Game> {
     (1..=4)
@@ -87,44 +89,10 @@ fn thread_scaling(variant: &Variant, depth: u32) {
 
 /// The tactics suite, each position searched for at most one second.
 fn tactics_suite() {
-    let text = include_str!("../tests/data/tactics.txt");
-    let mut blocks: Vec<(String, String, String, Side, u32)> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        let Some((key, value)) = line.split_once(' ') else {
-            continue;
-        };
-        match key {
-            "id" => blocks.push((
-                value.into(),
-                String::new(),
-                String::new(),
-                Side::Attackers,
-                0,
-            )),
-            "game" | "position" | "side" | "result" if !blocks.is_empty() => {
-                let block = blocks.last_mut().expect("checked non-empty");
-                match key {
-                    "game" => block.1 = value.into(),
-                    "position" => block.2 = value.into(),
-                    "side" => block.3 = Side::from_name(value).unwrap_or(Side::Attackers),
-                    _ => block.4 = value.trim_start_matches("win-in ").parse().unwrap_or(0),
-                }
-            }
-            _ => {}
-        }
-    }
+    let suite = tactics::tactics();
     let (mut solved, mut slowest) = (0, Duration::ZERO);
-    for (id, game, record, side, moves) in &blocks {
-        // The suite holds positions of every variant (brandub, foteviken-tablut, ...), named as
-        // `rules <name>` takes them.
-        let Some(rules) = Variant::by_name(game).map(|variant| variant.rules()) else {
-            println!("{id}: unknown game {game:?}");
-            continue;
-        };
-        let Ok(position) = notation::parse_position_record(record, rules, *side) else {
-            println!("{id}: bad record");
-            continue;
-        };
+    for tactic in &suite {
+        let position = tactic.position();
         let mut searcher = searcher(1);
         let result = searcher.search(
             &Game::from_position(position),
@@ -134,17 +102,17 @@ fn tactics_suite() {
         let found = result
             .score
             .forced_in()
-            .is_some_and(|plies| plies > 0 && (plies as u32) < 2 * moves);
+            .is_some_and(|plies| plies > 0 && (plies as u32) < 2 * tactic.moves);
         if found {
             solved += 1;
             slowest = slowest.max(result.elapsed);
         } else {
-            println!("{id}: not solved ({})", result.score);
+            println!("{}: not solved ({})", tactic.id, result.score);
         }
     }
     println!(
         "tactics: {solved}/{} forced wins found within 1 s each (slowest {:.1} ms)",
-        blocks.len(),
+        suite.len(),
         slowest.as_secs_f64() * 1e3
     );
 }

@@ -6,67 +6,9 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::seeded::middlegame;
+use common::tactics::tactics;
 use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher, eval};
 use tafl_engine::{Game, Move, Position, Side, Variant, notation};
-
-/// One block of tests/data/tactics.txt.
-struct Tactic {
-    id: String,
-    game: String,
-    record: String,
-    side: Side,
-    /// The side to move wins with its `moves`-th move at the latest, whatever the other side does.
-    moves: u32,
-}
-
-impl Tactic {
-    fn position(&self) -> Position {
-        let rules = Variant::by_name(&self.game)
-            .unwrap_or_else(|| panic!("tactic {}: unknown game {}", self.id, self.game))
-            .rules();
-        notation::parse_position_record(&self.record, rules, self.side)
-            .unwrap_or_else(|e| panic!("tactic {}: {e}", self.id))
-    }
-
-    /// Plies to the win: the winner's moves and the replies between them.
-    fn plies(&self) -> u32 {
-        2 * self.moves - 1
-    }
-}
-
-fn tactics() -> Vec<Tactic> {
-    let text = include_str!("data/tactics.txt");
-    let mut tactics: Vec<Tactic> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("tactic lines are `key value`");
-        if key == "id" {
-            tactics.push(Tactic {
-                id: value.to_string(),
-                game: String::new(),
-                record: String::new(),
-                side: Side::Attackers,
-                moves: 0,
-            });
-            continue;
-        }
-        let tactic = tactics.last_mut().expect("`id` comes first");
-        match key {
-            "game" => tactic.game = value.to_string(),
-            "position" => tactic.record = value.to_string(),
-            "side" => tactic.side = Side::from_name(value).expect("side is attackers or defenders"),
-            "result" => {
-                let moves = value.strip_prefix("win-in ").expect("result is `win-in N`");
-                tactic.moves = moves.parse().expect("N is a number");
-            }
-            "comment" => {}
-            other => panic!("tactic {}: unknown key {other}", tactic.id),
-        }
-    }
-    tactics
-}
 
 /// The oracle: whether the side to move of `position` wins within `plies` plies against every
 /// defence, by plain exhaustive minimax over `Position::play` and `Position::outcome` (no pruning
