@@ -7,16 +7,11 @@ mod common;
 
 use common::ends::finished_leaves;
 use common::variant_fixtures::{VariantFixture, ashton_fixtures};
-use tafl_engine::{Position, Side, Variant, notation, perft};
+use tafl_engine::{Position, Variant, notation, perft};
 
 /// A block's position under the Ashton rules.
 fn position_of(block: &VariantFixture) -> Position {
-    let side = if block.attackers_to_move {
-        Side::Attackers
-    } else {
-        Side::Defenders
-    };
-    notation::parse_position_record(&block.position, Variant::ashton().rules(), side)
+    notation::parse_position_record(&block.position, Variant::ashton().rules(), block.side())
         .unwrap_or_else(|e| panic!("{}: {e}", block.id))
 }
 

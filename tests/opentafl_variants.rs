@@ -6,7 +6,7 @@ mod common;
 
 use common::ends::finished_leaves;
 use common::variant_fixtures::{VariantFixture, variant_fixtures};
-use tafl_engine::{Side, Variant, perft};
+use tafl_engine::{Variant, perft};
 
 fn blocks() -> Vec<VariantFixture> {
     let blocks = variant_fixtures();
@@ -26,12 +26,7 @@ fn check(max_depth: usize) {
             .parse()
             .unwrap_or_else(|e| panic!("{}: {e}", block.id));
         let start = variant.start();
-        let side = if block.attackers_to_move {
-            Side::Attackers
-        } else {
-            Side::Defenders
-        };
-        assert_eq!(start.side_to_move(), side, "{}", block.id);
+        assert_eq!(start.side_to_move(), block.side(), "{}", block.id);
         for &(depth, expected) in &block.perft {
             if depth <= max_depth {
                 assert_eq!(

@@ -4,6 +4,8 @@
 //! `position` (a position record), `side`, `perft DEPTH COUNT` and
 //! `ends DEPTH ATTACKER_WINS DEFENDER_WINS DRAWS`.
 
+use tafl_engine::Side;
+
 pub struct VariantFixture {
     pub id: String,
     pub rules: String,
@@ -18,6 +20,15 @@ pub struct VariantFixture {
 }
 
 impl VariantFixture {
+    /// The side to move.
+    pub fn side(&self) -> Side {
+        if self.attackers_to_move {
+            Side::Attackers
+        } else {
+            Side::Defenders
+        }
+    }
+
     /// The deepest depth of the block's lines.
     pub fn depth(&self) -> usize {
         self.perft
