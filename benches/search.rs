@@ -1,5 +1,6 @@
-//! Search benchmarks: nodes per second on Tablut and Tawlbwrdd middlegames, the tactics suite
-//! at one second a position, and the speed-up of two threads.
+//! Search benchmarks: nodes per second on middlegames of Tablut and Tawlbwrdd and of two games
+//! under custom rules (OpenTafl's Tablut and Copenhagen), the tactics suite at one second a
+//! position, and the speed-up of two threads.
 //!
 //! `cargo bench --bench search` prints the figures quoted in docs/search.md before criterion's
 //! own timings. `cargo bench --bench search -- --quick-figures` prints only the figures.
@@ -17,9 +18,16 @@ use seeded::middlegame;
 use tafl_engine::search::{Limits, SearchConfig, Searcher};
 use tafl_engine::{Game, Variant};
 
+/// Four middlegames after seeded random plies: 16, or 30 on Copenhagen's 11x11 board with
+/// corners to reach (so that the king has left his defenders, as in the games it plays).
 fn middlegames(variant: &Variant) -> Vec<Game> {
+    let plies = if variant.name() == "Copenhagen" {
+        30
+    } else {
+        16
+    };
     (1..=4)
-        .map(|seed| middlegame(variant, 16, 0x9E37_79B9 * seed))
+        .map(|seed| middlegame(variant, plies, 0x9E37_79B9 * seed))
         .filter(|game| game.outcome().is_none())
         .collect()
 }
@@ -43,12 +51,13 @@ fn thread_cpu_time() -> Option<Duration> {
 }
 
 /// Nodes per second of one thread searching to a fixed depth on each middlegame.
-fn nodes_per_second(variant: &Variant, depth: u32) {
+fn nodes_per_second(label: &str, variant: &Variant, depth: u32) {
     let (mut nodes, mut elapsed, mut cpu) = (0u64, Duration::ZERO, Duration::ZERO);
-    for game in middlegames(variant) {
+    let games = middlegames(variant);
+    for game in &games {
         let mut searcher = searcher(1);
         let cpu_before = thread_cpu_time();
-        let result = searcher.search(&game, &Limits::depth(depth), |_| {});
+        let result = searcher.search(game, &Limits::depth(depth), |_| {});
         if let (Some(before), Some(after)) = (cpu_before, thread_cpu_time()) {
             cpu += after.saturating_sub(before);
         }
@@ -56,9 +65,10 @@ fn nodes_per_second(variant: &Variant, depth: u32) {
         elapsed += result.elapsed;
     }
     println!(
-        "{}: depth {depth} on 4 middlegames: {} nodes in {:.2} s wall ({:.2} M nodes/s), \
+        "{}: depth {depth} on {} middlegames: {} nodes in {:.2} s wall ({:.2} M nodes/s), \
          {:.2} s CPU ({:.2} M nodes/s per busy core)",
-        variant.name(),
+        label,
+        games.len(),
         nodes,
         elapsed.as_secs_f64(),
         nodes as f64 / elapsed.as_secs_f64() / 1e6,
@@ -118,8 +128,10 @@ fn tactics_suite() {
 }
 
 fn figures() {
-    nodes_per_second(&Variant::tablut(), 8);
-    nodes_per_second(&Variant::tawlbwrdd(), 8);
+    nodes_per_second("Tablut", &Variant::tablut(), 8);
+    nodes_per_second("Tawlbwrdd", &Variant::tawlbwrdd(), 8);
+    nodes_per_second("OpenTafl Tablut", &Variant::opentafl_tablut(), 8);
+    nodes_per_second("Copenhagen", &Variant::copenhagen(), 7);
     tactics_suite();
     thread_scaling(&Variant::tablut(), 7);
     thread_scaling(&Variant::tawlbwrdd(), 7);
@@ -131,8 +143,11 @@ fn search_benches(c: &mut Criterion) {
     for (name, variant) in [
         ("tablut", Variant::tablut()),
         ("tawlbwrdd", Variant::tawlbwrdd()),
+        ("copenhagen", Variant::copenhagen()),
     ] {
-        let game = middlegame(&variant, 16, 0x9E37_79B9);
+        let Some(game) = middlegames(&variant).into_iter().next() else {
+            continue; // Not reached: the seeded games are the same every run, and unfinished.
+        };
         // Each search starts from an empty table, emptied outside the timing: setting up a
         // searcher (its 64 MiB table written in full) would cost more than the search.
         let mut searcher = searcher(1);
