@@ -190,7 +190,9 @@ impl Bitboard {
 
     /// The squares the pieces of `self` reach sliding (R5) in `direction` through `empty`
     /// squares, all pieces at once: a piece stops before the first square not in `empty`, and
-    /// never wraps round the grid. `empty` must hold only squares of the grid.
+    /// never wraps round the grid. `empty` must hold only squares of the grid, and none of the
+    /// pieces' squares (two pieces in one empty stretch would carry wrongly in the addition
+    /// below).
     ///
     /// East (towards higher bits) is one addition: adding the squares just east of the pieces to
     /// `empty` makes a carry run along each empty stretch that starts next to a piece, clearing
@@ -199,6 +201,7 @@ impl Bitboard {
     /// whose whole step is empty (the Kogge-Stone occluded fill).
     #[inline(always)]
     pub(crate) fn slides(self, direction: Direction, empty: Bitboard) -> Bitboard {
+        debug_assert!((self & empty).is_empty(), "pieces on empty squares");
         let (pieces, empty) = (self.0, empty.0);
         Bitboard(match direction {
             Direction::East => {

@@ -36,13 +36,16 @@ impl Position {
         None
     }
 
-    /// The squares the king reaches from his square `from`: each on his lines through squares
-    /// he may pass, where he may stop, no farther than his speed limit (his own square, still
-    /// his, blocks the way back).
+    /// The squares the king reaches in one move from any of the squares `from` (his own square
+    /// or squares he could stop on): each on their lines through squares he may pass, where he
+    /// may stop, no farther than his speed limit (his own square, still his, blocks the way
+    /// back). The slides and steps work on the whole set at once, each square of `from` a
+    /// blocker for the others: the result is every square reached from one of them, except that
+    /// squares of `from` may be left out.
     fn king_destinations_from(&self, set: &RuleSet, from: Bitboard) -> Bitboard {
         let start = set.start_kind(self.king);
         let class = Class::King as usize;
-        let open = set.board - self.occupied() - set.no_pass[class][start];
+        let open = set.board - self.occupied() - set.no_pass[class][start] - from;
         let speed = set.speed[class];
         let mut reached = Bitboard::EMPTY;
         for direction in Direction::ALL {
@@ -66,28 +69,36 @@ impl Position {
     /// defenders has at most two neighbours outside them that are not defenders.
     pub(super) fn is_edge_fort(&self, set: &RuleSet) -> bool {
         let king_moves = self.king_destinations_from(set, self.king);
-        let walls = self.find_shieldwalls(set, Side::Defenders);
-        let king_walled = walls.iter().any(|(held, _)| {
-            held.iter().any(|&square| self.king.contains(square)) && king_moves.any()
-        });
-        if king_walled {
-            return true;
+        let king_on_edge = (self.king & set.edge).any();
+        // A shieldwall holds edge squares only: the king can be in one only on an edge (and the
+        // search for walls is the costly part, so it is skipped everywhere else).
+        if king_on_edge && king_moves.any() {
+            let walls = self.find_shieldwalls(set, Side::Defenders);
+            if walls
+                .iter()
+                .any(|(held, _)| held.iter().any(|&square| self.king.contains(square)))
+            {
+                return true;
+            }
         }
+        if king_on_edge && king_moves.is_empty() {
+            return false;
+        }
+        // The squares he reaches by any number of moves, grown a move at a time. An attacker next
+        // to them stays next to them as they grow, so the first one seen settles it (in most
+        // positions after the first move).
         let mut fort = self.king | king_moves;
         let mut frontier = king_moves;
         while frontier.any() {
-            let mut next = Bitboard::EMPTY;
-            for square in frontier {
-                next |= self.king_destinations_from(set, Bitboard::from_square(square));
+            if (fort.neighbours() & self.attackers).any() {
+                return false;
             }
+            // The frontier's own squares, possibly left out of `next`, are in the fort already.
+            let next = self.king_destinations_from(set, frontier);
             frontier = next - fort;
             fort |= next;
         }
-        if (self.king & set.edge).any() {
-            if king_moves.is_empty() {
-                return false;
-            }
-        } else if (fort & set.edge).is_empty() {
+        if !king_on_edge && (fort & set.edge).is_empty() {
             return false;
         }
         let around = fort.neighbours() & set.board & self.occupied();
@@ -113,5 +124,113 @@ impl Position {
         let empty = set.board - self.occupied();
         let region = (set.edge & empty).flood(empty);
         (region.neighbours() & defenders).is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Piece;
+    use crate::square::Square;
+    use crate::variant::Variant;
+
+    /// The edge-fort test as first written, one square at a time: the king's reach grown by the
+    /// moves from each square he reaches, the shieldwall case looked for everywhere, no early
+    /// answer. The faster [`Position::is_edge_fort`] must agree with it everywhere.
+    fn edge_fort_square_by_square(position: &Position, set: &RuleSet) -> bool {
+        let king_moves = position.king_destinations_from(set, position.king);
+        let walls = position.find_shieldwalls(set, Side::Defenders);
+        let king_walled = walls.iter().any(|(held, _)| {
+            held.iter().any(|&square| position.king.contains(square)) && king_moves.any()
+        });
+        if king_walled {
+            return true;
+        }
+        let mut fort = position.king | king_moves;
+        let mut frontier = king_moves;
+        while frontier.any() {
+            let mut next = Bitboard::EMPTY;
+            for square in frontier {
+                next |= position.king_destinations_from(set, Bitboard::from_square(square));
+            }
+            frontier = next - fort;
+            fort |= next;
+        }
+        if (position.king & set.edge).any() {
+            if king_moves.is_empty() {
+                return false;
+            }
+        } else if (fort & set.edge).is_empty() {
+            return false;
+        }
+        let around = fort.neighbours() & set.board & position.occupied();
+        if (around & position.attackers).any() {
+            return false;
+        }
+        let defenders = position.defenders | position.king;
+        (around & defenders).into_iter().all(|square| {
+            let outside = Bitboard::neighbours_of(square) & (set.board - fort);
+            (outside - defenders).count() < 3
+        })
+    }
+
+    #[test]
+    fn the_edge_fort_test_agrees_with_the_square_by_square_one() {
+        let mut random = crate::test_support::XorShift(0x9e37_79b9_7f4a_7c15);
+        let (mut forts, mut others) = (0, 0);
+        for round in 0..4000u64 {
+            let variant = if round % 2 == 0 {
+                Variant::copenhagen()
+            } else {
+                Variant::copenhagen_relaxed_shieldwall()
+            };
+            let rules = variant.rules();
+            let set = rules.custom().expect("Copenhagen is a custom rule set");
+            let size = rules.size();
+            // The king on the edge, or one or two squares in; defenders thick round him,
+            // attackers thin, and fewer of them in half the rounds.
+            let depth = (random.next() % 3) as u8;
+            let along = 1 + (random.next() % u64::from(size - 2)) as u8;
+            let king = match random.next() % 4 {
+                0 => (along, depth),
+                1 => (along, size - 1 - depth),
+                2 => (depth, along),
+                _ => (size - 1 - depth, along),
+            };
+            let attacker_odds = if round % 4 < 2 { 12 } else { 40 };
+            let mut pieces = Vec::new();
+            for y in 0..size {
+                for x in 0..size {
+                    let Some(square) = Square::new(x, y) else {
+                        continue;
+                    };
+                    let corner = (x == 0 || x == size - 1) && (y == 0 || y == size - 1);
+                    let near = x.abs_diff(king.0) <= 2 && y.abs_diff(king.1) <= 2;
+                    if (x, y) == king {
+                        pieces.push((square, Piece::King));
+                    } else if corner || (x, y) == (size / 2, size / 2) {
+                        continue;
+                    } else if near && random.next() % 2 == 0 {
+                        pieces.push((square, Piece::Defender));
+                    } else if random.next() % attacker_odds == 0 {
+                        pieces.push((square, Piece::Attacker));
+                    }
+                }
+            }
+            // On the board, one piece a square, the corners and throne left empty.
+            let position = Position::from_pieces(rules, Side::Defenders, pieces).unwrap();
+            let expected = edge_fort_square_by_square(&position, set);
+            assert_eq!(position.is_edge_fort(set), expected, "{position:?}");
+            if expected {
+                forts += 1;
+            } else {
+                others += 1;
+            }
+        }
+        // Both answers must have come up often, or the comparison says little.
+        assert!(
+            forts > 200 && others > 200,
+            "{forts} forts, {others} others"
+        );
     }
 }

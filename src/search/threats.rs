@@ -146,9 +146,10 @@ fn corner_lines(set: &RuleSet, empty: Bitboard) -> [Bitboard; 4] {
     let mut result = [Bitboard::EMPTY; 4];
     let corners = set.corners() & empty;
     for (index, direction) in Direction::ALL.into_iter().enumerate() {
-        // Cast back from each corner: the empty stretch, then one square more.
+        // Cast back from each corner: the empty stretch, then one square more. (A corner is a
+        // blocker for the slides of the others: the stretch behind it comes from its own.)
         let away = opposite(direction);
-        let stretch = corners.slides(away, empty);
+        let stretch = corners.slides(away, empty - corners);
         result[index] = (corners | stretch).shift(away) & set.board;
     }
     result
