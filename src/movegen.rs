@@ -423,9 +423,15 @@ pub(crate) fn generate_custom(position: &Position, set: &RuleSet, moves: &mut Mo
     if position.winner().is_some() {
         return; // P1: a won position has no legal moves.
     }
+    generate_custom_unwon(position, set, moves);
+}
+
+/// [`generate_custom`] for a position known not to be won: the test for a win (an edge fort, an
+/// encirclement) costs more than the moves, and the search has made it already.
+pub(crate) fn generate_custom_unwon(position: &Position, set: &RuleSet, moves: &mut MoveList) {
     let (buffer, len) = moves.buffer_mut();
     let mut writer = Writer { buffer, len: *len };
-    for_each_custom_move(position, set, |m| {
+    for_each_custom_move(position, set, !Bitboard::EMPTY, |m| {
         // A list being filled holds at most MAX_LEGAL_MOVES moves: the place always exists.
         if let Some(place) = writer.buffer.get_mut(writer.len) {
             *place = m;
@@ -440,18 +446,74 @@ pub(crate) fn count_custom(position: &Position, set: &RuleSet) -> u32 {
     if position.winner().is_some() {
         return 0; // P1
     }
+    count_custom_unwon(position, set)
+}
+
+/// [`count_custom`] for a position known not to be won (see [`generate_custom_unwon`]).
+pub(crate) fn count_custom_unwon(position: &Position, set: &RuleSet) -> u32 {
     let mut count = 0;
-    for_each_custom_move(position, set, |_| count += 1);
+    for_each_custom_move(position, set, !Bitboard::EMPTY, |_| count += 1);
     count
 }
 
-/// Calls `visit` with every legal move under custom rules (the game not being won).
+/// Whether the side to move has a legal move under custom rules, in a position known not to be
+/// won: at once when a soldier on an ordinary square stands next to an empty square its class
+/// may enter and stop on (every piece moves at least one square), else by counting.
+pub(crate) fn custom_has_move_unwon(position: &Position, set: &RuleSet) -> bool {
+    let (soldiers, class) = match position.side_to_move() {
+        Side::Attackers => (position.attackers(), Class::Attacker as usize),
+        Side::Defenders => (position.defenders(), Class::Defender as usize),
+    };
+    let (Some(no_pass), Some(no_stop)) = (
+        set.no_pass.get(class).and_then(|by| by.first()),
+        set.no_stop.get(class).and_then(|by| by.first()),
+    ) else {
+        return count_custom_unwon(position, set) > 0; // Not reached: the class is in range.
+    };
+    let open = set.board - position.occupied() - *no_pass - *no_stop;
+    ((soldiers - set.special).neighbours() & open).any() || count_custom_unwon(position, set) > 0
+}
+
+/// The legal moves under custom rules that land on `targets`, in a position known not to be
+/// won: only the pieces on the targets' ranks and files are looked at, which is most of the
+/// saving when the targets are few (the search's quiescence: captures, the king's checks).
+pub(crate) fn custom_moves_to_unwon(
+    position: &Position,
+    set: &RuleSet,
+    targets: Bitboard,
+) -> MoveList {
+    let mut moves = MoveList::new();
+    // Moves land on empty squares only. The targets' lines: each target's slides through the
+    // board's other squares (a target blocks another's slide, but covers the squares behind it
+    // with its own, and stands empty itself).
+    let targets = targets & (set.board - position.occupied());
+    let lines = Direction::ALL
+        .into_iter()
+        .fold(Bitboard::EMPTY, |lines, direction| {
+            lines | targets.slides(direction, set.board - targets)
+        });
+    for_each_custom_move(position, set, lines, |m| {
+        if targets.contains(m.to()) {
+            // A subset of the legal moves: within a list's capacity.
+            let _ = moves.try_push(m);
+        }
+    });
+    moves
+}
+
+/// Calls `visit` with every legal move under custom rules (the game not being won) of the
+/// pieces on `movers`.
 #[inline(always)]
-fn for_each_custom_move(position: &Position, set: &RuleSet, mut visit: impl FnMut(Move)) {
+fn for_each_custom_move(
+    position: &Position,
+    set: &RuleSet,
+    movers: Bitboard,
+    mut visit: impl FnMut(Move),
+) {
     match position.rules().size() {
-        9 => for_each_custom_move_sized::<9>(position, set, &mut visit),
-        11 => for_each_custom_move_sized::<11>(position, set, &mut visit),
-        _ => for_each_custom_move_sized::<7>(position, set, &mut visit),
+        9 => for_each_custom_move_sized::<9>(position, set, movers, &mut visit),
+        11 => for_each_custom_move_sized::<11>(position, set, movers, &mut visit),
+        _ => for_each_custom_move_sized::<7>(position, set, movers, &mut visit),
     }
 }
 
@@ -460,13 +522,14 @@ fn for_each_custom_move(position: &Position, set: &RuleSet, mut visit: impl FnMu
 fn for_each_custom_move_sized<const SIZE: usize>(
     position: &Position,
     set: &RuleSet,
+    movers: Bitboard,
     visit: &mut impl FnMut(Move),
 ) {
     let side = position.side_to_move();
     let occupied = position.occupied() | !set.board;
     let (soldiers, class) = match side {
-        Side::Attackers => (position.attackers(), Class::Attacker),
-        Side::Defenders => (position.defenders(), Class::Defender),
+        Side::Attackers => (position.attackers() & movers, Class::Attacker),
+        Side::Defenders => (position.defenders() & movers, Class::Defender),
     };
     let group = |pieces: Bitboard, class: Class, start: usize, visit: &mut dyn FnMut(Move)| {
         custom_group_moves::<SIZE>(pieces, occupied, set, class, start, Bitboard::EMPTY, visit);
@@ -480,7 +543,7 @@ fn for_each_custom_move_sized<const SIZE: usize>(
         camp_moves::<SIZE>(soldiers & set.spec.camps, occupied, set, class, visit);
     }
     if side == Side::Defenders {
-        let king = position.king_set();
+        let king = position.king_set() & movers;
         if (king & set.spec.camps).any() {
             camp_moves::<SIZE>(king, occupied, set, Class::King, visit);
         } else {
@@ -803,5 +866,109 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Positions under every built-in custom rule set: along seeded random games, and dense
+    /// seeded placements where most pieces are boxed in (so the quick tests for a move often
+    /// fail and the counting behind them is reached).
+    fn custom_positions() -> Vec<(Position, &'static RuleSet)> {
+        use crate::piece::Piece;
+        let mut random = crate::test_support::XorShift(0x51_7cc1_b727_220a);
+        let mut positions = Vec::new();
+        for name in crate::variant::Variant::names() {
+            let Some(variant) = crate::variant::Variant::by_name(name) else {
+                continue;
+            };
+            let Some(set) = variant.rules().custom() else {
+                continue;
+            };
+            for _ in 0..12 {
+                let mut position = variant.start();
+                for _ in 0..120 {
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    positions.push((position, set));
+                    position.play_unchecked(moves[(random.next() % moves.len() as u64) as usize]);
+                }
+            }
+            let size = variant.rules().size();
+            for round in 0..600u64 {
+                let mut pieces = Vec::new();
+                let mut king = false;
+                for y in 0..size {
+                    for x in 0..size {
+                        let Some(square) = Square::new(x, y) else {
+                            continue;
+                        };
+                        // Empty squares: one in 3, in 10, in 40 by turns.
+                        let empty_odds = [3, 10, 40][(round % 3) as usize];
+                        if random.next() % empty_odds == 0 {
+                            continue;
+                        }
+                        if !king && random.next() % 8 == 0 {
+                            pieces.push((square, Piece::King));
+                            king = true;
+                        } else if random.next() % 2 == 0 {
+                            pieces.push((square, Piece::Attacker));
+                        } else {
+                            pieces.push((square, Piece::Defender));
+                        }
+                    }
+                }
+                let side = if round % 4 < 2 {
+                    Side::Attackers
+                } else {
+                    Side::Defenders
+                };
+                if let Ok(position) = Position::from_pieces(variant.rules(), side, pieces) {
+                    positions.push((position, set));
+                }
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn custom_moves_to_targets_and_the_quick_move_test_agree_with_generation() {
+        let mut random = crate::test_support::XorShift(0x2f69_3d1c_0b8e_a571);
+        let (mut checked, mut boxed_in) = (0, 0);
+        for (position, set) in custom_positions() {
+            if position.winner().is_some() {
+                continue;
+            }
+            let moves = position.legal_moves();
+            assert_eq!(
+                custom_has_move_unwon(&position, set),
+                !moves.is_empty(),
+                "{position:?}"
+            );
+            boxed_in += usize::from(moves.is_empty());
+            // About one square in sixteen.
+            let scattered = (0..4).fold(!Bitboard::EMPTY, |set, _| {
+                set & Bitboard((u128::from(random.next()) << 64) | u128::from(random.next()))
+            });
+            let one = moves
+                .get((random.next() % moves.len().max(1) as u64) as usize)
+                .map_or(Bitboard::EMPTY, |m| Bitboard::from_square(m.to()));
+            for targets in [scattered, one, position.capture_squares(), !Bitboard::EMPTY] {
+                let mut expected: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| targets.contains(m.to()))
+                    .collect();
+                let mut found = custom_moves_to_unwon(&position, set, targets).to_vec();
+                expected.sort();
+                found.sort();
+                assert_eq!(found, expected, "{position:?} to {targets:?}");
+                checked += 1;
+            }
+        }
+        // Enough of both kinds of position, or the comparison says little.
+        assert!(
+            checked > 10_000 && boxed_in > 20,
+            "{checked} checked, {boxed_in} boxed in"
+        );
     }
 }

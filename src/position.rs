@@ -418,6 +418,44 @@ impl Position {
         }
     }
 
+    /// [`Position::legal_moves_into`] for a position the caller knows is not won (the search
+    /// tests every node for a win first): under custom rules that test (edge forts,
+    /// encirclement) costs more than generating the moves, so it is not made twice.
+    pub(crate) fn unwon_legal_moves_into(&self, moves: &mut MoveList) {
+        debug_assert!(self.winner().is_none(), "{self:?} is won");
+        moves.clear();
+        match self.rules.custom() {
+            None => movegen::generate(self, moves),
+            Some(set) => movegen::generate_custom_unwon(self, set, moves),
+        }
+    }
+
+    /// [`Position::legal_moves`] for a position known not to be won (see
+    /// [`Position::unwon_legal_moves_into`]).
+    pub(crate) fn unwon_legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        self.unwon_legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// Whether the side to move has a legal move, in a position known not to be won (see
+    /// [`Position::unwon_legal_moves_into`]).
+    pub(crate) fn unwon_has_legal_move(&self) -> bool {
+        debug_assert!(self.winner().is_none(), "{self:?} is won");
+        match self.rules.custom() {
+            None => movegen::count(self) > 0,
+            Some(set) => movegen::custom_has_move_unwon(self, set),
+        }
+    }
+
+    /// The legal moves landing on `targets`, in a position known not to be won (see
+    /// [`Position::unwon_legal_moves_into`]); under custom rules only.
+    pub(crate) fn unwon_custom_moves_to(&self, targets: Bitboard) -> Option<MoveList> {
+        debug_assert!(self.winner().is_none(), "{self:?} is won");
+        let set = self.rules.custom()?;
+        Some(movegen::custom_moves_to_unwon(self, set, targets))
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, m: Move) -> bool {
         self.check_move(m).is_ok()

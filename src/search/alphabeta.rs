@@ -429,7 +429,8 @@ impl<'a> Thread<'a> {
         let moves = if in_check {
             threats::moves_to(position, lines.open_squares)
         } else {
-            position.legal_moves()
+            // `enter_node` found no winner.
+            position.unwon_legal_moves()
         };
         if in_check && moves.is_empty() {
             return Score::loss_in(ply as u32 + 2).0; // No block: the king escapes.

@@ -322,11 +322,12 @@ pub(crate) fn capture_squares(position: &Position) -> Bitboard {
 }
 
 /// Whether the side to move has a legal move (R17), cheaply in the usual case: a piece next to an
-/// empty square other than the castle can step there.
+/// empty square other than the castle can step there. The position must not be won (as for
+/// [`moves_to`]).
 #[inline]
 pub(crate) fn has_moves(position: &Position) -> bool {
     if position.rules().custom().is_some() {
-        return position.count_legal_moves() > 0;
+        return position.unwon_has_legal_move();
     }
     let geometry = position.rules().geometry();
     let empty = geometry.board - position.occupied();
@@ -336,20 +337,12 @@ pub(crate) fn has_moves(position: &Position) -> bool {
 
 /// The legal moves of the side to move that land on `targets` (R5-R7), found by looking outward
 /// from each target for the first piece on each line: cheaper than generating every move when
-/// the targets are few (quiescence, blocks of an open line).
+/// the targets are few (quiescence, blocks of an open line). The position must not be won (P1:
+/// it would have no moves); the search tests each node for that first.
 #[inline]
 pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::MoveList {
     let mut moves = crate::moves::MoveList::new();
-    if position.winner().is_some() {
-        return moves; // P1: a won position has no moves.
-    }
-    if position.rules().custom().is_some() {
-        for m in position.legal_moves() {
-            if targets.contains(m.to()) {
-                // A subset of the legal moves: within capacity.
-                let _ = moves.try_push(m);
-            }
-        }
+    if let Some(moves) = position.unwon_custom_moves_to(targets) {
         return moves;
     }
     let geometry = position.rules().geometry();
