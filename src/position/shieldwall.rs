@@ -14,32 +14,96 @@ use crate::bitboard::Bitboard;
 use crate::piece::{Piece, Side};
 use crate::position::Position;
 use crate::rules::custom::{RuleSet, Shieldwall};
-use crate::square::Square;
+use crate::square::{MAX_BOARD_SIZE, Square};
+use arrayvec::ArrayVec;
+
+/// Edge squares looked at by one search for walls, at most: each adds at most one held square,
+/// one holding piece, one new list and one wall.
+const MAX_EDGE_SQUARES: usize = 4 * MAX_BOARD_SIZE as usize;
 
 /// The walls found: for each, the squares it holds in (edge squares) and the squares of the
-/// pieces that hold it (inside it and bracketing it).
-#[derive(Default)]
+/// pieces that hold it (inside it and bracketing it). Kept in fixed arrays (the search tests
+/// for walls after every move to an edge): squares are only ever added to the last list, so
+/// each list is one stretch of `held` and one of `holders`.
 pub(super) struct Walls {
-    /// Lists of squares and of holding pieces, by list number.
-    lists: Vec<(Vec<Square>, Vec<Square>)>,
+    /// The held squares of all lists, list after list.
+    held: ArrayVec<Square, MAX_EDGE_SQUARES>,
+    /// The holding pieces' squares of all lists, list after list.
+    holders: ArrayVec<Square, MAX_EDGE_SQUARES>,
+    /// Where each list starts in `held` and in `holders`; it ends where the next one starts.
+    starts: ArrayVec<(u8, u8), { MAX_EDGE_SQUARES + 1 }>,
     /// The walls, as list numbers (a list may be named twice, and may grow after being named).
-    found: Vec<usize>,
+    found: ArrayVec<u8, MAX_EDGE_SQUARES>,
 }
 
 impl Walls {
+    /// No walls, and one empty list to fill.
+    fn new() -> Walls {
+        let mut walls = Walls {
+            held: ArrayVec::new(),
+            holders: ArrayVec::new(),
+            starts: ArrayVec::new(),
+            found: ArrayVec::new(),
+        };
+        walls.start_list();
+        walls
+    }
+
+    // The pushes below cannot overflow: see MAX_EDGE_SQUARES (one of each per edge square).
+
+    /// Starts a new list, the one squares are added to from now on.
+    fn start_list(&mut self) {
+        let _ = self
+            .starts
+            .try_push((self.held.len() as u8, self.holders.len() as u8));
+    }
+
+    /// Adds a held square to the current list.
+    fn hold(&mut self, square: Square) {
+        let _ = self.held.try_push(square);
+    }
+
+    /// Adds a holding piece's square to the current list.
+    fn add_holder(&mut self, square: Square) {
+        let _ = self.holders.try_push(square);
+    }
+
+    /// How many held squares the current list has.
+    fn held_in_current(&self) -> usize {
+        let start = self.starts.last().map_or(0, |&(held, _)| usize::from(held));
+        self.held.len() - start
+    }
+
+    /// Names the current list a wall.
+    fn found_current(&mut self) {
+        let _ = self.found.try_push((self.starts.len() - 1) as u8);
+    }
+
     /// The walls, each as (held squares, holding pieces' squares).
     pub(super) fn iter(&self) -> impl Iterator<Item = (&[Square], &[Square])> + '_ {
         self.found.iter().filter_map(|&list| {
-            self.lists
-                .get(list)
-                .map(|(held, holders)| (held.as_slice(), holders.as_slice()))
+            let list = usize::from(list);
+            let &(held, holders) = self.starts.get(list)?;
+            let (held_end, holders_end) = self
+                .starts
+                .get(list + 1)
+                .map_or((self.held.len(), self.holders.len()), |&(held, holders)| {
+                    (usize::from(held), usize::from(holders))
+                });
+            Some((
+                self.held.get(usize::from(held)..held_end)?,
+                self.holders.get(usize::from(holders)..holders_end)?,
+            ))
         })
     }
 }
 
+/// One edge's squares, from its lowest.
+type EdgeLine = ArrayVec<Square, { MAX_BOARD_SIZE as usize }>;
+
 /// The four edges of a `size` board in the order they are searched, each from its lowest square,
 /// with whether the edge runs along a file (then the square inside is one file in).
-fn edges(size: u8) -> [(Vec<Square>, bool); 4] {
+fn edges(size: u8) -> [(EdgeLine, bool); 4] {
     let line = |along_file: bool, fixed: u8| {
         (0..size)
             .filter_map(|place| {
@@ -49,7 +113,7 @@ fn edges(size: u8) -> [(Vec<Square>, bool); 4] {
                     Square::new(place, fixed)
                 }
             })
-            .collect::<Vec<_>>()
+            .collect::<EdgeLine>()
     };
     let last = size - 1;
     [
@@ -75,7 +139,7 @@ impl Position {
     /// The shieldwalls that pieces of `holders` make around the other side's pieces along the
     /// edges (the lists as OpenTafl builds them; a wall is not yet checked to be full of enemies).
     pub(super) fn find_shieldwalls(&self, set: &RuleSet, holders: Side) -> Walls {
-        let mut walls = Walls::default();
+        let mut walls = Walls::new();
         let edge = set.edge;
         // Both sides need two pieces on the edge before any wall is looked for.
         if (self.attackers & edge).count() < 2 || ((self.defenders | self.king) & edge).count() < 2
@@ -94,8 +158,6 @@ impl Position {
                 Square::new(x, if y == 0 { 1 } else { size - 2 })
             }
         };
-        walls.lists.push((Vec::new(), Vec::new()));
-        let mut list = 0;
         for (line, along_file) in edges(size) {
             let mut started = false;
             let mut place = 0;
@@ -106,13 +168,13 @@ impl Position {
                     continue;
                 } else if !started && held_by(square) {
                     started = true;
-                    walls.lists[list].1.push(square);
+                    walls.add_holder(square);
                     continue;
                 }
                 if started {
                     if corners_bracket && is_corner {
-                        if walls.lists[list].0.len() > 1 {
-                            walls.found.push(list);
+                        if walls.held_in_current() > 1 {
+                            walls.found_current();
                         }
                         break;
                     }
@@ -121,28 +183,26 @@ impl Position {
                         let next_held = line.get(place + 1).is_some_and(|&next| held_by(next));
                         let king_here = self.king.contains(square);
                         if let (Some(inner), true) = (inner, next_held || king_here) {
-                            walls.lists[list].1.push(inner);
-                            walls.lists[list].0.push(square);
+                            walls.add_holder(inner);
+                            walls.hold(square);
                             continue;
                         }
                         // A closing bracket: the wall so far is found, and a new one may start here.
-                        if walls.lists[list].0.len() > 1 {
-                            walls.lists[list].1.push(square);
-                            walls.found.push(list);
+                        if walls.held_in_current() > 1 {
+                            walls.add_holder(square);
+                            walls.found_current();
                         }
-                        walls.lists.push((Vec::new(), Vec::new()));
-                        list = walls.lists.len() - 1;
+                        walls.start_list();
                         continue;
                     }
                     match inner {
                         Some(inner) => {
-                            walls.lists[list].1.push(inner);
-                            walls.lists[list].0.push(square);
+                            walls.add_holder(inner);
+                            walls.hold(square);
                         }
                         None => {
                             started = false;
-                            walls.lists.push((Vec::new(), Vec::new()));
-                            list = walls.lists.len() - 1;
+                            walls.start_list();
                         }
                     }
                 }
