@@ -270,7 +270,7 @@ impl<'a> Thread<'a> {
 
     /// The score of a position that repeats one of the game or of the path (R16; under custom
     /// rules the third occurrence ends the game as they say, and an earlier repetition is
-    /// scored as a draw), or `None`.
+    /// scored as a draw where the third draws), or `None`.
     fn repetition_score(&self, position: &Position, ply: usize) -> Option<i32> {
         if !self.is_repetition(position) {
             return None;
@@ -290,7 +290,15 @@ impl<'a> Thread<'a> {
             .filter(|(other, _)| *other == hash)
             .count();
         if earlier + 1 < 3 {
-            return Some(self.draw_score(position));
+            // A second occurrence stands for a draw only where the third draws. Where the third
+            // decides the game (`tfr:w`, `tfr:l`), a side forced round a cycle (blocking a king
+            // that shuttles between two escapes) must see the cycle's end: search on.
+            return match rule {
+                crate::rules::RepetitionRule::ThirdOccurrenceDraws => {
+                    Some(self.draw_score(position))
+                }
+                _ => None,
+            };
         }
         Some(match rule {
             crate::rules::RepetitionRule::ThirdOccurrenceLosesForMover => {
