@@ -5,6 +5,8 @@
 //! `cargo bench --bench search` prints the figures quoted in docs/search.md before criterion's
 //! own timings. `cargo bench --bench search -- --quick-figures` prints only the figures.
 
+#[path = "../tests/common/blocks.rs"]
+mod blocks;
 #[path = "../tests/common/seeded.rs"]
 mod seeded;
 #[path = "../tests/common/tactics.rs"]

@@ -3,6 +3,8 @@
 
 use tafl_engine::{Position, Rules, Side, notation};
 
+use super::blocks::keyed_blocks;
+
 pub struct PerftFixture {
     pub id: String,
     pub game: String,
@@ -27,25 +29,17 @@ impl PerftFixture {
 }
 
 pub fn perft_fixtures() -> Vec<PerftFixture> {
-    let text = include_str!("../data/perft.txt");
-    let mut fixtures: Vec<PerftFixture> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("fixture lines are `key value`");
-        if key == "id" {
-            fixtures.push(PerftFixture {
-                id: value.to_string(),
-                game: String::new(),
-                record: String::new(),
-                side: Side::Attackers,
-                counts: Vec::new(),
-            });
-            continue;
-        }
-        let current = fixtures.last_mut().expect("a block starts with id");
-        match key {
+    let fixtures = keyed_blocks(
+        include_str!("../data/perft.txt"),
+        "fixture",
+        |id| PerftFixture {
+            id: id.to_string(),
+            game: String::new(),
+            record: String::new(),
+            side: Side::Attackers,
+            counts: Vec::new(),
+        },
+        |current, key, value| match key {
             "game" => current.game = value.to_string(),
             "position" => current.record = value.to_string(),
             "side" => current.side = Side::from_name(value).expect("side is attackers|defenders"),
@@ -56,8 +50,8 @@ pub fn perft_fixtures() -> Vec<PerftFixture> {
                     .push((depth.parse().expect("depth"), count.parse().expect("count")));
             }
             other => panic!("unknown fixture key {other}"),
-        }
-    }
+        },
+    );
     assert!(fixtures.len() >= 18, "the fixture file has all its blocks");
     fixtures
 }

@@ -1,3 +1,4 @@
+pub mod blocks;
 pub mod diagram;
 pub mod ends;
 pub mod fixtures;

@@ -4,6 +4,8 @@
 
 use tafl_engine::{Position, Side, Variant, notation};
 
+use super::blocks::keyed_blocks;
+
 /// One block of tests/data/tactics.txt.
 pub struct Tactic {
     pub id: String,
@@ -30,25 +32,17 @@ impl Tactic {
 }
 
 pub fn tactics() -> Vec<Tactic> {
-    let text = include_str!("../data/tactics.txt");
-    let mut tactics: Vec<Tactic> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("tactic lines are `key value`");
-        if key == "id" {
-            tactics.push(Tactic {
-                id: value.to_string(),
-                game: String::new(),
-                record: String::new(),
-                side: Side::Attackers,
-                moves: 0,
-            });
-            continue;
-        }
-        let tactic = tactics.last_mut().expect("`id` comes first");
-        match key {
+    keyed_blocks(
+        include_str!("../data/tactics.txt"),
+        "tactic",
+        |id| Tactic {
+            id: id.to_string(),
+            game: String::new(),
+            record: String::new(),
+            side: Side::Attackers,
+            moves: 0,
+        },
+        |tactic, key, value| match key {
             "game" => tactic.game = value.to_string(),
             "position" => tactic.record = value.to_string(),
             "side" => tactic.side = Side::from_name(value).expect("side is attackers or defenders"),
@@ -58,7 +52,6 @@ pub fn tactics() -> Vec<Tactic> {
             }
             "comment" => {}
             other => panic!("tactic {}: unknown key {other}", tactic.id),
-        }
-    }
-    tactics
+        },
+    )
 }

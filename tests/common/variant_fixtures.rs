@@ -6,6 +6,8 @@
 
 use tafl_engine::Side;
 
+use super::blocks::keyed_blocks;
+
 pub struct VariantFixture {
     pub id: String,
     pub rules: String,
@@ -68,52 +70,46 @@ pub fn ashton_fixtures() -> Vec<VariantFixture> {
 
 /// The blocks of a fixture file's `text`.
 fn fixtures_in(text: &str) -> Vec<VariantFixture> {
-    let mut fixtures: Vec<VariantFixture> = Vec::new();
-    for line in text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line.split_once(' ').expect("fixture lines are `key value`");
-        if key == "id" {
-            fixtures.push(VariantFixture {
-                id: value.to_string(),
-                rules: String::new(),
-                position: String::new(),
-                attackers_to_move: true,
-                perft: Vec::new(),
-                ends: Vec::new(),
-            });
-            continue;
-        }
-        let current = fixtures.last_mut().expect("a block starts with id");
-        let fields: Vec<&str> = value.split_whitespace().collect();
-        match key {
-            "rules" => current.rules = value.to_string(),
-            "position" => current.position = value.to_string(),
-            "side" => {
-                current.attackers_to_move = match value {
-                    "attackers" => true,
-                    "defenders" => false,
-                    other => panic!("fixture {}: side '{other}'", current.id),
+    keyed_blocks(
+        text,
+        "fixture",
+        |id| VariantFixture {
+            id: id.to_string(),
+            rules: String::new(),
+            position: String::new(),
+            attackers_to_move: true,
+            perft: Vec::new(),
+            ends: Vec::new(),
+        },
+        |current, key, value| {
+            let fields: Vec<&str> = value.split_whitespace().collect();
+            match key {
+                "rules" => current.rules = value.to_string(),
+                "position" => current.position = value.to_string(),
+                "side" => {
+                    current.attackers_to_move = match value {
+                        "attackers" => true,
+                        "defenders" => false,
+                        other => panic!("fixture {}: side '{other}'", current.id),
+                    }
                 }
+                "perft" => {
+                    assert_eq!(fields.len(), 2, "perft DEPTH COUNT");
+                    current
+                        .perft
+                        .push((number(fields[0], "depth"), number(fields[1], "count")));
+                }
+                "ends" => {
+                    assert_eq!(fields.len(), 4, "ends DEPTH A D DRAWS");
+                    current.ends.push((
+                        number(fields[0], "depth"),
+                        number(fields[1], "attacker wins"),
+                        number(fields[2], "defender wins"),
+                        number(fields[3], "draws"),
+                    ));
+                }
+                other => panic!("unknown fixture key {other}"),
             }
-            "perft" => {
-                assert_eq!(fields.len(), 2, "perft DEPTH COUNT");
-                current
-                    .perft
-                    .push((number(fields[0], "depth"), number(fields[1], "count")));
-            }
-            "ends" => {
-                assert_eq!(fields.len(), 4, "ends DEPTH A D DRAWS");
-                current.ends.push((
-                    number(fields[0], "depth"),
-                    number(fields[1], "attacker wins"),
-                    number(fields[2], "defender wins"),
-                    number(fields[3], "draws"),
-                ));
-            }
-            other => panic!("unknown fixture key {other}"),
-        }
-    }
-    fixtures
+        },
+    )
 }
