@@ -2,9 +2,12 @@
 //! fixtures of `tests/data/perft.txt`, record round trips, and one hand-drawn case per rule
 //! clause of `docs/rules.md`. This file deliberately does not use `tafl_engine`.
 
+#[path = "common/blocks.rs"]
+mod blocks;
 #[path = "common/reference.rs"]
 mod reference;
 
+use blocks::keyed_blocks;
 use reference::{Cell, RefBoard, RefOutcome};
 use std::collections::HashSet;
 
@@ -27,58 +30,39 @@ fn fixture_text() -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
 }
 
-/// Parse the fixture file: `#` comments, blank lines between blocks, each block starting with
-/// `id`, then `game`, `position`, `side`, and `perft DEPTH COUNT` lines.
+/// Parse the fixture file (the block format of `common/blocks.rs`): each block is `id`, then
+/// `game`, `position`, `side`, and `perft DEPTH COUNT` lines.
 fn parse_fixtures(text: &str) -> Vec<Fixture> {
-    let mut fixtures: Vec<Fixture> = Vec::new();
-    for (line_number, raw) in text.lines().enumerate() {
-        let line = raw.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let (key, value) = line
-            .split_once(char::is_whitespace)
-            .unwrap_or_else(|| panic!("line {}: no value: {line:?}", line_number + 1));
-        let value = value.trim();
-        if key == "id" {
-            fixtures.push(Fixture {
-                id: value.to_string(),
-                game: String::new(),
-                position: String::new(),
-                attackers_to_move: true,
-                perft: Vec::new(),
-            });
-            continue;
-        }
-        let current = fixtures
-            .last_mut()
-            .unwrap_or_else(|| panic!("line {}: {key} before any id", line_number + 1));
-        match key {
+    keyed_blocks(
+        text,
+        "fixture",
+        |id| Fixture {
+            id: id.to_string(),
+            game: String::new(),
+            position: String::new(),
+            attackers_to_move: true,
+            perft: Vec::new(),
+        },
+        |current, key, value| match key {
             "game" => current.game = value.to_string(),
             "position" => current.position = value.to_string(),
             "side" => {
                 current.attackers_to_move = match value {
                     "attackers" => true,
                     "defenders" => false,
-                    other => panic!("line {}: bad side {other:?}", line_number + 1),
+                    other => panic!("fixture {}: bad side {other:?}", current.id),
                 }
             }
             "perft" => {
                 let parts: Vec<&str> = value.split_whitespace().collect();
-                assert_eq!(
-                    parts.len(),
-                    2,
-                    "line {}: perft DEPTH COUNT",
-                    line_number + 1
-                );
+                assert_eq!(parts.len(), 2, "fixture {}: perft DEPTH COUNT", current.id);
                 let depth: u32 = parts[0].parse().expect("perft depth");
                 let count: u64 = parts[1].parse().expect("perft count");
                 current.perft.push((depth, count));
             }
-            other => panic!("line {}: unknown key {other:?}", line_number + 1),
-        }
-    }
-    fixtures
+            other => panic!("fixture {}: unknown key {other:?}", current.id),
+        },
+    )
 }
 
 fn fixtures() -> Vec<Fixture> {
