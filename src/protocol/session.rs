@@ -645,9 +645,12 @@ impl Session {
             Some(clock) => Limits::clock(clock),
             None => Limits::move_time(self.options.default_move_time),
         });
-        let budget = limits
-            .time_budget()
-            .unwrap_or(self.options.default_move_time);
+        // Without a game (no `rules` yet) nothing is played; the edge pace stands in.
+        let budget = match self.game() {
+            Some(game) => limits.time_budget_in(game.position().rules()),
+            None => limits.time_budget(),
+        }
+        .unwrap_or(self.options.default_move_time);
         let mut hard = budget + budget / 4 + Duration::from_millis(20);
         if let Some(clock) = clock {
             // Never run past the time that would lose the game.

@@ -92,11 +92,11 @@ pub(crate) fn run(
         result.elapsed = start.elapsed();
         return result;
     }
-    let budget = limits.time_budget();
+    let budget = limits.time_budget_in(root.rules());
     // Hard limit: the budget. Soft limit: a settled search starts no iteration past it; an
     // unsettled one (new best move, falling score, or a draw as the best it has found) may
     // start iterations until half the budget, since the next one takes longer than all before.
-    let soft_limit = limits.soft_time_limit();
+    let soft_limit = limits.soft_time_limit_in(root.rules());
     let unsettled_limit = budget.map(|budget| budget / 2);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
     let contempt = draw_cost(setup.contempt, &root, game.start_position(), &setup.weights);

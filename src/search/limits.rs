@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::rules::{Escape, Rules};
+
 /// A game clock as OTEP's `clock` command gives it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Clock {
@@ -64,27 +66,71 @@ impl Limits {
     /// than a quarter of what is left), which the search spends only when its result is
     /// unsettled ([`Limits::soft_time_limit`]); in overtime and with a fixed move time, the
     /// usual share is also the limit.
+    ///
+    /// This is the budget of a game whose king escapes to the edge; the search spends the clock
+    /// of a corner-escape game more slowly: [`Limits::time_budget_in`] gives the budget under
+    /// given rules, which is what the search uses.
     pub fn time_budget(&self) -> Option<Duration> {
-        let from_clock = self.clock.map(|clock| match clock_share(&clock) {
-            Share::Main(share) => usable((share * 3).min(clock.remaining / 4))
-                .max(usable(share))
-                .max(Duration::from_millis(10)),
-            Share::Overtime(period) => period,
-        });
+        self.budget(MOVES_TO_GO_EDGE)
+    }
+
+    /// The time a search under `rules` may take: [`Limits::time_budget`], with the usual share
+    /// of a move taken for as many moves as such games usually last (corner-escape games last
+    /// two to three times as long as edge-escape ones, so a move gets a smaller share of the
+    /// clock early and the long games keep more of it for later).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use tafl_engine::search::{Clock, Limits};
+    /// use tafl_engine::Variant;
+    ///
+    /// let clock = Limits::clock(Clock { remaining: Duration::from_secs(20), ..Clock::default() });
+    /// let tablut = Variant::tablut().rules();
+    /// let copenhagen = Variant::copenhagen().rules();
+    /// assert_eq!(clock.time_budget_in(tablut), clock.time_budget());
+    /// assert!(clock.time_budget_in(copenhagen) < clock.time_budget_in(tablut));
+    /// ```
+    pub fn time_budget_in(&self, rules: Rules) -> Option<Duration> {
+        self.budget(moves_to_go(rules))
+    }
+
+    /// After this much time the search starts no new iteration when its result is settled (the
+    /// same best move and a steady score): half the usual share of a move. An unsettled search
+    /// may start iterations until half of [`Limits::time_budget`]. Like that budget, this is
+    /// the limit of an edge-escape game: [`Limits::soft_time_limit_in`] gives it under given
+    /// rules.
+    pub fn soft_time_limit(&self) -> Option<Duration> {
+        self.soft_limit(MOVES_TO_GO_EDGE)
+    }
+
+    /// The soft limit of a search under `rules` (see [`Limits::soft_time_limit`] and
+    /// [`Limits::time_budget_in`]).
+    pub fn soft_time_limit_in(&self, rules: Rules) -> Option<Duration> {
+        self.soft_limit(moves_to_go(rules))
+    }
+
+    fn budget(&self, moves_to_go: u32) -> Option<Duration> {
+        let from_clock = self
+            .clock
+            .map(|clock| match clock_share(&clock, moves_to_go) {
+                Share::Main(share) => usable((share * 3).min(clock.remaining / 4))
+                    .max(usable(share))
+                    .max(Duration::from_millis(10)),
+                Share::Overtime(period) => period,
+            });
         match (self.move_time, from_clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }
     }
 
-    /// After this much time the search starts no new iteration when its result is settled (the
-    /// same best move and a steady score): half the usual share of a move. An unsettled search
-    /// may start iterations until half of [`Limits::time_budget`].
-    pub fn soft_time_limit(&self) -> Option<Duration> {
-        let from_clock = self.clock.map(|clock| match clock_share(&clock) {
-            Share::Main(share) => usable(share).max(Duration::from_millis(10)) / 2,
-            Share::Overtime(period) => period / 2,
-        });
+    fn soft_limit(&self, moves_to_go: u32) -> Option<Duration> {
+        let from_clock = self
+            .clock
+            .map(|clock| match clock_share(&clock, moves_to_go) {
+                Share::Main(share) => usable(share).max(Duration::from_millis(10)) / 2,
+                Share::Overtime(period) => period / 2,
+            });
         match (self.move_time.map(|time| time / 2), from_clock) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -99,20 +145,33 @@ fn usable(time: Duration) -> Duration {
 
 /// The usual share of a clock for one move.
 enum Share {
-    /// In main time: about 1/16 of it (1/48 of its last second) plus most of the increment,
-    /// at most half of it.
+    /// In main time: about 1/16 of it (1/24 in corner-escape games; 1/48 of its last second)
+    /// plus most of the increment, at most half of it.
     Main(Duration),
     /// In overtime or about to be: most of one period (already with the safety margin).
     Overtime(Duration),
 }
 
-/// The usual share of a move is the main time left above [`RESERVE`] divided by this, plus the
-/// reserve divided by [`RESERVE_MOVES_TO_GO`]. A settled search stops near half of the share,
-/// an unsettled one may go on to one and a half shares. Games against OpenTafl's AI last 15 to 40
-/// moves a side (up to 100 in Copenhagen): at 1/30 of the clock a share this engine ended most
-/// of them with half to three quarters of its clock unused, while losing to plans its search saw
-/// only a few plies deeper.
-const MOVES_TO_GO: u32 = 16;
+/// In a game whose king escapes to the edge, the usual share of a move is the main time left
+/// above [`RESERVE`] divided by this, plus the reserve divided by [`RESERVE_MOVES_TO_GO`]. A
+/// settled search stops near half of the share, an unsettled one may go on to one and a half
+/// shares. Edge-escape games against OpenTafl's AI last 15 to 40 moves a side (median 17 to 22):
+/// at 1/30 of the clock a share this engine ended most of them with half to three quarters of its
+/// clock unused, while losing to plans its search saw only a few plies deeper.
+const MOVES_TO_GO_EDGE: u32 = 16;
+
+/// [`MOVES_TO_GO_EDGE`] for a game whose king escapes to a corner: Copenhagen's games against
+/// OpenTafl's AI last a median 38 to 54 moves a side (up to 160), and at 1/16 the attackers
+/// lost most of them in the long middlegame with under 3 s of 20 left, searching 3 to 5 plies.
+const MOVES_TO_GO_CORNER: u32 = 24;
+
+/// How many moves the usual share of a move is taken for under `rules`.
+fn moves_to_go(rules: Rules) -> u32 {
+    match rules.escape() {
+        Escape::Edge => MOVES_TO_GO_EDGE,
+        Escape::Corner => MOVES_TO_GO_CORNER,
+    }
+}
 
 /// The part of the main time spent slowly, so that a game of a hundred moves or more a side
 /// still has time for each of them: with all of a 20-second clock spent at 1/16, Copenhagen
@@ -124,11 +183,11 @@ const RESERVE: Duration = Duration::from_secs(1);
 /// The reserve's share of a move is the reserve divided by this.
 const RESERVE_MOVES_TO_GO: u32 = 48;
 
-fn clock_share(clock: &Clock) -> Share {
+fn clock_share(clock: &Clock, moves_to_go: u32) -> Share {
     let above_reserve = clock.remaining.saturating_sub(RESERVE);
     let reserve = clock.remaining.min(RESERVE);
     let main_share =
-        above_reserve / MOVES_TO_GO + reserve / RESERVE_MOVES_TO_GO + clock.increment * 3 / 4;
+        above_reserve / moves_to_go + reserve / RESERVE_MOVES_TO_GO + clock.increment * 3 / 4;
     if clock.in_overtime || clock.remaining < clock.overtime && clock.overtime_periods > 0 {
         let period = if clock.in_overtime {
             clock.remaining.min(clock.overtime.max(clock.remaining))
@@ -145,6 +204,22 @@ fn clock_share(clock: &Clock) -> Share {
 mod tests {
     use super::*;
 
+    use crate::Variant;
+
+    fn budgets_in(remaining: Duration, rules: Rules) -> (Duration, Duration) {
+        let limits = Limits::clock(Clock {
+            remaining,
+            ..Clock::default()
+        });
+        let budget = limits
+            .time_budget_in(rules)
+            .expect("a clock gives a budget");
+        let soft = limits
+            .soft_time_limit_in(rules)
+            .expect("a clock gives a soft limit");
+        (budget, soft)
+    }
+
     fn budgets(remaining: Duration) -> (Duration, Duration) {
         let limits = Limits::clock(Clock {
             remaining,
@@ -154,20 +229,54 @@ mod tests {
         let soft = limits
             .soft_time_limit()
             .expect("a clock gives a soft limit");
+        // The rules-free figures are those of an edge-escape game.
+        assert_eq!(
+            (budget, soft),
+            budgets_in(remaining, Variant::tablut().rules())
+        );
         (budget, soft)
     }
 
     #[test]
     fn more_time_left_never_gives_a_move_less() {
-        let mut last = (Duration::ZERO, Duration::ZERO);
-        for millis in (0..60_000).step_by(37) {
-            let now = budgets(Duration::from_millis(millis));
-            assert!(
-                now.0 >= last.0 && now.1 >= last.1,
-                "{millis} ms: {now:?} < {last:?}"
-            );
-            last = now;
+        for rules in [Variant::tablut().rules(), Variant::copenhagen().rules()] {
+            let mut last = (Duration::ZERO, Duration::ZERO);
+            for millis in (0..60_000).step_by(37) {
+                let now = budgets_in(Duration::from_millis(millis), rules);
+                assert!(
+                    now.0 >= last.0 && now.1 >= last.1,
+                    "{rules:?}, {millis} ms: {now:?} < {last:?}"
+                );
+                last = now;
+            }
         }
+    }
+
+    /// Twenty-second games where every move takes its usual share (twice the soft limit): after
+    /// 35 moves a side, as far as the median Copenhagen game against OpenTafl's AI goes, a
+    /// corner-escape game has kept more of its clock for its next move than an edge-escape one
+    /// (a third more at least), having spent less on its first move.
+    #[test]
+    fn a_corner_escape_game_keeps_more_for_its_long_middlegame() {
+        let play = |rules: Rules| {
+            let mut remaining = Duration::from_secs(20);
+            let mut first = Duration::ZERO;
+            for moves in 0..35 {
+                let (_, soft) = budgets_in(remaining, rules);
+                if moves == 0 {
+                    first = soft * 2;
+                }
+                remaining -= (soft * 2).min(remaining);
+            }
+            (first, budgets_in(remaining, rules).1 * 2)
+        };
+        let (edge_first, edge_later) = play(Variant::tablut().rules());
+        let (corner_first, corner_later) = play(Variant::copenhagen().rules());
+        assert!(corner_first < edge_first, "{corner_first:?} {edge_first:?}");
+        assert!(
+            corner_later > edge_later * 4 / 3,
+            "{corner_later:?} {edge_later:?}"
+        );
     }
 
     /// A game where every move is unsettled and runs to half the hard limit (where the search
