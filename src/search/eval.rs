@@ -53,6 +53,10 @@ pub struct EvalWeights {
     /// steps through squares without an attacker, whoever else stands there. Zero when the
     /// attackers' ring around him is closed; it falls as they close it.
     pub king_region_edge: i32,
+    /// Corner-escape games on boards of 9x9 and larger: per corner in the king's region (the
+    /// squares he could reach by steps through squares without an attacker), a corner the
+    /// attackers have not yet sealed off (defenders).
+    pub king_region_corner: i32,
 }
 
 impl EvalWeights {
@@ -72,6 +76,7 @@ impl EvalWeights {
         corner_guard: 0,
         tempo: 10,
         king_region_edge: 5,
+        king_region_corner: 160,
     };
 
     /// The first evaluation of the project (material, king distance, free lines, besiegers,
@@ -91,13 +96,14 @@ impl EvalWeights {
         corner_guard: 0,
         tempo: 0,
         king_region_edge: 0,
+        king_region_corner: 0,
     };
 }
 
 impl EvalWeights {
     /// The names of the terms, the fields' names, in the order of the fields: what
     /// [`EvalWeights::term_mut`] takes (and what match runners and tuners accept as `w.NAME`).
-    pub const TERMS: [&'static str; 14] = [
+    pub const TERMS: [&'static str; 15] = [
         "attacker",
         "defender",
         "king_open_line",
@@ -112,6 +118,7 @@ impl EvalWeights {
         "corner_guard",
         "tempo",
         "king_region_edge",
+        "king_region_corner",
     ];
 
     /// The weight of the term called `name` (one of [`EvalWeights::TERMS`]), to read or set;
@@ -140,6 +147,7 @@ impl EvalWeights {
             "corner_guard" => &mut self.corner_guard,
             "tempo" => &mut self.tempo,
             "king_region_edge" => &mut self.king_region_edge,
+            "king_region_corner" => &mut self.king_region_corner,
             _ => return None,
         })
     }
@@ -150,6 +158,12 @@ impl Default for EvalWeights {
         EvalWeights::DEFAULT
     }
 }
+
+/// The smallest board on which `king_region_corner` counts. Sealing a corner takes three
+/// attackers; on 7x7 boards (Brandub, Magpie: 8 attackers) they cannot spare twelve, the game is
+/// played otherwise, and in self-play the term lost there (Brandub 37 / 0 / 63 with it, against
+/// Fetlar's 53 / 20 / 27; docs/search.md, "Sealing the corners").
+const MIN_CORNER_REGION_BOARD: i32 = 9;
 
 /// Every square reachable from `from` by one slide over empty squares, in any direction.
 fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
@@ -232,10 +246,15 @@ pub(crate) fn evaluate_with_lines(
             let routes = (second | lines.reach) & geometry.edge;
             defenders_view += routes.count() as i32 * weights.king_escape_route;
         }
-        if weights.king_region_edge != 0 {
+        let corner_term =
+            corner_escape && weights.king_region_corner != 0 && size >= MIN_CORNER_REGION_BOARD;
+        if weights.king_region_edge != 0 || corner_term {
             // The king's region: the inside of the attackers' ring.
             let region = king_set.flood(geometry.board - attackers);
             defenders_view += (region & geometry.edge).count() as i32 * weights.king_region_edge;
+            if corner_term {
+                defenders_view += (region & corners).count() as i32 * weights.king_region_corner;
+            }
         }
     }
     if weights.attacker_diagonal_link != 0 {
@@ -278,6 +297,7 @@ mod tests {
             corner_guard: 1011,
             tempo: 1012,
             king_region_edge: 1013,
+            king_region_corner: 1014,
         };
         assert_eq!(weights, expected);
         assert!(weights.term_mut("king_speed").is_none());
@@ -305,6 +325,43 @@ mod tests {
         assert_eq!(term(closed), 0);
         // Every one of the 32 edge squares of the 9x9 board is reachable.
         assert_eq!(term(open), 7 * 32);
+    }
+
+    #[test]
+    fn the_corner_term_counts_the_corners_inside_the_attackers_ring() {
+        use crate::notation::parse_position_record;
+        use crate::variant::Variant;
+        // Copenhagen's board (rank 1 first): a diagonal of three attackers in front of a corner
+        // (c1 b2 a3) shuts the king out of it; the four diagonals shut him out of all four.
+        let one_sealed = "/2t8/1t9/t10/11/11/5K5/11/11/11/11/11/";
+        let all_sealed = "/2t5t2/1t7t1/t9t/11/11/5K5/11/11/t9t/1t7t1/2t5t2/";
+        let open = "/11/11/11/11/11/5K5/11/11/11/11/11/";
+        let mut with = EvalWeights::DEFAULT;
+        with.king_region_corner = 7;
+        let without = EvalWeights {
+            king_region_corner: 0,
+            ..with
+        };
+        let term = |record: &str, rules| {
+            let position = parse_position_record(record, rules, Side::Defenders)
+                .unwrap_or_else(|error| panic!("{record}: {error}"));
+            evaluate(&position, &with).0 - evaluate(&position, &without).0
+        };
+        let copenhagen = Variant::copenhagen().rules();
+        assert_eq!(term(open, copenhagen), 7 * 4);
+        assert_eq!(term(one_sealed, copenhagen), 7 * 3);
+        assert_eq!(term(all_sealed, copenhagen), 0);
+        // The term is for corner-escape games only: Copenhagen's and Fetlar's starts have all four
+        // corners open, Tawlbwrdd's (the king escapes to an edge) scores nothing.
+        let start = |variant: Variant| {
+            let position = variant.start();
+            evaluate(&position, &with).0 - evaluate(&position, &without).0
+        };
+        assert_eq!(start(Variant::copenhagen()).abs(), 7 * 4);
+        assert_eq!(start(Variant::fetlar()).abs(), 7 * 4);
+        assert_eq!(start(Variant::tawlbwrdd()), 0);
+        // Nor on 7x7 boards, where the attackers have too few pieces to seal corners.
+        assert_eq!(start(Variant::brandub()), 0);
     }
 
     #[test]
