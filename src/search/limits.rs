@@ -161,8 +161,8 @@ enum Share {
 const MOVES_TO_GO_EDGE: u32 = 16;
 
 /// [`MOVES_TO_GO_EDGE`] for a game whose king escapes to a corner: Copenhagen's games against
-/// OpenTafl's AI last a median 38 to 54 moves a side (up to 160), and at 1/16 the attackers
-/// lost most of them in the long middlegame with under 3 s of 20 left, searching 3 to 5 plies.
+/// OpenTafl's AI last a median 38 to 54 moves a side (up to 160), and at 1/16 two of the three
+/// attacking games lost in one run were lost with under 3 s of 20 left, searching 2 to 7 plies.
 const MOVES_TO_GO_CORNER: u32 = 24;
 
 /// How many moves the usual share of a move is taken for under `rules`.
@@ -253,7 +253,7 @@ mod tests {
     }
 
     /// Twenty-second games where every move takes its usual share (twice the soft limit): after
-    /// 35 moves a side, as far as the median Copenhagen game against OpenTafl's AI goes, a
+    /// 35 moves a side, most of the way through a median Copenhagen game against OpenTafl's AI, a
     /// corner-escape game has kept more of its clock for its next move than an edge-escape one
     /// (a third more at least), having spent less on its first move.
     #[test]
