@@ -303,24 +303,34 @@ mod tests {
         assert!(weights.term_mut("king_speed").is_none());
     }
 
+    /// What the term `name` at weight 7 adds to `position`'s evaluation (all other weights the
+    /// defaults), from the side to move's point of view.
+    fn term_at_seven(name: &str, position: &Position) -> i32 {
+        let mut with = EvalWeights::DEFAULT;
+        let mut without = EvalWeights::DEFAULT;
+        *with.term_mut(name).expect("a term's name") = 7;
+        *without.term_mut(name).expect("a term's name") = 0;
+        evaluate(position, &with).0 - evaluate(position, &without).0
+    }
+
+    /// A position record (rank 1 first) under `rules`, the defenders to move.
+    fn defenders_to_move(record: &str, rules: crate::rules::Rules) -> Position {
+        crate::notation::parse_position_record(record, rules, Side::Defenders)
+            .unwrap_or_else(|error| panic!("{record}: {error}"))
+    }
+
     #[test]
     fn the_region_term_counts_the_edge_squares_inside_the_attackers_ring() {
-        use crate::notation::parse_position_record;
         use crate::rules::Rules;
         // A diamond of attackers round the king (rank 1 first): closed, every orthogonal step
         // out of it lands on an attacker; without g5 it is open to the whole board.
         let closed = "/9/9/4t4/3t1t3/2t1K1t2/3t1t3/4t4/9/9/";
         let open = "/9/9/4t4/3t1t3/2t1K4/3t1t3/4t4/9/9/";
-        let mut with = EvalWeights::DEFAULT;
-        with.king_region_edge = 7;
-        let without = EvalWeights {
-            king_region_edge: 0,
-            ..with
-        };
         let term = |record: &str| {
-            let position = parse_position_record(record, Rules::TABLUT, Side::Defenders)
-                .unwrap_or_else(|error| panic!("{record}: {error}"));
-            evaluate(&position, &with).0 - evaluate(&position, &without).0
+            term_at_seven(
+                "king_region_edge",
+                &defenders_to_move(record, Rules::TABLUT),
+            )
         };
         assert_eq!(term(closed), 0);
         // Every one of the 32 edge squares of the 9x9 board is reachable.
@@ -329,34 +339,22 @@ mod tests {
 
     #[test]
     fn the_corner_term_counts_the_corners_inside_the_attackers_ring() {
-        use crate::notation::parse_position_record;
         use crate::variant::Variant;
         // Copenhagen's board (rank 1 first): a diagonal of three attackers in front of a corner
         // (c1 b2 a3) shuts the king out of it; the four diagonals shut him out of all four.
         let one_sealed = "/2t8/1t9/t10/11/11/5K5/11/11/11/11/11/";
         let all_sealed = "/2t5t2/1t7t1/t9t/11/11/5K5/11/11/t9t/1t7t1/2t5t2/";
         let open = "/11/11/11/11/11/5K5/11/11/11/11/11/";
-        let mut with = EvalWeights::DEFAULT;
-        with.king_region_corner = 7;
-        let without = EvalWeights {
-            king_region_corner: 0,
-            ..with
+        let term = |record: &str| {
+            let copenhagen = Variant::copenhagen().rules();
+            term_at_seven("king_region_corner", &defenders_to_move(record, copenhagen))
         };
-        let term = |record: &str, rules| {
-            let position = parse_position_record(record, rules, Side::Defenders)
-                .unwrap_or_else(|error| panic!("{record}: {error}"));
-            evaluate(&position, &with).0 - evaluate(&position, &without).0
-        };
-        let copenhagen = Variant::copenhagen().rules();
-        assert_eq!(term(open, copenhagen), 7 * 4);
-        assert_eq!(term(one_sealed, copenhagen), 7 * 3);
-        assert_eq!(term(all_sealed, copenhagen), 0);
+        assert_eq!(term(open), 7 * 4);
+        assert_eq!(term(one_sealed), 7 * 3);
+        assert_eq!(term(all_sealed), 0);
         // The term is for corner-escape games only: Copenhagen's and Fetlar's starts have all four
         // corners open, Tawlbwrdd's (the king escapes to an edge) scores nothing.
-        let start = |variant: Variant| {
-            let position = variant.start();
-            evaluate(&position, &with).0 - evaluate(&position, &without).0
-        };
+        let start = |variant: Variant| term_at_seven("king_region_corner", &variant.start());
         assert_eq!(start(Variant::copenhagen()).abs(), 7 * 4);
         assert_eq!(start(Variant::fetlar()).abs(), 7 * 4);
         assert_eq!(start(Variant::tawlbwrdd()), 0);

@@ -118,10 +118,7 @@ impl Limits {
                     .max(Duration::from_millis(10)),
                 Share::Overtime(period) => period,
             });
-        match (self.move_time, from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        tighter(self.move_time, from_clock)
     }
 
     fn soft_limit(&self, moves_to_go: u32) -> Option<Duration> {
@@ -131,10 +128,15 @@ impl Limits {
                 Share::Main(share) => usable(share).max(Duration::from_millis(10)) / 2,
                 Share::Overtime(period) => period / 2,
             });
-        match (self.move_time.map(|time| time / 2), from_clock) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        tighter(self.move_time.map(|time| time / 2), from_clock)
+    }
+}
+
+/// The tighter of two optional limits (either one alone when the other is unset).
+fn tighter(a: Option<Duration>, b: Option<Duration>) -> Option<Duration> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -206,11 +208,15 @@ mod tests {
 
     use crate::Variant;
 
-    fn budgets_in(remaining: Duration, rules: Rules) -> (Duration, Duration) {
-        let limits = Limits::clock(Clock {
+    fn on_clock(remaining: Duration) -> Limits {
+        Limits::clock(Clock {
             remaining,
             ..Clock::default()
-        });
+        })
+    }
+
+    fn budgets_in(remaining: Duration, rules: Rules) -> (Duration, Duration) {
+        let limits = on_clock(remaining);
         let budget = limits
             .time_budget_in(rules)
             .expect("a clock gives a budget");
@@ -221,10 +227,7 @@ mod tests {
     }
 
     fn budgets(remaining: Duration) -> (Duration, Duration) {
-        let limits = Limits::clock(Clock {
-            remaining,
-            ..Clock::default()
-        });
+        let limits = on_clock(remaining);
         let budget = limits.time_budget().expect("a clock gives a budget");
         let soft = limits
             .soft_time_limit()
