@@ -913,3 +913,51 @@ fn a_piped_go_answers_and_exits_at_once_while_a_large_table_is_set_up() {
     assert!(Position::tablut().is_legal(m));
     assert!(elapsed < EXIT_LIMIT, "{elapsed:?}");
 }
+
+#[test]
+fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
+    // Attackers to move; e1-e3 leaves the defenders without a move, a draw (R17): with
+    // `--contempt 0` the analysis scores it even, by default at the most a draw can cost.
+    let analyse_walling_in = |args: &[&str]| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .args(["--hash", "4"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the engine starts");
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        stdin
+            .write_all(
+                b"rules tablut\nposition /2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/\nside attackers\n\
+                  analyze 400 1\n",
+            )
+            .expect("the engine reads its input");
+        drop(stdin);
+        let output = child.wait_with_output().expect("the engine exits");
+        let text = String::from_utf8(output.stdout).expect("ASCII replies");
+        let analysis = text.lines().find(|line| line.starts_with("analysis "));
+        let score = analysis.and_then(|line| {
+            let words: Vec<&str> = line.split(' ').collect();
+            let at = words.iter().position(|word| word.starts_with("e1-e3"))?;
+            words.get(at + 1).map(|word| word.to_string())
+        });
+        (
+            output.status.code(),
+            score,
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    assert_eq!(
+        analyse_walling_in(&["--contempt", "0"]).1.as_deref(),
+        Some("0.00")
+    );
+    assert_eq!(analyse_walling_in(&[]).1.as_deref(), Some("-15.00"));
+    for bad in ["-1", "1501", "many"] {
+        let (code, score, stderr) = analyse_walling_in(&["--contempt", bad]);
+        assert_eq!(code, Some(2), "--contempt {bad}");
+        assert_eq!(score, None, "--contempt {bad}");
+        assert!(stderr.contains(&format!("--contempt: '{bad}'")), "{stderr}");
+    }
+}

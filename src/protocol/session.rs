@@ -36,10 +36,21 @@ pub struct SessionOptions {
     pub max_search_depth: Option<u32>,
     /// Deepest `perft`/`divide` accepted; deeper ones get `error 0`.
     pub max_perft_depth: u32,
+    /// What a draw costs the side the engine searches for, in hundredths of a soldier
+    /// ([`Searcher::set_contempt`]), in every search of the session. The default, 1500, is the
+    /// most a draw can cost: the engine plays on unless every other line is lost or 15 soldiers
+    /// down, so it does not settle for a repetition against a weaker opponent (a person, or
+    /// OpenTafl's AI, which it drew when a draw cost less: docs/search.md). Scores of lines that
+    /// end in a draw show that cost. 0 scores a draw as even.
+    pub contempt: i32,
 }
 
+/// [`SessionOptions::contempt`]'s default: what a draw costs at most (see `set_contempt`).
+const SESSION_CONTEMPT: i32 = 1500;
+
 impl Default for SessionOptions {
-    /// The binary's settings: 64 MiB, one thread, 5 s per move without a clock, perft up to 12.
+    /// The binary's settings: 64 MiB, one thread, 5 s per move without a clock, perft up to 12,
+    /// a draw costing 15 soldiers.
     fn default() -> SessionOptions {
         SessionOptions {
             hash_mb: 64,
@@ -48,13 +59,15 @@ impl Default for SessionOptions {
             max_search_time: None,
             max_search_depth: None,
             max_perft_depth: 12,
+            contempt: SESSION_CONTEMPT,
         }
     }
 }
 
 impl SessionOptions {
     /// Settings for driving a session in-process many times a second (tests, fuzzing): a small
-    /// table, searches of at most depth 2 and 20 ms, perft up to depth 2.
+    /// table, searches of at most depth 2 and 20 ms, perft up to depth 2 (and the default
+    /// contempt).
     pub fn quick() -> SessionOptions {
         SessionOptions {
             hash_mb: 1,
@@ -63,6 +76,7 @@ impl SessionOptions {
             max_search_time: Some(Duration::from_millis(20)),
             max_search_depth: Some(2),
             max_perft_depth: 2,
+            contempt: SESSION_CONTEMPT,
         }
     }
 }
@@ -110,6 +124,8 @@ pub(crate) struct Job {
     limits: Limits,
     /// Time after which the driver stops the search whatever it is doing (watchdog).
     pub(crate) hard_limit: Option<Duration>,
+    /// The session's contempt, set on whichever searcher runs the job.
+    contempt: i32,
 }
 
 /// What a job produced.
@@ -158,6 +174,7 @@ impl Job {
                 JobOutcome::Counted(run_perft(self.game.position(), *depth, *divide, cancel))
             }
             kind => {
+                searcher.set_contempt(self.contempt);
                 let stop = searcher.stop_handle();
                 let mut limits = self.limits;
                 if cancel.load(Ordering::Relaxed) {
@@ -624,6 +641,7 @@ impl Session {
             game,
             limits,
             hard_limit: hard,
+            contempt: self.options.contempt,
         }
     }
 
@@ -954,6 +972,48 @@ mod tests {
         let mut session = Session::new(SessionOptions::quick());
         assert!(run(&mut session, "rules tablut").is_empty());
         session
+    }
+
+    #[test]
+    fn the_options_contempt_prices_the_draws_of_every_search() {
+        // Attackers to move; e1-e3 leaves the defenders without a move, a draw (R17). The
+        // analysis scores that line with what a draw costs the attackers: nothing with contempt
+        // 0, 15 soldiers with the default (the most a draw can cost), and with contempt 1 soldier
+        // that much more than the evaluation says they are behind (the game starts here).
+        const RECORD: &str = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
+        let walled_in = |contempt: i32| {
+            let mut session = Session::new(SessionOptions {
+                contempt,
+                ..SessionOptions::quick()
+            });
+            for line in [
+                "rules tablut",
+                &format!("position {RECORD}"),
+                "side attackers",
+            ] {
+                assert!(run(&mut session, line).is_empty(), "{line}");
+            }
+            let replies = run(&mut session, "analyze 400 1");
+            let words: Vec<&str> = replies
+                .last()
+                .expect("analyze answers")
+                .split(' ')
+                .collect();
+            let at = words
+                .iter()
+                .position(|word| word.starts_with("e1-e3"))
+                .expect("every move gets a line");
+            let soldiers: f64 = words[at + 1].parse().expect("an evaluation");
+            (soldiers * 100.0).round() as i32
+        };
+        let position =
+            notation::parse_position_record(RECORD, crate::Rules::TABLUT, Side::Attackers)
+                .expect("valid record");
+        let weights = crate::search::eval::EvalWeights::DEFAULT;
+        let behind = -crate::search::eval::evaluate(&position, &weights).0;
+        assert_eq!(walled_in(0), 0);
+        assert_eq!(walled_in(SessionOptions::default().contempt), -1500);
+        assert_eq!(walled_in(100), -100 - behind.max(0));
     }
 
     #[test]

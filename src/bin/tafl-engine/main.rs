@@ -10,14 +10,20 @@ use std::time::Duration;
 
 use tafl_engine::protocol::{SessionOptions, run_stdio};
 
-const USAGE: &str = "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>]
+const USAGE: &str =
+    "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>] [--contempt <n>]
        tafl-engine tablut-challenge <white|black> [options]
   --hash <MiB>     transposition table size (default 64)
   --threads <n>    search threads (default 1)
   --movetime <ms>  time per move when the host sends no clock (default 5000)
+  --contempt <n>   what a draw costs the engine, in hundredths of a soldier, from 0
+                   (a draw is even) to 1500 (play on unless lost; the default)
 Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
 'tafl-engine tablut-challenge --help').";
+
+/// The largest `--contempt`: a draw never costs more than 15 soldiers (the search's cap).
+const MAX_CONTEMPT: i32 = 1500;
 
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
@@ -40,6 +46,17 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
             "--movetime" => {
                 options.default_move_time =
                     Duration::from_millis(number("--movetime", 86_400_000)?);
+            }
+            "--contempt" => {
+                let value = args.next().ok_or("--contempt needs a number")?;
+                options.contempt = match value.parse::<i32>() {
+                    Ok(n) if (0..=MAX_CONTEMPT).contains(&n) => n,
+                    _ => {
+                        return Err(format!(
+                            "--contempt: '{value}' is not a number from 0 to {MAX_CONTEMPT}"
+                        ));
+                    }
+                };
             }
             "--help" | "-h" => return Err(USAGE.to_string()),
             "--version" | "-V" => return Err(format!("tafl-engine {}", env!("CARGO_PKG_VERSION"))),
