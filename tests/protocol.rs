@@ -917,7 +917,7 @@ fn a_piped_go_answers_and_exits_at_once_while_a_large_table_is_set_up() {
 #[test]
 fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
     // Attackers to move; e1-e3 leaves the defenders without a move, a draw (R17): with
-    // `--contempt 0` the analysis scores it even, by default at the most a draw can cost.
+    // `--contempt 0` the analysis scores it even, by default at 15 soldiers.
     let analyse_walling_in = |args: &[&str]| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
             .args(["--hash", "4"])

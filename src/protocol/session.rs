@@ -37,15 +37,17 @@ pub struct SessionOptions {
     /// Deepest `perft`/`divide` accepted; deeper ones get `error 0`.
     pub max_perft_depth: u32,
     /// What a draw costs the side the engine searches for, in hundredths of a soldier
-    /// ([`Searcher::set_contempt`]), in every search of the session. The default, 1500, is the
-    /// most a draw can cost: the engine plays on unless every other line is lost or 15 soldiers
-    /// down, so it does not settle for a repetition against a weaker opponent (a person, or
-    /// OpenTafl's AI, which it drew when a draw cost less: docs/search.md). Scores of lines that
-    /// end in a draw show that cost. 0 scores a draw as even.
+    /// ([`Searcher::set_contempt`]), in every search of the session. The default, 1500, is as
+    /// far as the search's own pricing of a draw goes (the contempt plus the evaluation's
+    /// deficit, capped at 15 soldiers): the engine plays on unless every other line is lost or 15
+    /// soldiers down, so it does not settle for a repetition against a weaker opponent (a
+    /// person, or OpenTafl's AI, which it drew when a draw cost less: docs/search.md). Scores of
+    /// lines that end in a draw show that cost. 0 scores a draw as even.
     pub contempt: i32,
 }
 
-/// [`SessionOptions::contempt`]'s default: what a draw costs at most (see `set_contempt`).
+/// [`SessionOptions::contempt`]'s default: 15 soldiers, the cap on a draw's price from the
+/// evaluation's deficit (see `Searcher::draw_score`).
 const SESSION_CONTEMPT: i32 = 1500;
 
 impl Default for SessionOptions {
@@ -978,7 +980,7 @@ mod tests {
     fn the_options_contempt_prices_the_draws_of_every_search() {
         // Attackers to move; e1-e3 leaves the defenders without a move, a draw (R17). The
         // analysis scores that line with what a draw costs the attackers: nothing with contempt
-        // 0, 15 soldiers with the default (the most a draw can cost), and with contempt 1 soldier
+        // 0, 15 soldiers with the default (whatever the evaluation says), and with contempt 1 soldier
         // that much more than the evaluation says they are behind (the game starts here).
         const RECORD: &str = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
         let walled_in = |contempt: i32| {

@@ -22,7 +22,8 @@ Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
 'tafl-engine tablut-challenge --help').";
 
-/// The largest `--contempt`: a draw never costs more than 15 soldiers (the search's cap).
+/// The largest `--contempt`: 15 soldiers, the cap on a draw's price from the evaluation's
+/// deficit, so that a draw never costs more than the search itself would make it.
 const MAX_CONTEMPT: i32 = 1500;
 
 /// Reads the command line; `Err` holds the message for stderr.
