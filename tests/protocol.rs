@@ -937,6 +937,7 @@ fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
         drop(stdin);
         let output = child.wait_with_output().expect("the engine exits");
         let text = String::from_utf8(output.stdout).expect("ASCII replies");
+        assert!(text.lines().all(is_documented_reply), "{text}");
         let analysis = text.lines().find(|line| line.starts_with("analysis "));
         let score = analysis.and_then(|line| {
             let words: Vec<&str> = line.split(' ').collect();
