@@ -15,7 +15,7 @@ use crate::notation;
 use crate::perft;
 use crate::piece::Side;
 use crate::position::Position;
-use crate::search::{Limits, SearchConfig, SearchInfo, SearchResult, Searcher};
+use crate::search::{Limits, MAX_DRAW_COST, SearchConfig, SearchInfo, SearchResult, Searcher};
 use crate::variant::Variant;
 
 use super::command::{ClockCommand, Command, CommandError, GoLimits, parse_command};
@@ -37,18 +37,14 @@ pub struct SessionOptions {
     /// Deepest `perft`/`divide` accepted; deeper ones get `error 0`.
     pub max_perft_depth: u32,
     /// What a draw costs the side the engine searches for, in hundredths of a soldier
-    /// ([`Searcher::set_contempt`]), in every search of the session. The default, 1500, is as
-    /// far as the search's own pricing of a draw goes (the contempt plus the evaluation's
-    /// deficit, capped at 15 soldiers): the engine plays on unless every other line is lost or 15
+    /// ([`Searcher::set_contempt`]), in every search of the session. The default,
+    /// [`MAX_DRAW_COST`] (1500), is as far as the search's own pricing of a draw goes (the
+    /// contempt plus the evaluation's deficit, capped at 15 soldiers): the engine plays on unless every other line is lost or 15
     /// soldiers down, so it does not settle for a repetition against a weaker opponent (a
     /// person, or OpenTafl's AI, which it drew when a draw cost less: docs/search.md). Scores of
     /// lines that end in a draw show that cost. 0 scores a draw as even.
     pub contempt: i32,
 }
-
-/// [`SessionOptions::contempt`]'s default: 15 soldiers, the cap on a draw's price from the
-/// evaluation's deficit (see `Searcher::draw_score`).
-const SESSION_CONTEMPT: i32 = 1500;
 
 impl Default for SessionOptions {
     /// The binary's settings: 64 MiB, one thread, 5 s per move without a clock, perft up to 12,
@@ -61,7 +57,7 @@ impl Default for SessionOptions {
             max_search_time: None,
             max_search_depth: None,
             max_perft_depth: 12,
-            contempt: SESSION_CONTEMPT,
+            contempt: MAX_DRAW_COST,
         }
     }
 }
@@ -78,7 +74,7 @@ impl SessionOptions {
             max_search_time: Some(Duration::from_millis(20)),
             max_search_depth: Some(2),
             max_perft_depth: 2,
-            contempt: SESSION_CONTEMPT,
+            contempt: MAX_DRAW_COST,
         }
     }
 }

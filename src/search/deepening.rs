@@ -8,6 +8,7 @@ use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
 
+use super::MAX_DRAW_COST;
 use super::alphabeta::{self, Shared, Thread};
 use super::eval::{EvalWeights, evaluate};
 use super::ordering::MAX_PLY;
@@ -30,10 +31,6 @@ pub(crate) struct Setup<'a> {
     pub(crate) features: Features,
     pub(crate) contempt: i32,
 }
-
-/// The most a draw may cost the side searched for (hundredths of a soldier): beyond this, a draw
-/// is worth taking whatever the evaluation says.
-const MAX_DRAW_COST: i32 = 1500;
 
 /// What a draw costs the root's side to move when a search of a game that began at `start`
 /// starts at `root`: at least `contempt`, and when `contempt` is positive, also `contempt` more

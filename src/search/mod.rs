@@ -179,6 +179,13 @@ pub struct Searcher {
 /// (and more than the evaluation says it is behind: [`Searcher::draw_score`]).
 pub const DEFAULT_CONTEMPT: i32 = 60;
 
+/// The most the search's own pricing of a draw goes to, in hundredths of a soldier (15
+/// soldiers): a positive contempt plus the evaluation's deficit is capped here
+/// ([`Searcher::draw_score`]). A contempt of this much prices every draw at 15 soldiers whatever
+/// the evaluation says; it is what the protocol binary plays with by default and the largest
+/// `--contempt` it takes.
+pub const MAX_DRAW_COST: i32 = 1500;
+
 // The protocol binary runs the searcher on a worker thread.
 const _: fn() = || {
     fn assert_send<T: Send>() {}

@@ -9,6 +9,7 @@ mod challenge;
 use std::time::Duration;
 
 use tafl_engine::protocol::{SessionOptions, run_stdio};
+use tafl_engine::search::MAX_DRAW_COST;
 
 const USAGE: &str =
     "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>] [--contempt <n>]
@@ -21,10 +22,6 @@ const USAGE: &str =
 Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
 'tafl-engine tablut-challenge --help').";
-
-/// The largest `--contempt`: 15 soldiers, the cap on a draw's price from the evaluation's
-/// deficit, so that a draw never costs more than the search itself would make it.
-const MAX_CONTEMPT: i32 = 1500;
 
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
@@ -51,10 +48,10 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
             "--contempt" => {
                 let value = args.next().ok_or("--contempt needs a number")?;
                 options.contempt = match value.parse::<i32>() {
-                    Ok(n) if (0..=MAX_CONTEMPT).contains(&n) => n,
+                    Ok(n) if (0..=MAX_DRAW_COST).contains(&n) => n,
                     _ => {
                         return Err(format!(
-                            "--contempt: '{value}' is not a number from 0 to {MAX_CONTEMPT}"
+                            "--contempt: '{value}' is not a number from 0 to {MAX_DRAW_COST}"
                         ));
                     }
                 };
