@@ -368,10 +368,11 @@ fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
 
 #[test]
 fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
-    // The evaluation is tilted against the defenders at the start of both games; the start is
-    // taken as even, so a draw costs them at least the contempt plus that tilt, at the start and
-    // later, whatever the evaluation says of the position then. The attackers, ahead by the same
-    // tilt, pay the contempt alone at the start.
+    // The evaluation is tilted to one side at the start of each game (since
+    // `defender_mobility`, to the defenders in Tablut and Tawlbwrdd); the start is taken as
+    // even, so a draw costs the side it puts behind at least the contempt plus that tilt, at the
+    // start and later, whatever the evaluation says of the position then. The side ahead by the
+    // tilt pays the contempt alone at the start.
     let searcher = Searcher::new(SearchConfig {
         threads: 1,
         hash_mb: 1,
@@ -380,20 +381,23 @@ fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
     let weights = searcher.eval_weights();
     for variant in [Variant::tablut(), Variant::tawlbwrdd()] {
         let start = variant.start();
-        let tilt = -eval::evaluate(&start.with_side_to_move(Side::Defenders), weights).0;
-        assert!(
-            tilt > 0,
-            "{}: the start favours the attackers",
-            variant.name()
-        );
+        let behind_by = |side: Side| -eval::evaluate(&start.with_side_to_move(side), weights).0;
+        let (behind, ahead) = if behind_by(Side::Defenders) > 0 {
+            (Side::Defenders, Side::Attackers)
+        } else {
+            (Side::Attackers, Side::Defenders)
+        };
+        let tilt = behind_by(behind);
+        assert!(tilt > 0, "{}: the start is not even", variant.name());
+        assert!(behind_by(ahead) < 0, "{}", variant.name());
         let mut game = Game::new(&variant);
-        assert_eq!(
-            searcher.draw_score(&game).0,
-            -contempt,
-            "{}",
-            variant.name()
-        );
-        // Seeded moves, checking the defenders' price after each of the attackers'.
+        let at_start = searcher.draw_score(&game).0;
+        if game.position().side_to_move() == ahead {
+            assert_eq!(at_start, -contempt, "{}", variant.name());
+        } else {
+            assert_eq!(at_start, -(contempt + tilt), "{}", variant.name());
+        }
+        // Seeded moves, checking the price of the side behind at each of its turns.
         for ply in 0..16 {
             let moves = game.legal_moves();
             let m = moves.as_slice()[(ply * 7 + 3) % moves.len()];
@@ -401,7 +405,7 @@ fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
             if game.outcome().is_some() {
                 break;
             }
-            if game.position().side_to_move() == Side::Defenders {
+            if game.position().side_to_move() == behind {
                 let draw = searcher.draw_score(&game).0;
                 assert!(
                     draw <= -(contempt + tilt),

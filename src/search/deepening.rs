@@ -37,11 +37,11 @@ pub(crate) struct Setup<'a> {
 /// than the static evaluation says that side is behind, at the root or at the start, whichever
 /// is more (capped at [`MAX_DRAW_COST`]).
 ///
-/// The evaluation's zero is not where a game is even: it is tilted against the defenders
-/// (-0.9 at Tablut's start, -1.86 at Tawlbwrdd's), and the Tablut and Tawlbwrdd games
-/// they go on to win start at -1.5 to -5. The start of the game is taken as even, so a draw
-/// costs a side at least what the start's evaluation says it is behind; measured in
-/// docs/search.md.
+/// The evaluation's zero is not where a game is even: each game's start is tilted to one side
+/// (to the defenders by 2.45 at Tablut's start and 1.33 at Tawlbwrdd's since the defenders'
+/// mobility term; to the attackers by 0.9 and 1.86 before it). The start of the game is taken
+/// as even, so a draw costs a side at least what the start's evaluation says it is behind;
+/// measured in docs/search.md.
 pub(crate) fn draw_cost(
     contempt: i32,
     root: &Position,

@@ -57,6 +57,11 @@ pub struct EvalWeights {
     /// squares he could reach by steps through squares without an attacker), a corner the
     /// attackers have not yet sealed off (defenders).
     pub king_region_corner: i32,
+    /// Edge-escape games: per move a defending soldier could make (defenders), room to meet the
+    /// attackers' wall from inside and outside it.
+    pub defender_mobility: i32,
+    /// Edge-escape games: per move an attacking soldier could make (attackers).
+    pub attacker_mobility: i32,
 }
 
 impl EvalWeights {
@@ -77,6 +82,8 @@ impl EvalWeights {
         tempo: 10,
         king_region_edge: 5,
         king_region_corner: 160,
+        defender_mobility: 6,
+        attacker_mobility: 0,
     };
 
     /// The first evaluation of the project (material, king distance, free lines, besiegers,
@@ -97,13 +104,15 @@ impl EvalWeights {
         tempo: 0,
         king_region_edge: 0,
         king_region_corner: 0,
+        defender_mobility: 0,
+        attacker_mobility: 0,
     };
 }
 
 impl EvalWeights {
     /// The names of the terms, the fields' names, in the order of the fields: what
     /// [`EvalWeights::term_mut`] takes (and what match runners and tuners accept as `w.NAME`).
-    pub const TERMS: [&'static str; 15] = [
+    pub const TERMS: [&'static str; 17] = [
         "attacker",
         "defender",
         "king_open_line",
@@ -119,6 +128,8 @@ impl EvalWeights {
         "tempo",
         "king_region_edge",
         "king_region_corner",
+        "defender_mobility",
+        "attacker_mobility",
     ];
 
     /// The weight of the term called `name` (one of [`EvalWeights::TERMS`]), to read or set;
@@ -148,6 +159,8 @@ impl EvalWeights {
             "tempo" => &mut self.tempo,
             "king_region_edge" => &mut self.king_region_edge,
             "king_region_corner" => &mut self.king_region_corner,
+            "defender_mobility" => &mut self.defender_mobility,
+            "attacker_mobility" => &mut self.attacker_mobility,
             _ => return None,
         })
     }
@@ -257,6 +270,23 @@ pub(crate) fn evaluate_with_lines(
             }
         }
     }
+    if !corner_escape && (weights.defender_mobility != 0 || weights.attacker_mobility != 0) {
+        // The soldiers' moves, counted as movegen::count does (through the empty castle, R7,
+        // never onto it, R6); the king's are `king_mobility`. Not in corner-escape games: there
+        // the term lost its self-play match, above all with the attackers, who chased the
+        // defenders' room instead of sealing corners (docs/search.md, "Room to move").
+        let geometry = position.rules().geometry();
+        let empty = geometry.board - position.occupied();
+        let destinations = empty - geometry.castle;
+        let moves = |pieces: Bitboard| -> i32 {
+            Direction::ALL
+                .into_iter()
+                .map(|direction| (pieces.slides(direction, empty) & destinations).count() as i32)
+                .sum()
+        };
+        defenders_view += moves(defenders) * weights.defender_mobility
+            - moves(attackers) * weights.attacker_mobility;
+    }
     if weights.attacker_diagonal_link != 0 {
         let north = attackers.shift(Direction::North);
         let links = (north.shift(Direction::East) & attackers).count()
@@ -298,6 +328,8 @@ mod tests {
             tempo: 1012,
             king_region_edge: 1013,
             king_region_corner: 1014,
+            defender_mobility: 1015,
+            attacker_mobility: 1016,
         };
         assert_eq!(weights, expected);
         assert!(weights.term_mut("king_speed").is_none());
@@ -360,6 +392,55 @@ mod tests {
         assert_eq!(start(Variant::tawlbwrdd()), 0);
         // Nor on 7x7 boards, where the attackers have too few pieces to seal corners.
         assert_eq!(start(Variant::brandub()), 0);
+    }
+
+    #[test]
+    fn the_mobility_terms_count_the_soldiers_legal_moves() {
+        // The oracle: the move generator's legal moves of each side, the king's left out, along
+        // pseudo-random games of both edge-escape games.
+        let mut random = crate::test_support::XorShift(0x0005_eed0_fa11_5ade);
+        for start in [Position::tablut(), Position::tawlbwrdd()] {
+            for _ in 0..10 {
+                let mut position = start;
+                for _ in 0..80 {
+                    if position.winner().is_some() {
+                        break;
+                    }
+                    let soldier_moves = |side: Side| {
+                        let mover = position.with_side_to_move(side);
+                        let moves = mover.legal_moves();
+                        let king = position.king();
+                        moves.into_iter().filter(|m| Some(m.from()) != king).count() as i32
+                    };
+                    let defending = position.with_side_to_move(Side::Defenders);
+                    let attacking = position.with_side_to_move(Side::Attackers);
+                    // Each side to move sees its own term with a plus sign.
+                    let defenders = term_at_seven("defender_mobility", &defending);
+                    let attackers = term_at_seven("attacker_mobility", &attacking);
+                    assert_eq!(
+                        defenders,
+                        7 * soldier_moves(Side::Defenders),
+                        "{position:?}"
+                    );
+                    assert_eq!(
+                        attackers,
+                        7 * soldier_moves(Side::Attackers),
+                        "{position:?}"
+                    );
+                    let moves = position.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let pick = random.next() % moves.len() as u64;
+                    position.play_unchecked(moves[pick as usize]);
+                }
+            }
+        }
+        // Corner-escape games have neither term, though their soldiers can move.
+        let copenhagen = crate::variant::Variant::copenhagen().start();
+        assert!(copenhagen.legal_moves().len() > 1);
+        assert_eq!(term_at_seven("defender_mobility", &copenhagen), 0);
+        assert_eq!(term_at_seven("attacker_mobility", &copenhagen), 0);
     }
 
     #[test]

@@ -228,7 +228,7 @@ impl Searcher {
     /// The score of a draw inside a search of `game` from its current position, from the view of
     /// the side to move: `-contempt`, or lower when the static evaluation says that side is
     /// behind, now or at the game's start (the start is taken as even: the evaluation's zero is
-    /// not, it is tilted against the defenders).
+    /// not, each game's start is tilted to one side).
     ///
     /// ```
     /// use tafl_engine::{Game, Variant};
