@@ -645,8 +645,15 @@ pub(crate) fn count(position: &Position) -> u32 {
     if position.classic_winner().is_some() {
         return 0; // P1: a won position has no legal moves.
     }
+    slides_of(position, position.pieces(position.side_to_move()))
+}
+
+/// The number of slides the pieces of `movers` could make in `position`, whoever is to move:
+/// each way through empty squares (the empty castle among them, R7), never onto the castle (R6).
+/// [`count`] for the side to move; the evaluation's mobility terms for each side's soldiers.
+#[inline]
+pub(crate) fn slides_of(position: &Position, movers: Bitboard) -> u32 {
     let geometry = position.rules().geometry();
-    let movers = position.pieces(position.side_to_move());
     let empty = geometry.board - position.occupied();
     let destinations = empty - geometry.castle;
     Direction::ALL

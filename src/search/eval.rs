@@ -271,19 +271,11 @@ pub(crate) fn evaluate_with_lines(
         }
     }
     if !corner_escape && (weights.defender_mobility != 0 || weights.attacker_mobility != 0) {
-        // The soldiers' moves, counted as movegen::count does (through the empty castle, R7,
-        // never onto it, R6); the king's are `king_mobility`. Not in corner-escape games: there
-        // the term lost its self-play match, above all with the attackers, who chased the
-        // defenders' room instead of sealing corners (docs/search.md, "Room to move").
-        let geometry = position.rules().geometry();
-        let empty = geometry.board - position.occupied();
-        let destinations = empty - geometry.castle;
-        let moves = |pieces: Bitboard| -> i32 {
-            Direction::ALL
-                .into_iter()
-                .map(|direction| (pieces.slides(direction, empty) & destinations).count() as i32)
-                .sum()
-        };
+        // The soldiers' moves (`movegen::slides_of`); the king's are `king_mobility`. Not in
+        // corner-escape games: there the term lost its self-play match, above all with the
+        // attackers, who chased the defenders' room instead of sealing corners (docs/search.md,
+        // "Room to move").
+        let moves = |pieces: Bitboard| crate::movegen::slides_of(position, pieces) as i32;
         defenders_view += moves(defenders) * weights.defender_mobility
             - moves(attackers) * weights.attacker_mobility;
     }
