@@ -889,17 +889,13 @@ mod tests {
             let Some(set) = variant.rules().custom() else {
                 continue;
             };
-            for _ in 0..12 {
-                let mut position = variant.start();
-                for _ in 0..120 {
-                    let moves = position.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    positions.push((position, set));
-                    position.play_unchecked(moves[(random.next() % moves.len() as u64) as usize]);
-                }
-            }
+            let games = crate::test_support::positions_along_random_games(
+                &[variant.start()],
+                12,
+                120,
+                random.next(),
+            );
+            positions.extend(games.into_iter().map(|position| (position, set)));
             let size = variant.rules().size();
             for round in 0..600u64 {
                 let mut pieces = Vec::new();

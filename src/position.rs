@@ -925,25 +925,12 @@ mod tests {
     /// Positions along seeded random games of both variants, captures and king moves among the
     /// moves played.
     fn positions_along_random_games() -> Vec<Position> {
-        let mut random = crate::test_support::XorShift(0x2545_f491_4f6c_dd1d);
-        let mut positions = Vec::new();
-        for game in 0..40 {
-            let mut position = if game % 2 == 0 {
-                Position::tablut()
-            } else {
-                Position::tawlbwrdd()
-            };
-            for _ in 0..150 {
-                let moves = position.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                positions.push(position);
-                let pick = random.next() % moves.len() as u64;
-                position.play_unchecked(moves[pick as usize]);
-            }
-        }
-        positions
+        crate::test_support::positions_along_random_games(
+            &[Position::tablut(), Position::tawlbwrdd()],
+            20,
+            150,
+            0x2545_f491_4f6c_dd1d,
+        )
     }
 
     /// Seeded random placements with the king on the castle, next to it, or elsewhere off the

@@ -39,10 +39,11 @@ pub struct SessionOptions {
     /// What a draw costs the side the engine searches for, in hundredths of a soldier
     /// ([`Searcher::set_contempt`]), in every search of the session. The default,
     /// [`MAX_DRAW_COST`] (1500), is as far as the search's own pricing of a draw goes (the
-    /// contempt plus the evaluation's deficit, capped at 15 soldiers): the engine plays on unless every other line is lost or 15
-    /// soldiers down, so it does not settle for a repetition against a weaker opponent (a
-    /// person, or OpenTafl's AI, which it drew when a draw cost less: docs/search.md). Scores of
-    /// lines that end in a draw show that cost. 0 scores a draw as even.
+    /// contempt plus the evaluation's deficit, capped at 15 soldiers): the engine plays on
+    /// unless every other line is lost or 15 soldiers down, so it does not settle for a
+    /// repetition against a weaker opponent (a person, or OpenTafl's AI, which it drew when a
+    /// draw cost less: docs/search.md). Scores of lines that end in a draw show that cost. 0
+    /// scores a draw as even.
     pub contempt: i32,
 }
 

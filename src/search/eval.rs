@@ -390,43 +390,34 @@ mod tests {
     fn the_mobility_terms_count_the_soldiers_legal_moves() {
         // The oracle: the move generator's legal moves of each side, the king's left out, along
         // pseudo-random games of both edge-escape games.
-        let mut random = crate::test_support::XorShift(0x0005_eed0_fa11_5ade);
-        for start in [Position::tablut(), Position::tawlbwrdd()] {
-            for _ in 0..10 {
-                let mut position = start;
-                for _ in 0..80 {
-                    if position.winner().is_some() {
-                        break;
-                    }
-                    let soldier_moves = |side: Side| {
-                        let mover = position.with_side_to_move(side);
-                        let moves = mover.legal_moves();
-                        let king = position.king();
-                        moves.into_iter().filter(|m| Some(m.from()) != king).count() as i32
-                    };
-                    let defending = position.with_side_to_move(Side::Defenders);
-                    let attacking = position.with_side_to_move(Side::Attackers);
-                    // Each side to move sees its own term with a plus sign.
-                    let defenders = term_at_seven("defender_mobility", &defending);
-                    let attackers = term_at_seven("attacker_mobility", &attacking);
-                    assert_eq!(
-                        defenders,
-                        7 * soldier_moves(Side::Defenders),
-                        "{position:?}"
-                    );
-                    assert_eq!(
-                        attackers,
-                        7 * soldier_moves(Side::Attackers),
-                        "{position:?}"
-                    );
-                    let moves = position.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let pick = random.next() % moves.len() as u64;
-                    position.play_unchecked(moves[pick as usize]);
-                }
-            }
+        let positions = crate::test_support::positions_along_random_games(
+            &[Position::tablut(), Position::tawlbwrdd()],
+            10,
+            80,
+            0x0005_eed0_fa11_5ade,
+        );
+        for position in positions.iter().filter(|p| p.winner().is_none()) {
+            let soldier_moves = |side: Side| {
+                let mover = position.with_side_to_move(side);
+                let moves = mover.legal_moves();
+                let king = position.king();
+                moves.into_iter().filter(|m| Some(m.from()) != king).count() as i32
+            };
+            let defending = position.with_side_to_move(Side::Defenders);
+            let attacking = position.with_side_to_move(Side::Attackers);
+            // Each side to move sees its own term with a plus sign.
+            let defenders = term_at_seven("defender_mobility", &defending);
+            let attackers = term_at_seven("attacker_mobility", &attacking);
+            assert_eq!(
+                defenders,
+                7 * soldier_moves(Side::Defenders),
+                "{position:?}"
+            );
+            assert_eq!(
+                attackers,
+                7 * soldier_moves(Side::Attackers),
+                "{position:?}"
+            );
         }
         // Corner-escape games have neither term, though their soldiers can move.
         let copenhagen = crate::variant::Variant::copenhagen().start();

@@ -411,54 +411,41 @@ mod tests {
     #[test]
     fn one_move_wins_match_an_oracle_along_random_games() {
         // Play pseudo-random games and compare the set-wise tests with playing every move.
-        let mut random = crate::test_support::XorShift(0x1234_5678_9abc_def0);
-        for start in [Position::tablut(), Position::tawlbwrdd()] {
-            for _ in 0..30 {
-                let mut position = start;
-                for _ in 0..120 {
-                    if position.winner().is_some() {
-                        break;
-                    }
-                    let lines = king_lines(&position);
-                    assert_eq!(
-                        side_to_move_wins_now(&position, &lines),
-                        wins_by_playing(&position),
-                        "{position:?}"
-                    );
-                    // Capture squares: a move lands there if and only if it captures a soldier.
-                    let squares = capture_squares(&position);
-                    for m in position.legal_moves() {
-                        let mut next = position;
-                        let captured = next.play_unchecked(m) - position.king_set();
-                        let king_moves = position.king() == Some(m.from());
-                        if !king_moves {
-                            assert_eq!(
-                                captured.any(),
-                                squares.contains(m.to()),
-                                "{position:?} {m}"
-                            );
-                        }
-                    }
-                    // Moves to a set of targets: exactly the legal moves landing there.
-                    let targets = squares | king_lines(&position).reach;
-                    let mut expected: Vec<_> = position
-                        .legal_moves()
-                        .into_iter()
-                        .filter(|m| targets.contains(m.to()))
-                        .collect();
-                    let mut found: Vec<_> = moves_to(&position, targets).into_iter().collect();
-                    expected.sort();
-                    found.sort();
-                    assert_eq!(found, expected, "{position:?}");
-                    let moves = position.legal_moves();
-                    assert_eq!(has_moves(&position), !moves.is_empty());
-                    if moves.is_empty() {
-                        break;
-                    }
-                    let pick = random.next() % moves.len() as u64;
-                    position.play_unchecked(moves[pick as usize]);
+        let positions = crate::test_support::positions_along_random_games(
+            &[Position::tablut(), Position::tawlbwrdd()],
+            30,
+            120,
+            0x1234_5678_9abc_def0,
+        );
+        for position in positions.iter().filter(|p| p.winner().is_none()) {
+            let lines = king_lines(position);
+            assert_eq!(
+                side_to_move_wins_now(position, &lines),
+                wins_by_playing(position),
+                "{position:?}"
+            );
+            // Capture squares: a move lands there if and only if it captures a soldier.
+            let squares = capture_squares(position);
+            for m in position.legal_moves() {
+                let mut next = *position;
+                let captured = next.play_unchecked(m) - position.king_set();
+                let king_moves = position.king() == Some(m.from());
+                if !king_moves {
+                    assert_eq!(captured.any(), squares.contains(m.to()), "{position:?} {m}");
                 }
             }
+            // Moves to a set of targets: exactly the legal moves landing there.
+            let targets = squares | king_lines(position).reach;
+            let mut expected: Vec<_> = position
+                .legal_moves()
+                .into_iter()
+                .filter(|m| targets.contains(m.to()))
+                .collect();
+            let mut found: Vec<_> = moves_to(position, targets).into_iter().collect();
+            expected.sort();
+            found.sort();
+            assert_eq!(found, expected, "{position:?}");
+            assert_eq!(has_moves(position), !position.legal_moves().is_empty());
         }
     }
 }
