@@ -649,7 +649,7 @@ impl<'a> Thread<'a> {
                 // King moves onto a square with a free line: the escape threats.
                 let checks = threats::escape_squares(position).0 & (lines.reach - captures);
                 let king = position.king();
-                for m in threats::moves_to(position, checks) {
+                for &m in &threats::moves_to(position, checks) {
                     // Moves to distinct squares of one side: within a list's capacity.
                     if Some(m.from()) == king && found.try_push(m).is_err() {
                         break;
@@ -658,7 +658,8 @@ impl<'a> Thread<'a> {
             }
             moves = found;
         }
-        for m in moves {
+        // By reference: a list moved into its iterator is copied whole (over 800 bytes).
+        for &m in &moves {
             let mut next = *position;
             next.play_unchecked(m);
             let score = -self.quiescence(&next, -beta, -alpha, ply + 1, qply + 1);

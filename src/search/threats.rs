@@ -349,8 +349,23 @@ pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::
     let occupied = position.occupied();
     let empty = geometry.board - occupied;
     let own = position.pieces(position.side_to_move());
-    for target in targets & empty & geometry.destinations {
-        for direction in crate::bitboard::Direction::ALL {
+    let candidates = targets & empty & geometry.destinations;
+    if candidates.is_empty() {
+        return moves;
+    }
+    // The targets a piece reaches from each way (one occluded fill a direction, as
+    // `Bitboard::slides` does for the move count), so that the walk below looks only where a
+    // piece is; the moves come out in the walk's order: target by target, `Direction::ALL`'s.
+    let reached_from =
+        Direction::ALL.map(|towards_piece| own.slides(opposite(towards_piece), empty) & candidates);
+    let reached = reached_from
+        .iter()
+        .fold(Bitboard::EMPTY, |all, &set| all | set);
+    for target in reached {
+        for (direction, reached) in Direction::ALL.into_iter().zip(reached_from) {
+            if !reached.contains(target) {
+                continue;
+            }
             let mut step = Bitboard::from_square(target);
             loop {
                 step = step.shift(direction) & geometry.board;
