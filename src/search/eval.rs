@@ -270,14 +270,18 @@ pub(crate) fn evaluate_with_lines(
             }
         }
     }
-    if !corner_escape && (weights.defender_mobility != 0 || weights.attacker_mobility != 0) {
+    if !corner_escape {
         // The soldiers' moves (`movegen::slides_of`); the king's are `king_mobility`. Not in
         // corner-escape games: there the term lost its self-play match, above all with the
         // attackers, who chased the defenders' room instead of sealing corners (docs/search.md,
-        // "Room to move").
-        let moves = |pieces: Bitboard| crate::movegen::slides_of(position, pieces) as i32;
-        defenders_view += moves(defenders) * weights.defender_mobility
-            - moves(attackers) * weights.attacker_mobility;
+        // "Room to move"). A side's moves are counted only when its weight is set (the
+        // attackers' is 0 by default, and this runs at every leaf).
+        let term = |pieces: Bitboard, weight: i32| match weight {
+            0 => 0,
+            _ => crate::movegen::slides_of(position, pieces) as i32 * weight,
+        };
+        defenders_view +=
+            term(defenders, weights.defender_mobility) - term(attackers, weights.attacker_mobility);
     }
     if weights.attacker_diagonal_link != 0 {
         let north = attackers.shift(Direction::North);
