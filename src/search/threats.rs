@@ -441,7 +441,8 @@ mod tests {
             );
             // Capture squares: a move lands there if and only if it captures a soldier.
             let squares = capture_squares(position);
-            for m in position.legal_moves() {
+            let legal = position.legal_moves();
+            for &m in &legal {
                 let mut next = *position;
                 let captured = next.play_unchecked(m) - position.king_set();
                 let king_moves = position.king() == Some(m.from());
@@ -450,17 +451,17 @@ mod tests {
                 }
             }
             // Moves to a set of targets: exactly the legal moves landing there.
-            let targets = squares | king_lines(position).reach;
-            let mut expected: Vec<_> = position
-                .legal_moves()
-                .into_iter()
+            let targets = squares | lines.reach;
+            let mut expected: Vec<_> = legal
+                .iter()
+                .copied()
                 .filter(|m| targets.contains(m.to()))
                 .collect();
             let mut found: Vec<_> = moves_to(position, targets).into_iter().collect();
             expected.sort();
             found.sort();
             assert_eq!(found, expected, "{position:?}");
-            assert_eq!(has_moves(position), !position.legal_moves().is_empty());
+            assert_eq!(has_moves(position), !legal.is_empty());
         }
     }
 }
