@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::seeded::middlegame;
 use common::tactics::tactics;
-use tafl_engine::search::{Clock, Limits, SearchConfig, Searcher, eval};
+use tafl_engine::search::{Clock, Features, Limits, SearchConfig, Searcher, eval};
 use tafl_engine::{Game, Move, Position, Side, Variant, notation};
 
 /// The oracle: whether the side to move of `position` wins within `plies` plies against every
@@ -131,6 +131,47 @@ fn the_engine_finds_every_forced_win_at_its_depth() {
             move_wins_within(&position, best, tactic.plies()),
             "{}: {best} does not win",
             tactic.id
+        );
+    }
+}
+
+#[test]
+fn each_pruning_near_the_horizon_shrinks_the_tree() {
+    // Reverse futility and late-move pruning are each measured against the search without
+    // them alone, on middlegames of both edge-escape games and of Copenhagen: a switch that
+    // pruned nothing would search as many nodes. (That they keep the forced wins is
+    // `the_engine_finds_every_forced_win_at_its_depth`, with both on.)
+    type Switch = fn(&mut Features);
+    let switches: [(&str, Switch); 2] = [
+        ("reverse futility", |f| f.reverse_futility = false),
+        ("late-move pruning", |f| f.late_move_pruning = false),
+    ];
+    for (name, switch_off) in switches {
+        let (mut with, mut without) = (0, 0);
+        for variant in [
+            Variant::tablut(),
+            Variant::tawlbwrdd(),
+            Variant::copenhagen(),
+        ] {
+            for seed in 1..=3 {
+                let game = middlegame(&variant, 12, seed);
+                let nodes = |features: Features| {
+                    let mut searcher = Searcher::new(SearchConfig {
+                        threads: 1,
+                        hash_mb: 4,
+                    });
+                    searcher.set_features(features);
+                    searcher.search(&game, &Limits::depth(6), |_| {}).nodes
+                };
+                let mut off = Features::default();
+                switch_off(&mut off);
+                with += nodes(Features::default());
+                without += nodes(off);
+            }
+        }
+        assert!(
+            with * 10 < without * 9,
+            "{name}: {with} nodes with it, {without} without"
         );
     }
 }

@@ -13,8 +13,8 @@
 //!   a move by default;
 //! - `engine[:option,option...]`: this crate's searcher. Options: `depth=N`, `movetime=MS`,
 //!   `nodes=N`, `threads=N`, `hash=MB`, `eval=default|basic`, `no-null`, `no-lmr`,
-//!   `no-futility`, `no-quiescence`, `no-aspiration`, `threat-extension`, `no-threat-extension`,
-//!   and `w.TERM=VALUE` to set one
+//!   `no-futility`, `no-reverse-futility`, `no-lmp`, `no-quiescence`, `no-aspiration`,
+//!   `threat-extension`, `no-threat-extension`, and `w.TERM=VALUE` to set one
 //!   evaluation weight (`w.king_fork_square=150`). Without a limit it plays 100 ms a move.
 //!
 //! Each opening is a few random plies from a start position (seeded, so both players and
@@ -34,7 +34,8 @@ use tafl_engine::{Game, Move, Outcome, Side, Variant};
 const HELP: &str = "usage: match --a PLAYER --b PLAYER [--openings N] [--opening-plies N] \
 [--seed N] [--max-plies N] [--games tablut,tawlbwrdd] [--verbose]
 PLAYER: random | greedy | first[:depth=N|movetime=MS] | engine[:depth=N,movetime=MS,nodes=N,threads=N,hash=MB,eval=default|basic,\
-no-null,no-lmr,no-futility,no-quiescence,no-aspiration,threat-extension,no-threat-extension,w.TERM=VALUE]";
+no-null,no-lmr,no-futility,no-reverse-futility,no-lmp,no-quiescence,no-aspiration,threat-extension,\
+no-threat-extension,w.TERM=VALUE]";
 
 /// A small xorshift generator: deterministic openings and random moves without a dependency.
 struct Rng(u64);
@@ -107,6 +108,8 @@ impl Player {
                         "no-null" => features.null_move = false,
                         "no-lmr" => features.late_move_reductions = false,
                         "no-futility" => features.futility = false,
+                        "no-reverse-futility" => features.reverse_futility = false,
+                        "no-lmp" => features.late_move_pruning = false,
                         "no-quiescence" => features.quiescence = false,
                         "no-aspiration" => features.aspiration = false,
                         "no-threat-extension" => features.threat_extension = false,

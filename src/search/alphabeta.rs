@@ -1,6 +1,7 @@
 //! The search proper: iterative deepening over a principal-variation alpha-beta (negamax) with
 //! aspiration windows, a shared transposition table, null-move pruning, late-move reductions,
-//! and the forcing moves of tafl searched to the end:
+//! futility, reverse futility and late-move pruning near the horizon, and the forcing moves of
+//! tafl searched to the end:
 //!
 //! - a side that can win at once (king escape R14, king capture R13) is scored a win without
 //!   searching;
@@ -35,6 +36,19 @@ use super::{Features, Score, StopHandle};
 const INFINITE: i32 = Score::INFINITE.0;
 /// Quiescence plies after which only forced answers (blocks) are still searched.
 const QUIESCENCE_PLIES: usize = 6;
+/// Futility margin a ply of depth left (hundredths of a soldier): about what a capture wins.
+const FUTILITY_MARGIN: i32 = 120;
+/// Deepest depth left at which reverse futility pruning returns the static score.
+const REVERSE_FUTILITY_DEPTH: i32 = 3;
+/// Deepest depth left at which late quiet moves are pruned.
+const LATE_MOVE_PRUNING_DEPTH: i32 = 3;
+
+/// How many quiet moves a node `depth` plies from the horizon searches before late-move pruning
+/// skips the rest.
+fn late_move_count(depth: i32) -> usize {
+    (4 + 3 * depth * depth) as usize
+}
+
 /// How often (in nodes) a thread looks at the clock and the stop flag.
 const CHECK_EVERY: u64 = 1024;
 
@@ -401,6 +415,22 @@ impl<'a> Thread<'a> {
             eval::evaluate_with_lines(position, &self.shared.weights, &lines).0
         };
 
+        // Reverse futility: near the horizon, a static score this far above beta is not brought
+        // down to it by the few plies left. Not when the opponent threatens to win at once,
+        // which the static score does not see: the attackers' king capture next move (R13; the
+        // king's free lines, R14, are `in_check`).
+        if features.reverse_futility
+            && !pv_node
+            && !in_check
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && beta.abs() < Score::WIN_THRESHOLD
+            && static_eval - FUTILITY_MARGIN * depth >= beta
+            && !(position.side_to_move() == Side::Defenders
+                && threats::attackers_win_now(&position.with_side_to_move(Side::Attackers)))
+        {
+            return static_eval;
+        }
+
         // Null move: if passing still beats beta, a real move will too (tafl has few zugzwangs).
         if features.null_move
             && allow_null
@@ -462,7 +492,21 @@ impl<'a> Thread<'a> {
                 && depth <= 2
                 && !tactical
                 && index > 0
-                && static_eval + 120 * depth <= alpha
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+                && best_score > -Score::WIN_THRESHOLD
+            {
+                index += 1;
+                continue;
+            }
+            // Late-move pruning: near the horizon, the quiet moves the history ranks last are
+            // not searched once enough have been (the king's threats, captures and the
+            // attackers' moves next to the king or onto his lines are tactical, never skipped).
+            if features.late_move_pruning
+                && !pv_node
+                && !in_check
+                && depth <= LATE_MOVE_PRUNING_DEPTH
+                && !tactical
+                && quiets_tried.len() >= late_move_count(depth)
                 && best_score > -Score::WIN_THRESHOLD
             {
                 index += 1;

@@ -59,6 +59,11 @@ pub struct Features {
     pub late_move_reductions: bool,
     /// Futility pruning: skip quiet moves near the horizon when the score is far below alpha.
     pub futility: bool,
+    /// Reverse futility pruning: near the horizon, return at once when the static score is far
+    /// above beta.
+    pub reverse_futility: bool,
+    /// Late-move pruning: near the horizon, skip the quiet moves after the first few.
+    pub late_move_pruning: bool,
     /// Quiescence search of captures and king threats at the horizon (blocks of an open king
     /// line are always searched).
     pub quiescence: bool,
@@ -75,6 +80,8 @@ impl Default for Features {
             null_move: true,
             late_move_reductions: true,
             futility: true,
+            reverse_futility: true,
+            late_move_pruning: true,
             quiescence: true,
             aspiration: true,
             threat_extension: false,

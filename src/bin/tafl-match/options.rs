@@ -16,7 +16,8 @@ ENGINE is a built-in player or an external OTEP engine:
                            (words split as a shell would, with '...' and \"...\" quoting)
   engine[:opt,opt...]      this crate's searcher in process; options depth=N nodes=N
                            threads=N hash=MiB contempt=N eval=default|basic no-null no-lmr no-futility
-                           no-quiescence no-aspiration threat-extension no-threat-extension
+                           no-reverse-futility no-lmp no-quiescence no-aspiration threat-extension
+                           no-threat-extension
                            w.TERM=VALUE (one evaluation weight); it plays the match's clock
   greedy                   wins at once if it can, else the best static evaluation
   random                   a uniformly random legal move (seeded)

@@ -216,6 +216,8 @@ impl Builtin {
                         "no-null" => features.null_move = false,
                         "no-lmr" => features.late_move_reductions = false,
                         "no-futility" => features.futility = false,
+                        "no-reverse-futility" => features.reverse_futility = false,
+                        "no-lmp" => features.late_move_pruning = false,
                         "no-quiescence" => features.quiescence = false,
                         "no-aspiration" => features.aspiration = false,
                         "no-threat-extension" => features.threat_extension = false,
