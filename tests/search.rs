@@ -137,10 +137,10 @@ fn the_engine_finds_every_forced_win_at_its_depth() {
 
 #[test]
 fn each_pruning_near_the_horizon_shrinks_the_tree() {
-    // Reverse futility and late-move pruning are each measured against the search without
-    // them alone, on middlegames of both edge-escape games and of Copenhagen: a switch that
-    // pruned nothing would search as many nodes. (That they keep the forced wins is
-    // `the_engine_finds_every_forced_win_at_its_depth`, with both on.)
+    // Each of reverse futility and late-move pruning: the default search against the same
+    // search with only that switch off, on middlegames of both edge-escape games and of
+    // Copenhagen. A switch that pruned nothing would search as many nodes. (That they keep the
+    // forced wins is `the_engine_finds_every_forced_win_at_its_depth`, with both on.)
     type Switch = fn(&mut Features);
     let switches: [(&str, Switch); 2] = [
         ("reverse futility", |f| f.reverse_futility = false),
