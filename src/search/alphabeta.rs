@@ -485,30 +485,21 @@ impl<'a> Thread<'a> {
         self.path.push((hash, position.occupied().count()));
         while let Some((m, key)) = picker.next() {
             let tactical = key >= QUIET_LIMIT;
+            // Quiet moves near the horizon may be skipped, at non-PV nodes without an open king
+            // line and once a move that does not lose was found (so forced scores stay proofs).
             // Futility: at the frontier, a quiet move cannot lift a hopeless static score.
-            if features.futility
-                && !pv_node
-                && !in_check
+            // Late-move pruning: the quiet moves the history ranks last are not searched once
+            // enough have been (the king's threats, captures and the attackers' moves next to
+            // the king or onto his lines are tactical, never skipped).
+            let prunable = !pv_node && !in_check && !tactical && best_score > -Score::WIN_THRESHOLD;
+            let futile = features.futility
                 && depth <= 2
-                && !tactical
                 && index > 0
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
-                && best_score > -Score::WIN_THRESHOLD
-            {
-                index += 1;
-                continue;
-            }
-            // Late-move pruning: near the horizon, the quiet moves the history ranks last are
-            // not searched once enough have been (the king's threats, captures and the
-            // attackers' moves next to the king or onto his lines are tactical, never skipped).
-            if features.late_move_pruning
-                && !pv_node
-                && !in_check
+                && static_eval + FUTILITY_MARGIN * depth <= alpha;
+            let late = features.late_move_pruning
                 && depth <= LATE_MOVE_PRUNING_DEPTH
-                && !tactical
-                && quiets_tried.len() >= late_move_count(depth)
-                && best_score > -Score::WIN_THRESHOLD
-            {
+                && quiets_tried.len() >= late_move_count(depth);
+            if prunable && (futile || late) {
                 index += 1;
                 continue;
             }
