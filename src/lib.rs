@@ -2,6 +2,7 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod actions;
 mod bitboard;
 mod game;
 mod movegen;
@@ -15,6 +16,7 @@ mod rules;
 mod rules_string;
 pub mod search;
 mod square;
+pub mod symmetry;
 #[cfg(test)]
 mod test_support;
 mod variant;
