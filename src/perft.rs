@@ -224,17 +224,59 @@ pub fn perft_parallel_with_progress(
     if depth <= 1 {
         return perft(position, depth);
     }
+    let subtree = |next: &Position| Some(perft(next, depth - 1));
+    // Without a stop, every subtree is counted.
+    share_root_moves(position, threads, subtree, progress).unwrap_or(0)
+}
+
+/// [`perft_parallel()`] that can be interrupted like [`perft_stoppable`]: every thread gives up
+/// soon after `stop` is set, and the result is then `None`.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{perft, Position};
+/// let start = Position::tablut();
+/// let never = AtomicBool::new(false);
+/// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &never), Some(353_200));
+/// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_parallel_stoppable(
+    position: &Position,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth <= 1 || stop.load(Ordering::Relaxed) {
+        return perft_stoppable(position, depth, stop);
+    }
+    let subtree = |next: &Position| perft_stoppable(next, depth - 1, stop);
+    share_root_moves(position, threads, subtree, |_, _| {})
+}
+
+/// Counts `subtree` of the position after each root move on `threads` threads (at least one),
+/// calling `progress(done, total)` after each; `None` as soon as a subtree gives `None`.
+fn share_root_moves(
+    position: &Position,
+    threads: usize,
+    subtree: impl Fn(&Position) -> Option<u64> + Sync,
+    progress: impl Fn(usize, usize) + Sync,
+) -> Option<u64> {
     let moves = position.legal_moves();
     let next_move = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let total = AtomicU64::new(0);
+    let given_up = AtomicBool::new(false);
     // Each thread takes the next root move not yet taken, so uneven subtrees balance out.
     let work = || {
         let mut subtotal = 0;
         while let Some(&m) = moves.get(next_move.fetch_add(1, Ordering::Relaxed)) {
             let mut next = *position;
             next.play_unchecked(m);
-            subtotal += perft(&next, depth - 1);
+            let Some(count) = subtree(&next) else {
+                given_up.store(true, Ordering::Relaxed);
+                return;
+            };
+            subtotal += count;
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
         }
         total.fetch_add(subtotal, Ordering::Relaxed);
@@ -245,7 +287,11 @@ pub fn perft_parallel_with_progress(
         }
         work();
     });
-    total.into_inner()
+    if given_up.into_inner() {
+        None
+    } else {
+        Some(total.into_inner())
+    }
 }
 
 #[cfg(test)]
@@ -288,5 +334,28 @@ mod tests {
             );
         });
         assert_eq!(divide_stoppable(&start, 9, &AtomicBool::new(true)), None);
+    }
+
+    #[test]
+    fn parallel_stoppable_counts_agree_and_a_stop_ends_every_thread() {
+        let never = AtomicBool::new(false);
+        for start in [Position::tablut(), Position::tawlbwrdd()] {
+            for (depth, threads) in [(0, 1), (1, 2), (2, 1), (3, 3), (4, 2)] {
+                assert_eq!(
+                    perft_parallel_stoppable(&start, depth, threads, &never),
+                    Some(perft(&start, depth))
+                );
+            }
+        }
+        let stop = AtomicBool::new(false);
+        let start = Position::tawlbwrdd();
+        std::thread::scope(|scope| {
+            let counting = scope.spawn(|| perft_parallel_stoppable(&start, 9, 2, &stop));
+            std::thread::sleep(Duration::from_millis(50));
+            let asked = Instant::now();
+            stop.store(true, Ordering::Relaxed);
+            assert_eq!(counting.join().expect("the count does not panic"), None);
+            assert!(asked.elapsed() < Duration::from_millis(200));
+        });
     }
 }

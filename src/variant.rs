@@ -208,9 +208,37 @@ impl Variant {
         }
     }
 
-    /// The game's name (may be empty).
+    /// The game's name for people (may be empty): `Sea Battle`, `Tablut`. Two games may share
+    /// one (OpenTafl's Tablut and this project's); [`Variant::key`] tells them apart.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The name [`Variant::by_name`] knows this game by (`sea-battle`, `opentafl-tablut`), or
+    /// `None` for a game that is none of [`Variant::names`] (other rules, or another start).
+    /// `Variant::by_name(key)` gives the game back.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// assert_eq!(Variant::opentafl_tablut().key(), Some("opentafl-tablut"));
+    /// assert_eq!(Variant::opentafl_tablut().name(), Variant::tablut().name());
+    /// for name in Variant::names() {
+    ///     assert_eq!(Variant::by_name(name).unwrap().key(), Some(*name));
+    /// }
+    /// ```
+    pub fn key(&self) -> Option<&'static str> {
+        static BUILT_IN: std::sync::OnceLock<Vec<(&'static str, Variant)>> =
+            std::sync::OnceLock::new();
+        BUILT_IN
+            .get_or_init(|| {
+                NAMES
+                    .iter()
+                    .filter_map(|&name| Some((name, Variant::by_name(name)?)))
+                    .collect()
+            })
+            .iter()
+            .find(|(_, variant)| variant == self)
+            .map(|&(name, _)| name)
     }
 
     /// The rules.

@@ -70,6 +70,11 @@ fn random_game_corpus() {
     replay("random_game", checks::check_random_game);
 }
 
+#[test]
+fn game_record_corpus() {
+    replay("game_record", checks::check_game_record);
+}
+
 /// The per-input timeout of scripts/fuzz.sh (libFuzzer's `-timeout`): an input that keeps a check
 /// busy this long is a hang. Not a speed test: every input below needs milliseconds when parsing
 /// is linear.

@@ -8,11 +8,11 @@ use std::collections::BTreeSet;
 
 use common::diagram::{position_from_diagram, show};
 use common::random::{Board, RandomGame, random_game, random_position, standard_rules};
-use common::symmetry::Symmetry;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::TestCaseError;
 use tafl_engine::notation::{self, FullMove};
+use tafl_engine::symmetry::Symmetry;
 use tafl_engine::{
     DrawReason, Game, Move, Outcome, Position, RepetitionRule, RuleFlags, Rules, Side, Square,
     Variant, perft,
@@ -139,43 +139,43 @@ fn check_move_generation(position: &Position) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// The legal moves, captures, outcome and perft of `position` map onto those of its images.
+/// The legal moves, captures, outcome and perft of `position` map onto those of its images
+/// (the library's symmetries: `tafl_engine::symmetry`).
 fn check_symmetries(position: &Position, perft_depth: u32) -> Result<(), TestCaseError> {
     let board = show(position);
+    let size = position.rules().size();
     let legal: BTreeSet<Move> = position.legal_moves().iter().copied().collect();
     let count = perft::perft(position, perft_depth);
-    for symmetry in Symmetry::all(position.rules().size()) {
-        let image = symmetry.position(position);
+    for symmetry in Symmetry::ALL {
+        let image = symmetry
+            .map_position(position)
+            .map_err(|error| TestCaseError::fail(error.to_string()))?;
+        let map_move = |m: Move| symmetry.map_move(size, m).expect("a move of the board");
         let image_legal: BTreeSet<Move> = image.legal_moves().iter().copied().collect();
-        let mapped: BTreeSet<Move> = legal.iter().map(|&m| symmetry.mv(m)).collect();
+        let mapped: BTreeSet<Move> = legal.iter().map(|&m| map_move(m)).collect();
         prop_assert_eq!(
             &image_legal,
             &mapped,
             "{}: legal moves of\n{}",
-            symmetry.name,
+            symmetry,
             board
         );
         for &m in &legal {
             prop_assert_eq!(
-                image.captures_of(symmetry.mv(m)),
-                symmetry.set(position.captures_of(m)),
+                image.captures_of(map_move(m)),
+                symmetry.map_set(size, position.captures_of(m)),
                 "{}: captures of {} in\n{}",
-                symmetry.name,
+                symmetry,
                 m,
                 board
             );
         }
-        prop_assert_eq!(
-            image.outcome(),
-            position.outcome(),
-            "{}: outcome",
-            symmetry.name
-        );
+        prop_assert_eq!(image.outcome(), position.outcome(), "{}: outcome", symmetry);
         prop_assert_eq!(
             perft::perft(&image, perft_depth),
             count,
             "{}: perft {} of\n{}",
-            symmetry.name,
+            symmetry,
             perft_depth,
             board
         );

@@ -85,6 +85,14 @@ fn the_engine_binary_beats_a_random_mover_and_the_last_line_says_so() {
             .unwrap()
             .starts_with("1. ")
     );
+    // The library reads it back: the game was won by the attackers, as the result tag says.
+    let read: tafl_engine::record::GameRecord = record.parse().unwrap();
+    assert_eq!(
+        read.game.outcome().and_then(|outcome| outcome.winner()),
+        Some(tafl_engine::Side::Attackers),
+        "{record}"
+    );
+    assert_eq!(read.tag("round"), Some("1"));
     // The protocol log holds both directions of the talk.
     let log = std::fs::read_to_string(logs.join("game-0002.log")).unwrap();
     assert!(log.contains("A> play defenders"), "{log}");

@@ -10,9 +10,11 @@
 use std::collections::{BTreeSet, HashMap};
 
 use tafl_engine::notation::{self, FullMove};
+use tafl_engine::position_string;
 use tafl_engine::protocol::{
     Flow, Input, LineReader, Session, SessionOptions, is_documented_reply,
 };
+use tafl_engine::record::GameRecord;
 use tafl_engine::{
     Bitboard, DrawReason, Game, Move, Outcome, Piece, Position, RepetitionRule, RuleFlags, Rules,
     Side, Square, Variant, WinReason,
@@ -92,6 +94,43 @@ pub fn check_position_record(data: &[u8]) {
             parsed.is_empty() || (parsed.len() == 2 && parsed[0] == parsed[1]),
             "{text:?}: the side to move changed what was parsed"
         );
+        // The same text as a position string (a record and the side to move): it reads back
+        // exactly from what it prints, or is refused with a message.
+        match position_string::parse(&text, rules) {
+            Ok(position) => {
+                assert_eq!(position.rules(), rules);
+                let printed = position_string::write(&position);
+                assert_eq!(
+                    position_string::parse(&printed, rules),
+                    Ok(position),
+                    "{text:?} printed as {printed:?}"
+                );
+                check_position(&position);
+            }
+            Err(error) => assert!(!error.to_string().is_empty()),
+        }
+    }
+}
+
+/// `game_record`: any text either reads as an OpenTafl game record (`.otg`) or is refused with
+/// an error naming the line. A record that reads prints to a record that reads to the same game,
+/// and prints the same again; every position of the game passes the position checks.
+pub fn check_game_record(data: &[u8]) {
+    let text = text_of(data);
+    match text.parse::<GameRecord>() {
+        Ok(record) => {
+            let printed = record.to_string();
+            let again: GameRecord = printed
+                .parse()
+                .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, refused: {e}"));
+            assert_eq!(again.game, record.game, "{text:?} printed as {printed:?}");
+            assert_eq!(again.resigned, record.resigned);
+            assert_eq!(again.to_string(), printed, "printing is stable");
+            for position in record.game.positions() {
+                check_position(position);
+            }
+        }
+        Err(error) => assert!(!error.to_string().is_empty()),
     }
 }
 

@@ -43,6 +43,39 @@ impl Position {
         captured
     }
 
+    /// The squares hostile to the soldiers of `victims` by their own rules at this moment, not
+    /// by a piece on them: under the classic rules the castle while it is empty, when the rules'
+    /// flags make it hostile to that side (R10); under custom rules the hostile corners, forts
+    /// and camps, and the throne as empty or occupied (C4, C13). The squares of the other
+    /// side's pieces (hostile too, R9) are not included.
+    ///
+    /// ```
+    /// use tafl_engine::{Position, Side, Variant};
+    /// let start = Position::tablut();
+    /// // The king is on the castle: it is not hostile (R10).
+    /// assert!(start.hostile_squares(Side::Attackers).is_empty());
+    /// let fetlar = Variant::fetlar().start();
+    /// assert_eq!(fetlar.hostile_squares(Side::Defenders).count(), 4); // the corners
+    /// ```
+    pub fn hostile_squares(&self, victims: Side) -> Bitboard {
+        let occupied = self.occupied();
+        let Some(set) = self.rules.custom() else {
+            let flag = match victims {
+                Side::Attackers => crate::rules::RuleFlags::EMPTY_CASTLE_HOSTILE_TO_ATTACKERS,
+                Side::Defenders => crate::rules::RuleFlags::EMPTY_CASTLE_HOSTILE_TO_DEFENDERS,
+            };
+            return if self.rules.flags().contains(flag) {
+                self.rules.geometry().castle - occupied
+            } else {
+                Bitboard::EMPTY
+            };
+        };
+        let index = victims as usize;
+        set.hostile_always[index]
+            | (set.hostile_when_empty[index] - occupied)
+            | (set.hostile_when_occupied[index] & occupied)
+    }
+
     /// C4: the squares hostile to the pieces of `victims` (their soldiers; the king too when
     /// `victims` are the defenders): the other side's pieces (its king only if he is armed as an
     /// anvil), the special squares hostile to them, and the throne as empty or occupied.

@@ -8,6 +8,5 @@ pub mod reference_ashton;
 pub mod reference_rules;
 pub mod reference_variants;
 pub mod seeded;
-pub mod symmetry;
 pub mod tactics;
 pub mod variant_fixtures;

@@ -401,7 +401,7 @@ fn write_record(dir: &Path, job: &Job, opening: &Opening, played: &Played, setti
     };
     let info = record::RecordInfo {
         round: job.index + 1,
-        variant: settings.variants[job.variant].name(),
+        variant: &settings.variants[job.variant],
         attackers,
         defenders,
         attackers_time: attackers_time.record_tag(),

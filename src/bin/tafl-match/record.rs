@@ -1,12 +1,11 @@
-//! Game records in OpenTafl's game-record format (`.otg`, section 4 of OpenTafl's notation
-//! specification): tags, the rules tag last, then one line per turn with both moves in full
-//! notation (`1. e1-e3 d5-d8xd9`).
+//! The game records of a match: the library's OpenTafl game records
+//! ([`tafl_engine::record::GameRecord`]) with the tags of a match (round, players, result, how
+//! it ended, time control, the opening).
 
-use std::fmt::Write as _;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tafl_engine::notation::FullMove;
-use tafl_engine::{Game, Side};
+use tafl_engine::Variant;
+use tafl_engine::record::GameRecord;
 
 use crate::openings::Opening;
 use crate::referee::Played;
@@ -15,8 +14,8 @@ use crate::referee::Played;
 pub struct RecordInfo<'a> {
     /// The game's number in the match (from 1).
     pub round: usize,
-    /// The variant's name.
-    pub variant: &'a str,
+    /// The variant: its name, and the rules the game was played under.
+    pub variant: &'a Variant,
     /// The attackers' player.
     pub attackers: &'a str,
     /// The defenders' player.
@@ -25,18 +24,6 @@ pub struct RecordInfo<'a> {
     pub attackers_time: String,
     /// The defenders' time control tag.
     pub defenders_time: String,
-}
-
-/// Tag values may not hold newlines or the closing bracket.
-fn clean(text: &str) -> String {
-    text.chars()
-        .map(|c| match c {
-            '\n' | '\r' => ' ',
-            ']' => ')',
-            '[' => '(',
-            c => c,
-        })
-        .collect()
 }
 
 /// Today's date as `YYYY.MM.DD` (UTC).
@@ -58,24 +45,19 @@ fn today() -> String {
     format!("{year:04}.{month:02}.{day:02}")
 }
 
-/// The record of `played`, which started from `opening`.
+/// The record of `played`, which started from `opening`: the match's tags, then the rules (with
+/// the game's start: the opening's set-up position, if it has one) and the moves.
 pub fn game_record(opening: &Opening, played: &Played, info: &RecordInfo<'_>) -> String {
-    let mut out = String::new();
-    let result = match played.winner() {
-        Some(Side::Attackers) => "1",
-        Some(Side::Defenders) => "-1",
-        None => "0",
-    };
+    let mut record = GameRecord::new(info.variant.clone(), played.game.clone());
+    record.set_tag("event", "tafl-match");
+    record.set_tag("date", &today());
+    record.set_tag("round", &info.round.to_string());
+    record.set_tag("attackers", info.attackers);
+    record.set_tag("defenders", info.defenders);
+    record.set_tag("result", GameRecord::result_value(played.winner()));
+    record.set_tag("termination", &played.termination());
     // One tag holds one time control: the attackers'; time odds are told in the start comment.
-    let time_control = info.attackers_time.clone();
-    let _ = writeln!(out, "[event:tafl-match]");
-    let _ = writeln!(out, "[date:{}]", today());
-    let _ = writeln!(out, "[round:{}]", info.round);
-    let _ = writeln!(out, "[attackers:{}]", clean(info.attackers));
-    let _ = writeln!(out, "[defenders:{}]", clean(info.defenders));
-    let _ = writeln!(out, "[result:{result}]");
-    let _ = writeln!(out, "[termination:{}]", clean(&played.termination()));
-    let _ = writeln!(out, "[time-control:{}]", clean(&time_control));
+    record.set_tag("time-control", &info.attackers_time);
     let left: Vec<String> = played
         .time_left
         .iter()
@@ -83,67 +65,23 @@ pub fn game_record(opening: &Opening, played: &Played, info: &RecordInfo<'_>) ->
         .map(|d| format!("{:.1}", d.as_secs_f64()))
         .collect();
     if left.len() == 2 {
-        let _ = writeln!(out, "[time-remaining:{}, {}]", left[0], left[1]);
+        record.set_tag("time-remaining", &format!("{}, {}", left[0], left[1]));
     }
-    let _ = writeln!(out, "[variant:{}]", clean(info.variant));
-    let mut comment = clean(&opening.label);
+    record.set_tag("variant", info.variant.name());
+    let mut comment = opening.label.clone();
     if info.attackers_time != info.defenders_time {
-        let _ = write!(
-            comment,
+        comment.push_str(&format!(
             "; time: attackers {}, defenders {}",
             info.attackers_time, info.defenders_time
-        );
+        ));
     }
-    let _ = writeln!(out, "[start-comment:{comment}]");
-    // The rules tag is always the last tag.
-    let _ = writeln!(out, "[rules:{}]", clean(&opening.rules));
-    out.push('\n');
-    out.push_str(&turns(&played.game));
-    out
-}
-
-/// The turns of `game` from its start: a turn is a move of the side that moved first and the
-/// other side's answer. Moves are in full notation without the piece letter (`e5-e8xe9`), as
-/// OpenTafl writes them.
-fn turns(game: &Game) -> String {
-    let mut out = String::new();
-    let mut position = *game.start_position();
-    let mut turn = 1;
-    let mut line: Vec<String> = Vec::new();
-    for m in game.moves() {
-        let mover = position.side_to_move();
-        // A turn starts with the side that moved first in the game.
-        if mover == game.start_position().side_to_move() && !line.is_empty() {
-            let _ = writeln!(out, "{turn}. {}", line.join(" "));
-            turn += 1;
-            line.clear();
-        }
-        let full = FullMove {
-            piece: None,
-            ..FullMove::describe(&position, m)
-        };
-        line.push(full.to_string());
-        position.play_unchecked(m);
-    }
-    if !line.is_empty() {
-        let _ = writeln!(out, "{turn}. {}", line.join(" "));
-    }
-    out
+    record.set_tag("start-comment", &comment);
+    record.to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tafl_engine::Variant;
-
-    #[test]
-    fn turns_pair_the_moves_in_full_notation() {
-        let mut game = Game::new(&Variant::tablut());
-        for text in ["e2-h2", "e3-h3", "h2-g2"] {
-            game.play(text.parse().unwrap()).unwrap();
-        }
-        assert_eq!(turns(&game), "1. e2-h2 e3-h3\n2. h2-g2\n");
-    }
 
     #[test]
     fn dates_look_like_opentafls() {
