@@ -1,4 +1,4 @@
-"""A plain pure-Python move generator for the rules of RULES.md (Tablut, Tawlbwrdd), written
+"""A plain pure-Python move generator for the rules of docs/rules.md (Tablut, Tawlbwrdd), written
 for the benchmark as a tafl AI author would write one: a flat list for the board, moves as
 (from, to) index pairs, play and undo on one board, repetition counted in a dict.
 
@@ -11,7 +11,7 @@ LETTERS = {"t": ATTACKER, "T": DEFENDER, "K": KING}
 
 
 class PureTafl:
-    """A position with history, under RULES.md: rook moves, nobody stops on the castle,
+    """A position with history, under docs/rules.md: rook moves, nobody stops on the castle,
     custodial captures with the empty castle hostile (R9, R10), the king captured by 4 on the
     castle, 3 next to it, 2 elsewhere (R13), the king escaping to any edge (R14), repetition
     and no-move draws (R16, R17)."""
@@ -137,7 +137,7 @@ class PureTafl:
         return self.winner is not None or self.seen.get(self._key(), 0) >= 2
 
     def perft(self, depth):
-        """RULES.md P1, counting the last ply without playing it."""
+        """docs/rules.md P1, counting the last ply without playing it."""
         moves = self.legal_moves()
         if depth == 1:
             return len(moves)

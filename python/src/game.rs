@@ -1,68 +1,173 @@
-//! `Game`: a game in progress (the crate's `Game` and the variant it is played under) behind a
-//! mutex, so that one object can be used from several Python threads.
+//! `Game`: a game in progress (the crate's `Game` and the variant it is played under, with a
+//! ply cap and moves taken back that can be played again) behind a mutex, so that one object
+//! can be used from several Python threads.
 
 use std::sync::{Mutex, MutexGuard};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
+use tafl_engine::actions::ActionSpace as Space;
+use tafl_engine::record::GameRecord;
 use tafl_engine::search::Searcher;
-use tafl_engine::{DrawReason, Game, Move, Outcome, Position, Variant, notation, perft};
+use tafl_engine::symmetry::Symmetry;
+use tafl_engine::{DrawReason, Game, Move, Outcome, Position, Variant, notation, position_string};
 
+use crate::actions::{self, PyActionSpace};
+use crate::planes::{self, Snapshot};
 use crate::search::{self, SearchResult};
-use crate::{guard, lock, planes, text};
+use crate::{args, arrays, guard, interrupt, lock, svg, text};
 
-/// A game and the variant it is played under (for its name and rules string).
+/// The longest ply cap accepted (a game this long is far past any real one).
+const MAX_PLY_CAP: usize = 1 << 20;
+
+/// Something `undo` took back, which `redo` can do again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Undone {
+    Move(Move),
+    DrawAgreement,
+}
+
+/// A game, the variant it is played under (for its name and rules string), its ply cap, what
+/// `undo` took back since the last new move, and the game's outcome (worked out once after each
+/// change: a learning loop asks for it several times a move, and it looks at the whole
+/// history).
 #[derive(Clone)]
 pub struct State {
     variant: Variant,
     game: Game,
+    max_plies: Option<usize>,
+    undone: Vec<Undone>,
+    outcome: Option<Outcome>,
 }
 
 impl State {
     fn new(variant: Variant) -> State {
+        let game = Game::new(&variant);
+        State::of_game(variant, game)
+    }
+
+    fn at(variant: Variant, position: Position) -> State {
+        State::of_game(variant, Game::from_position(position))
+    }
+
+    fn of_game(variant: Variant, game: Game) -> State {
         State {
-            game: Game::new(&variant),
+            outcome: game.outcome(),
+            game,
             variant,
+            max_plies: None,
+            undone: Vec::new(),
         }
+    }
+
+    /// Takes back the last move or draw agreement (see `Game::undo`).
+    fn undo(&mut self) -> Option<Move> {
+        let taken = self.game.undo();
+        self.outcome = self.game.outcome();
+        taken
+    }
+
+    /// Agrees a draw (nothing once the game is over).
+    fn agree_draw(&mut self) {
+        self.game.agree_draw();
+        self.outcome = self.game.outcome();
+    }
+
+    /// The legal moves: none once the game is over.
+    fn legal_moves(&self) -> tafl_engine::MoveList {
+        if self.outcome.is_some() {
+            tafl_engine::MoveList::new()
+        } else {
+            self.position().legal_moves()
+        }
+    }
+
+    /// The actions of the legal moves, in increasing order.
+    fn legal_actions(&self) -> PyResult<Vec<usize>> {
+        let space = self.space();
+        let mut actions = self
+            .legal_moves()
+            .iter()
+            .map(|&m| space.move_to_action(m))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(actions::error)?;
+        actions.sort_unstable();
+        Ok(actions)
+    }
+
+    /// Writes the legal mask in `space` into `out`.
+    fn write_legal_mask(&self, space: Space, out: &mut [u8]) -> PyResult<()> {
+        let size = self.position().rules().size();
+        if size != space.size() {
+            return Err(actions::error(
+                tafl_engine::actions::ActionError::WrongBoard {
+                    found: size,
+                    size: space.size(),
+                },
+            ));
+        }
+        space
+            .mask_into(&self.legal_moves(), out)
+            .map_err(actions::error)
     }
 
     fn from_record(variant: Variant, record: &str, side: &str) -> PyResult<State> {
         let side = text::side(side)?;
         let position = notation::parse_position_record(record, variant.rules(), side)
             .map_err(|error| PyValueError::new_err(format!("bad position record: {error}")))?;
-        Ok(State {
-            game: Game::from_position(position),
-            variant,
-        })
+        Ok(State::at(variant, position))
     }
 
     fn position(&self) -> &Position {
         self.game.position()
     }
 
-    /// Plays a move given as text; on an error the game is unchanged.
-    fn play(&mut self, text: &str) -> PyResult<Vec<String>> {
-        let m = text::parse_move(text)?;
+    fn space(&self) -> Space {
+        Space::of(self.position().rules())
+    }
+
+    /// Plays `m`; on an error the game is unchanged.
+    fn play_move(&mut self, m: Move) -> PyResult<Vec<String>> {
         let captured = self
             .game
             .play(m)
             .map_err(|error| PyValueError::new_err(format!("cannot play {m}: {error}")))?;
+        self.undone.clear();
+        self.outcome = self.game.outcome();
         Ok(text::squares(captured))
     }
 
+    /// Plays a move given as text; on an error the game is unchanged.
+    fn play(&mut self, text: &str) -> PyResult<Vec<String>> {
+        self.play_move(text::parse_move(text)?)
+    }
+
     fn agreed_draw(&self) -> bool {
-        self.game.outcome() == Some(Outcome::Draw(DrawReason::Agreement))
+        self.outcome == Some(Outcome::Draw(DrawReason::Agreement))
+    }
+
+    fn terminated(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    fn truncated(&self) -> bool {
+        !self.terminated()
+            && self
+                .max_plies
+                .is_some_and(|cap| self.game.moves().len() >= cap)
     }
 }
 
 /// A game of tafl: the position, the moves that led to it, and the result once there is one.
 ///
-/// `Game(variant)` starts a built-in variant (one of `variants()`); `Game.from_rules` and
-/// `Game.from_record` set up others. Moves are text in OpenTafl simple notation (`e2-h2`);
-/// squares are named `a1` (file a, rank 1) to `k11`. Every method is safe to call from several
-/// threads at once: each runs under the game's lock, taken for microseconds (a search works on
-/// a copy, with the lock and the GIL released).
+/// `Game(variant)` starts a variant: a name of `variants()` or an OpenTafl rules string;
+/// `Game.from_record` and `Game.from_position_string` set up other positions. Moves are text in
+/// OpenTafl simple notation (`e2-h2`) or integer actions (`ActionSpace`); squares are named
+/// `a1` (file a, rank 1) to `k11`. `max_plies` caps the game's length for learning code
+/// (`truncated`). Every method is safe to call from several threads at once: each runs under
+/// the game's lock, taken for microseconds (a search works on a copy, with the lock and the GIL
+/// released).
 #[pyclass(module = "tafl_engine", name = "Game", frozen)]
 pub struct PyGame {
     state: Mutex<State>,
@@ -75,6 +180,11 @@ impl PyGame {
         }
     }
 
+    fn with_cap(mut state: State, max_plies: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        state.max_plies = ply_cap(max_plies)?;
+        Ok(PyGame::wrap(state))
+    }
+
     fn state(&self) -> MutexGuard<'_, State> {
         lock(&self.state)
     }
@@ -84,48 +194,121 @@ impl PyGame {
         self.state().game.clone()
     }
 
-    /// The current position.
-    pub fn position(&self) -> Position {
-        *self.state().position()
+    /// The current position with the counts the planes show.
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot::of(&self.state().game)
     }
+
+    /// The legal mask in `space`, as a numpy array.
+    pub fn legal_action_mask_in<'py>(
+        &self,
+        py: Python<'py>,
+        space: Space,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        arrays::bool_array(py, &[space.num_actions()], |out| {
+            guard(|| self.write_legal_mask(space, out))
+        })
+    }
+
+    /// The legal actions in `space`.
+    pub fn legal_actions_in(&self, space: Space) -> PyResult<Vec<usize>> {
+        let state = self.state();
+        if state.space() != space {
+            let found = state.space().size();
+            return Err(actions::error(
+                tafl_engine::actions::ActionError::WrongBoard {
+                    found,
+                    size: space.size(),
+                },
+            ));
+        }
+        state.legal_actions()
+    }
+
+    /// Writes the legal mask in `space` into `out`.
+    pub fn write_legal_mask(&self, space: Space, out: &mut [u8]) -> PyResult<()> {
+        self.state().write_legal_mask(space, out)
+    }
+}
+
+/// A ply cap from Python: None, or 1 to [`MAX_PLY_CAP`].
+fn ply_cap(value: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| args::usize_in(v, "max_plies", 1, MAX_PLY_CAP))
+        .transpose()
 }
 
 #[pymethods]
 impl PyGame {
-    /// A new game of the built-in variant `variant` (one of `variants()`, any case), at its
-    /// start position. Raises ValueError for an unknown name.
+    /// A new game of `variant` at its start position: a name of `variants()` (any case), or an
+    /// OpenTafl rules string. `max_plies` (None: no cap) makes the game `truncated` once that
+    /// many plies are played. Raises ValueError for an unknown name or a refused rules string.
     #[new]
-    fn new(variant: &str) -> PyResult<PyGame> {
-        guard(|| Ok(PyGame::wrap(State::new(text::variant(variant)?))))
+    #[pyo3(signature = (variant, *, max_plies = None))]
+    fn new(variant: &str, max_plies: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        let state = guard(|| Ok(State::new(text::variant_or_rules(variant)?)))?;
+        PyGame::with_cap(state, max_plies)
     }
 
     /// A new game under an OpenTafl rules string (`dim:9 name:Tablut esc:e ... start:/.../`),
     /// at the start position it gives. Raises ValueError naming the field when the string asks
     /// for rules the engine does not play.
     #[staticmethod]
-    fn from_rules(rules: &str) -> PyResult<PyGame> {
-        guard(|| Ok(PyGame::wrap(State::new(text::rules(rules)?))))
+    #[pyo3(signature = (rules, *, max_plies = None))]
+    fn from_rules(rules: &str, max_plies: Option<&Bound<'_, PyAny>>) -> PyResult<PyGame> {
+        let state = guard(|| Ok(State::new(text::rules(rules)?)))?;
+        PyGame::with_cap(state, max_plies)
     }
 
     /// A new game of `variant` (a name from `variants()`, or an OpenTafl rules string) set up
     /// at the OpenTafl position record `record` (rank 1 first, e.g. `/3ttt3/4t4/.../`) with
     /// `side_to_move` (`"attackers"` or `"defenders"`) to move. Repetitions count from here.
     #[staticmethod]
-    #[pyo3(signature = (variant, record, side_to_move = "attackers"))]
-    fn from_record(variant: &str, record: &str, side_to_move: &str) -> PyResult<PyGame> {
-        guard(|| {
+    #[pyo3(signature = (variant, record, side_to_move = "attackers", *, max_plies = None))]
+    fn from_record(
+        variant: &str,
+        record: &str,
+        side_to_move: &str,
+        max_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        let state = guard(|| {
             let variant = text::variant_or_rules(variant)?;
-            Ok(PyGame::wrap(State::from_record(
-                variant,
-                record,
-                side_to_move,
-            )?))
-        })
+            State::from_record(variant, record, side_to_move)
+        })?;
+        PyGame::with_cap(state, max_plies)
     }
 
-    /// The variant's name, e.g. `Tablut`.
+    /// A new game of `variant` set up at a position string (`position_string`: a record and
+    /// the side to move, `"/3ttt3/.../3ttt3/ a"`). Raises ValueError saying what is wrong and
+    /// at which column.
+    #[staticmethod]
+    #[pyo3(signature = (variant, position, *, max_plies = None))]
+    fn from_position_string(
+        variant: &str,
+        position: &str,
+        max_plies: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyGame> {
+        let state = guard(|| {
+            let variant = text::variant_or_rules(variant)?;
+            let position = position_string::parse(position, variant.rules())
+                .map_err(|error| PyValueError::new_err(format!("bad position string: {error}")))?;
+            Ok(State::at(variant, position))
+        })?;
+        PyGame::with_cap(state, max_plies)
+    }
+
+    /// What `Game(...)` takes to start this game again: the variant's name for a built-in
+    /// game (`"tablut"`, `"sea-battle"`, `"opentafl-tablut"`), its rules string for any other.
     #[getter]
     fn variant(&self) -> String {
+        text::variant_key(&self.state().variant)
+    }
+
+    /// The variant's name for people, e.g. `Sea Battle` (OpenTafl's Tablut and this project's
+    /// are both `Tablut`: `variant` tells them apart).
+    #[getter]
+    fn display_name(&self) -> String {
         self.state().variant.name().to_string()
     }
 
@@ -147,18 +330,68 @@ impl PyGame {
         self.state().position().side_to_move().name()
     }
 
-    /// None while the game goes on; then `(winner, reason)` with winner `"attackers"`,
-    /// `"defenders"` or `"draw"` and reason `"king_captured"`, `"king_escaped"`,
-    /// `"repetition"`, `"no_legal_moves"` or `"agreement"`.
+    /// None while the game goes on; then `(winner, reason)`. The winner is `"attackers"`,
+    /// `"defenders"` or `"draw"`. Reasons of a win: `"king_captured"`, `"king_escaped"`, and
+    /// under some rules `"edge_fort"` (the king safe in a fort on the edge), `"encircled"` (no
+    /// defender can reach an edge), `"all_pieces_captured"`, `"defenders_immobile"`,
+    /// `"no_legal_moves"` (the side to move has none, and loses) and `"repetition"` (Copenhagen:
+    /// a third repetition loses for the side that made it). Reasons of a draw: `"repetition"`,
+    /// `"no_legal_moves"`, `"agreement"`.
     #[getter]
     fn outcome(&self) -> PyResult<Option<(&'static str, String)>> {
-        guard(|| Ok(self.state().game.outcome().map(text::outcome)))
+        guard(|| Ok(self.state().outcome.map(text::outcome)))
+    }
+
+    /// Whether the game is over (it has an `outcome`).
+    #[getter]
+    fn terminated(&self) -> bool {
+        self.state().terminated()
+    }
+
+    /// Whether the game reached its ply cap (`max_plies`) without being over: for learning code
+    /// that stops long games there. The game itself may still be played on.
+    #[getter]
+    fn truncated(&self) -> bool {
+        self.state().truncated()
+    }
+
+    /// The ply cap (None: none), for `truncated`. Settable: None or 1 and more.
+    #[getter]
+    fn max_plies(&self) -> Option<usize> {
+        self.state().max_plies
+    }
+
+    #[setter]
+    fn set_max_plies(&self, value: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let cap = ply_cap(value)?;
+        self.state().max_plies = cap;
+        Ok(())
+    }
+
+    /// The result for `player` (`"attackers"` or `"defenders"`): 1.0 if that side has won,
+    /// -1.0 if it has lost, 0.0 for a draw or while the game goes on (or is truncated).
+    fn reward(&self, player: &str) -> PyResult<f64> {
+        let side = text::side(player)?;
+        let outcome = self.state().outcome;
+        Ok(match outcome.and_then(|o| o.winner()) {
+            Some(winner) if winner == side => 1.0,
+            Some(_) => -1.0,
+            None => 0.0,
+        })
     }
 
     /// The current position as an OpenTafl position record, rank 1 first.
     #[getter]
     fn record(&self) -> String {
         notation::position_record(self.state().position())
+    }
+
+    /// The current position with the side to move, in one line: the record, a space, `a`
+    /// (attackers to move) or `d` (defenders): `"/3ttt3/4t4/.../3ttt3/ a"`.
+    /// `Game.from_position_string` reads it back.
+    #[getter]
+    fn position_string(&self) -> String {
+        position_string::write(self.state().position())
     }
 
     /// The number of moves played since the start (or the set-up position).
@@ -203,8 +436,9 @@ impl PyGame {
         self.state().game.repetitions()
     }
 
-    /// How many occurrences of one position draw the game under these rules (2 for Tablut and
-    /// Tawlbwrdd, RULES.md R16), or None when repetition does not draw.
+    /// How many occurrences of one position draw the game under these rules (2 for this
+    /// project's Tablut and Tawlbwrdd: the first repetition draws), or None when repetition
+    /// does not draw (it may win or lose instead, as in Copenhagen).
     #[getter]
     fn repetition_draw_count(&self) -> Option<usize> {
         self.state().position().rules().repetition().draw_count()
@@ -233,7 +467,7 @@ impl PyGame {
     /// over (also by repetition). The order is the generator's: sort the list for reproducible
     /// choices.
     fn legal_moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let moves = guard(|| Ok(self.state().game.legal_moves()))?;
+        let moves = guard(|| Ok(self.state().legal_moves()))?;
         text::moves(py, moves)
     }
 
@@ -244,7 +478,7 @@ impl PyGame {
         let m = text::parse_move(r#move)?;
         guard(|| {
             let state = self.state();
-            Ok(state.game.outcome().is_none() && state.position().is_legal(m))
+            Ok(state.outcome.is_none() && state.position().is_legal(m))
         })
     }
 
@@ -257,44 +491,210 @@ impl PyGame {
         guard(|| self.state().play(r#move))
     }
 
-    /// Takes back the last move and returns it, or None at the start. A draw agreed since the
-    /// last move is taken back first (then no move is, and it returns None).
-    fn undo(&self) -> PyResult<Option<String>> {
-        guard(|| Ok(self.state().game.undo().map(|m| m.to_string())))
+    /// The action space of this game's board (`ActionSpace(size)`).
+    #[getter]
+    fn action_space(&self) -> PyActionSpace {
+        PyActionSpace::of(self.state().space())
     }
 
-    /// The players agree to a draw (RULES.md R18). Does nothing once the game is over.
+    /// How many actions the board has (`action_space.num_actions`: 2592 on 9x9).
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.state().space().num_actions()
+    }
+
+    /// The actions of the legal moves, in increasing order; none once the game is over.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let actions = guard(|| self.state().legal_actions())?;
+        text::actions(py, actions)
+    }
+
+    /// The legal moves as a numpy array of `num_actions` bools (writable, the game's own copy);
+    /// all False once the game is over.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let space = self.state().space();
+        self.legal_action_mask_in(py, space)
+    }
+
+    /// Plays the move of `action` (an int of `action_space`) and returns the squares it
+    /// captured. Raises ValueError for an action out of range or not legal now, or a finished
+    /// game; the game is then unchanged.
+    fn play_action(&self, action: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        guard(|| {
+            let mut state = self.state();
+            let space = state.space();
+            let action = args::usize_in(action, "action", 0, space.num_actions() - 1)?;
+            let m = space.action_to_move(action).map_err(|error| {
+                PyValueError::new_err(format!("cannot play action {action}: {error}"))
+            })?;
+            state
+                .play_move(m)
+                .map_err(|error| PyValueError::new_err(format!("action {action} ({m}): {error}")))
+        })
+    }
+
+    /// Takes back the last move and returns it, or None at the start. A draw agreed since the
+    /// last move is taken back first (then no move is, and it returns None). `redo` plays
+    /// again what was taken back.
+    fn undo(&self) -> PyResult<Option<String>> {
+        guard(|| {
+            let mut state = self.state();
+            let agreed = state.agreed_draw();
+            let taken = state.undo();
+            match (agreed, taken) {
+                (true, _) => state.undone.push(Undone::DrawAgreement),
+                (false, Some(m)) => state.undone.push(Undone::Move(m)),
+                (false, None) => {}
+            }
+            Ok(taken.map(|m| m.to_string()))
+        })
+    }
+
+    /// Does again the last thing `undo` took back: plays the move again and returns it, or
+    /// agrees the draw again (and returns None). None when nothing was taken back since the
+    /// last new move (a move played, or a draw agreed, forgets what undo took back).
+    fn redo(&self) -> PyResult<Option<String>> {
+        guard(|| {
+            let mut state = self.state();
+            let Some(undone) = state.undone.pop() else {
+                return Ok(None);
+            };
+            match undone {
+                Undone::Move(m) => {
+                    let rest = std::mem::take(&mut state.undone);
+                    let result = state.play_move(m);
+                    state.undone = rest;
+                    result.map(|_| Some(m.to_string()))
+                }
+                Undone::DrawAgreement => {
+                    state.agree_draw();
+                    Ok(None)
+                }
+            }
+        })
+    }
+
+    /// The players agree to a draw (R18 of the rules: a draw by agreement). Does nothing once
+    /// the game is over.
     fn agree_draw(&self) {
-        self.state().game.agree_draw();
+        let mut state = self.state();
+        if !state.terminated() {
+            state.undone.clear();
+        }
+        state.agree_draw();
     }
 
     /// The board as a list of rows, row 0 = rank 1, each a list of `"."` (empty), `"t"`
-    /// (attacker), `"T"` (defender) or `"K"` (king), column 0 = file a.
+    /// (attacker), `"T"` (defender) or `"K"` (king), column 0 = file a: the letters of
+    /// position records. (`diagram()` draws with other letters.)
     fn board(&self) -> PyResult<Vec<Vec<String>>> {
         guard(|| Ok(text::board(self.state().position())))
     }
 
-    /// The board as RULES.md draws it: rank 1 at the bottom, `a` attacker, `d` defender, `K`
-    /// king, `#` the empty castle.
+    /// The board as text for people, rank 1 at the bottom, with the letters of the rules'
+    /// diagrams: `a` attacker, `d` defender, `K` king, `#` the empty throne, `+` another empty
+    /// special square (corner, fort), `.` an empty square. (`board()` and records use `t`, `T`,
+    /// `K`.)
     fn diagram(&self) -> PyResult<String> {
         guard(|| Ok(notation::diagram(self.state().position())))
     }
 
-    /// The current position as `len(PLANES) x size x size` bytes of 0 and 1 (see `PLANES`), row
-    /// 0 = rank 1: `numpy.frombuffer(g.planes(), numpy.uint8).reshape(len(te.PLANES), n, n)`
-    /// wraps it without a copy. For many games at once use `encode_planes`.
+    /// The board as an SVG picture (text), the last move outlined: attackers dark, defenders
+    /// light, the king with a cross; throne and corners shaded.
+    fn svg(&self) -> PyResult<String> {
+        guard(|| {
+            let state = self.state();
+            Ok(svg::draw(
+                state.position(),
+                state.game.last_move().map(|(m, _)| m),
+            ))
+        })
+    }
+
+    /// Jupyter shows a game as its SVG picture.
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg()
+    }
+
+    /// The current position as `len(PLANES) x size x size` bytes (see `PLANES`), row 0 = rank
+    /// 1: `numpy.frombuffer(g.planes(), numpy.uint8).reshape(len(te.PLANES), n, n)` wraps it
+    /// without a copy. For many games at once use `encode_planes`.
     fn planes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        let position = self.position();
-        let length = planes::bytes_per_position(position.rules().size());
+        let snapshot = self.snapshot();
+        let length = planes::bytes_per_position(snapshot.position.rules().size());
         PyBytes::new_with(py, length, |out| {
             guard(|| {
-                planes::write(&position, out);
+                planes::write(&snapshot, out);
                 Ok(())
             })
         })
     }
 
-    /// An independent copy of the game (the moves, positions and result), in microseconds.
+    /// The names of the symmetries (`SYMMETRIES`) under which these rules look the same, so
+    /// that `transformed` can map the game: all eight for every built-in variant; fewer for a
+    /// rules string whose special squares are not symmetric.
+    fn symmetries(&self) -> Vec<&'static str> {
+        Symmetry::valid_for(self.state().position().rules())
+            .into_iter()
+            .map(Symmetry::name)
+            .collect()
+    }
+
+    /// The image of the game under `symmetry` (a name of `SYMMETRIES`): its start position
+    /// turned or mirrored and every move mapped, so the history, repetitions and outcome are
+    /// the same. Raises ValueError when the rules are not symmetric under it (naming a square).
+    fn transformed(&self, symmetry: &str) -> PyResult<PyGame> {
+        let symmetry = text::symmetry(symmetry)?;
+        guard(|| {
+            let state = self.state();
+            let game = symmetry
+                .map_game(&state.game)
+                .map_err(|error| PyValueError::new_err(error.to_string()))?;
+            let mut image = State::of_game(state.variant.clone(), game);
+            image.max_plies = state.max_plies;
+            Ok(PyGame::wrap(image))
+        })
+    }
+
+    /// The game as an OpenTafl game record (`.otg` text): `tags` (e.g. `{"event": "..."}`)
+    /// first, a `result` tag from the outcome unless given (`1` the attackers won, `-1` the
+    /// defenders, `0` a draw, `?` not over), the `variant` tag (the display
+    /// name), then the rules with the game's start and the moves. `read_otg` reads it back.
+    #[pyo3(signature = (tags = None))]
+    fn to_otg(&self, tags: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
+        let tags: Vec<(String, String)> = match tags.filter(|t| !t.is_none()) {
+            None => Vec::new(),
+            // A mapping gives its items; anything else must be a sequence of pairs.
+            Some(mapping) if mapping.hasattr("items")? => mapping
+                .call_method0("items")?
+                .try_iter()?
+                .map(|item| item?.extract())
+                .collect::<PyResult<_>>()?,
+            Some(pairs) => pairs.extract()?,
+        };
+        guard(|| {
+            let state = self.state();
+            let mut record = GameRecord::new(state.variant.clone(), state.game.clone());
+            for (key, value) in &tags {
+                record.set_tag(key, value);
+            }
+            if record.tag("result").is_none() {
+                // OpenTafl's `?` ("other") for a game still going on.
+                let result = match state.outcome {
+                    Some(outcome) => GameRecord::result_value(outcome.winner()),
+                    None => "?",
+                };
+                record.set_tag("result", result);
+            }
+            if record.tag("variant").is_none() {
+                record.set_tag("variant", state.variant.name());
+            }
+            Ok(record.to_string())
+        })
+    }
+
+    /// An independent copy of the game (the moves, positions, result, ply cap and what undo
+    /// took back), in microseconds.
     fn copy(&self) -> PyGame {
         PyGame::wrap(self.state().clone())
     }
@@ -309,15 +709,23 @@ impl PyGame {
         self.copy()
     }
 
-    /// Pickling: the rules, the start position, the moves and a draw agreement, replayed on
-    /// loading.
+    /// Pickling: the rules, the start position, the moves, a draw agreement, the ply cap and
+    /// what undo took back, replayed on loading.
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
     ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
-        let (rules, record, side, moves, agreed) = {
+        let (rules, record, side, moves, agreed, max_plies, undone) = {
             let state = self.state();
             let start = state.game.start_position();
+            let undone: Vec<Option<String>> = state
+                .undone
+                .iter()
+                .map(|undone| match undone {
+                    Undone::Move(m) => Some(m.to_string()),
+                    Undone::DrawAgreement => None,
+                })
+                .collect();
             (
                 state.variant.to_string(),
                 notation::position_record(start),
@@ -328,21 +736,28 @@ impl PyGame {
                     .map(|m| m.to_string())
                     .collect::<Vec<_>>(),
                 state.agreed_draw(),
+                state.max_plies,
+                undone,
             )
         };
         let restore = py.get_type::<PyGame>().getattr("_restore")?;
-        let arguments = (rules, record, side, moves, agreed).into_pyobject(py)?;
+        let arguments =
+            (rules, record, side, moves, agreed, max_plies, undone).into_pyobject(py)?;
         Ok((restore, arguments))
     }
 
-    /// Rebuilds a pickled game (see `__reduce__`).
+    /// Rebuilds a pickled game (see `__reduce__`; the last two arguments are absent from
+    /// pickles of versions before them).
     #[staticmethod]
+    #[pyo3(signature = (rules, record, side_to_move, moves, agreed_draw, max_plies = None, undone = None))]
     fn _restore(
         rules: &str,
         record: &str,
         side_to_move: &str,
         moves: Vec<String>,
         agreed_draw: bool,
+        max_plies: Option<usize>,
+        undone: Option<Vec<Option<String>>>,
     ) -> PyResult<PyGame> {
         guard(|| {
             let mut state = State::from_record(text::rules(rules)?, record, side_to_move)?;
@@ -350,55 +765,86 @@ impl PyGame {
                 state.play(m)?;
             }
             if agreed_draw {
-                state.game.agree_draw();
+                state.agree_draw();
+            }
+            state.max_plies = max_plies;
+            for entry in undone.unwrap_or_default() {
+                state.undone.push(match entry {
+                    Some(m) => Undone::Move(text::parse_move(&m)?),
+                    None => Undone::DrawAgreement,
+                });
             }
             Ok(PyGame::wrap(state))
         })
     }
 
-    /// Perft (RULES.md P1) of the current position: the number of move paths `depth` plies
-    /// long, on `threads` threads, with the GIL released. Like the crate's, it looks at the
-    /// position alone (no repetition draws).
-    #[pyo3(signature = (depth, threads = 1))]
-    fn perft(&self, py: Python<'_>, depth: u32, threads: usize) -> PyResult<u64> {
+    /// Perft of the current position: the number of move paths `depth` plies long (0 to
+    /// `MAX_PERFT_DEPTH`), on `threads` threads (1 to `MAX_THREADS`), with the GIL released;
+    /// Ctrl-C stops it (KeyboardInterrupt). Like the crate's, it looks at the position alone
+    /// (no repetition draws).
+    #[pyo3(signature = (depth, threads = None))]
+    fn perft(
+        &self,
+        py: Python<'_>,
+        depth: &Bound<'_, PyAny>,
+        threads: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u64> {
+        let (depth, threads) = crate::perft_arguments(depth, threads)?;
         let position = self.position();
         crate::run_perft(py, position, depth, threads)
     }
 
     /// Perft split by first move: `[(move, perft of the position after it), ...]` for every
-    /// legal move, sorted by the move's text, with the GIL released. The counts add up to
-    /// `perft(depth)` for depth >= 1.
-    fn divide(&self, py: Python<'_>, depth: u32) -> PyResult<Vec<(String, u64)>> {
+    /// legal move, sorted by the move's text, with the GIL released; Ctrl-C stops it. The
+    /// counts add up to `perft(depth)` for depth >= 1.
+    fn divide(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<Vec<(String, u64)>> {
+        let (depth, _) = crate::perft_arguments(depth, None)?;
         let position = self.position();
-        py.detach(|| {
-            guard(|| {
-                Ok(perft::divide(&position, depth)
-                    .into_iter()
-                    .map(|(m, count)| (m.to_string(), count))
-                    .collect())
-            })
-        })
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let split = interrupt::run(
+            py,
+            || stop.store(true, std::sync::atomic::Ordering::Relaxed),
+            || {
+                Ok(tafl_engine::perft::divide_stoppable(
+                    &position, depth, &stop,
+                ))
+            },
+        )?;
+        // Only a stop ends it without a result, and a stop comes with KeyboardInterrupt.
+        Ok(split
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(m, count)| (m.to_string(), count))
+            .collect())
     }
 
-    /// Searches the current position with a fresh searcher and returns a `SearchResult` (best
-    /// move, score, depth, principal variation). Give at least one limit: `movetime_ms`,
-    /// `depth` (plies) or `nodes`. The GIL is released while it thinks. To keep what the search
-    /// learnt from one move to the next, use an `Engine`.
-    #[pyo3(signature = (*, movetime_ms = None, depth = None, nodes = None, threads = 1, hash_mb = 16))]
+    /// Searches the current position and returns a `SearchResult` (best move, score, depth,
+    /// principal variation), as a fresh searcher would: the transposition table of an earlier
+    /// `Game.search` of the same size is emptied and used again, not allocated anew. Give at
+    /// least one limit: `movetime_ms`, `depth` (plies) or `nodes`. The GIL is released while
+    /// it thinks; Ctrl-C stops it (KeyboardInterrupt). To keep what the search learnt from one
+    /// move to the next, use an `Engine`.
+    #[pyo3(signature = (*, movetime_ms = None, depth = None, nodes = None, threads = None, hash_mb = None))]
     fn search(
         &self,
         py: Python<'_>,
-        movetime_ms: Option<u64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        threads: usize,
-        hash_mb: usize,
+        movetime_ms: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+        threads: Option<&Bound<'_, PyAny>>,
+        hash_mb: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchResult> {
         let limits = search::limits(movetime_ms, depth, nodes)?;
-        let config = search::config(threads, hash_mb)?;
+        let config = search::config(threads, hash_mb, search::GAME_SEARCH_HASH_MB)?;
         let game = self.game();
-        let searcher = py.detach(|| guard(|| Ok(Mutex::new(Searcher::new(config)))))?;
-        search::run(py, &searcher, &game, &limits)
+        let searcher = search::pooled_searcher(py, config)?;
+        let searcher = Mutex::new(searcher);
+        let result = search::run(py, &searcher, &game, &limits);
+        let searcher: Searcher = searcher
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        search::return_to_pool(searcher);
+        result
     }
 
     /// Games are equal when their positions (with rules) and moves are.
@@ -412,12 +858,19 @@ impl PyGame {
     #[classattr]
     const __hash__: Option<Py<PyAny>> = None;
 
-    /// `Game('Tablut', record='...', side_to_move='attackers', ply=0)`.
+    /// `Game('tablut', record='...', side_to_move='attackers', ply=0)`.
     fn __repr__(&self) -> String {
         let state = self.state();
+        let variant = text::variant_key(&state.variant);
+        // A rules string is long: the display name says enough.
+        let shown = if variant.contains(':') {
+            state.variant.name().to_string()
+        } else {
+            variant
+        };
         format!(
             "Game('{}', record='{}', side_to_move='{}', ply={})",
-            state.variant.name(),
+            shown,
             notation::position_record(state.position()),
             state.position().side_to_move().name(),
             state.game.moves().len()
@@ -427,5 +880,17 @@ impl PyGame {
     /// The board diagram (see `diagram`).
     fn __str__(&self) -> PyResult<String> {
         self.diagram()
+    }
+}
+
+impl PyGame {
+    /// The game of a record read from a file (its tags are the caller's).
+    pub fn from_record_file(record: GameRecord) -> PyGame {
+        PyGame::wrap(State::of_game(record.variant, record.game))
+    }
+
+    /// The current position.
+    pub fn position(&self) -> Position {
+        *self.state().position()
     }
 }

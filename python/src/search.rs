@@ -1,36 +1,55 @@
 //! The search from Python: `Engine` (a searcher that keeps its transposition table between
-//! moves) and `SearchResult`. Searches run with the GIL released.
+//! moves) and `SearchResult`; the tables `Game.search` empties and uses again. Searches run
+//! with the GIL released, on a worker thread that Ctrl-C stops.
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use tafl_engine::Game;
 use tafl_engine::search::{Limits, SearchConfig, Searcher, StopHandle};
 
 use crate::game::PyGame;
-use crate::{guard, lock};
+use crate::{MAX_THREADS, args, guard, interrupt, lock};
 
-/// Most search threads accepted (more than any machine this runs on has cores).
-const MAX_THREADS: usize = 256;
 /// Largest transposition table accepted, in MiB (64 GiB).
-const MAX_HASH_MB: usize = 1 << 16;
+pub const MAX_HASH_MB: usize = 1 << 16;
+/// The deepest search asked for, in plies (the search goes no deeper: 64).
+pub const MAX_SEARCH_DEPTH: u32 = 64;
+/// The longest move time accepted: a week, in milliseconds.
+const MAX_MOVETIME_MS: u64 = 7 * 24 * 3600 * 1000;
+/// The table size of `Game.search`, MiB.
+pub const GAME_SEARCH_HASH_MB: usize = 16;
+/// The table size of a new `Engine`, MiB.
+const ENGINE_HASH_MB: usize = 64;
+/// Idle searchers kept for `Game.search`, and the largest table kept (MiB): more would hold
+/// memory nobody asked to keep.
+const POOL_SIZE: usize = 2;
+const POOL_MAX_HASH_MB: usize = 64;
+
+/// Searchers `Game.search` used, emptied and ready for the next (see [`pooled_searcher`]).
+static IDLE: Mutex<Vec<Searcher>> = Mutex::new(Vec::new());
+/// How many transposition tables `Game.search` has set up (for a test of the pool).
+static TABLES_MADE: AtomicUsize = AtomicUsize::new(0);
 
 /// The limits of one search, of which at least one must be given: with none, the crate's search
-/// would run until stopped, and a Python caller could not stop it.
+/// would run until stopped.
 pub fn limits(
-    movetime_ms: Option<u64>,
-    depth: Option<u32>,
-    nodes: Option<u64>,
+    movetime_ms: Option<&Bound<'_, PyAny>>,
+    depth: Option<&Bound<'_, PyAny>>,
+    nodes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Limits> {
+    let movetime_ms = args::optional_u64(movetime_ms, "movetime_ms", 0, MAX_MOVETIME_MS)?;
+    let depth =
+        args::optional_u64(depth, "depth", 1, u64::from(MAX_SEARCH_DEPTH))?.map(|d| d as u32); // At most 64.
+    let nodes = args::optional_u64(nodes, "nodes", 1, i64::MAX as u64)?;
     if movetime_ms.is_none() && depth.is_none() && nodes.is_none() {
         return Err(PyValueError::new_err(
             "give at least one limit: movetime_ms, depth or nodes",
         ));
-    }
-    if depth == Some(0) {
-        return Err(PyValueError::new_err("depth must be at least 1"));
     }
     Ok(Limits {
         depth,
@@ -40,41 +59,92 @@ pub fn limits(
     })
 }
 
-/// A searcher configuration, checked.
-pub fn config(threads: usize, hash_mb: usize) -> PyResult<SearchConfig> {
-    if !(1..=MAX_THREADS).contains(&threads) {
-        return Err(PyValueError::new_err(format!(
-            "threads must be between 1 and {MAX_THREADS}, not {threads}"
-        )));
-    }
-    if !(1..=MAX_HASH_MB).contains(&hash_mb) {
-        return Err(PyValueError::new_err(format!(
-            "hash_mb must be between 1 and {MAX_HASH_MB}, not {hash_mb}"
-        )));
-    }
+/// A searcher configuration, checked; `hash_mb` defaults to `default_hash_mb`.
+pub fn config(
+    threads: Option<&Bound<'_, PyAny>>,
+    hash_mb: Option<&Bound<'_, PyAny>>,
+    default_hash_mb: usize,
+) -> PyResult<SearchConfig> {
+    let threads = match threads.filter(|t| !t.is_none()) {
+        Some(value) => args::usize_in(value, "threads", 1, MAX_THREADS)?,
+        None => 1,
+    };
+    let hash_mb = match hash_mb.filter(|h| !h.is_none()) {
+        Some(value) => args::usize_in(value, "hash_mb", 1, MAX_HASH_MB)?,
+        None => default_hash_mb,
+    };
     Ok(SearchConfig { threads, hash_mb })
 }
 
-/// Searches `game` with the GIL released; a panic in the search becomes a `RuntimeError`.
+/// A searcher for `Game.search` with `config`: an idle one of that configuration, emptied (a
+/// few milliseconds for 16 MiB), or else a new one. Either searches as a fresh one would.
+pub fn pooled_searcher(py: Python<'_>, config: SearchConfig) -> PyResult<Searcher> {
+    let idle = {
+        let mut pool = lock(&IDLE);
+        let found = pool.iter().position(|s| *s.config() == config);
+        found.map(|index| pool.swap_remove(index))
+    };
+    py.detach(|| {
+        guard(|| {
+            Ok(match idle {
+                Some(mut searcher) => {
+                    searcher.clear();
+                    searcher
+                }
+                None => {
+                    TABLES_MADE.fetch_add(1, Ordering::Relaxed);
+                    Searcher::new(config)
+                }
+            })
+        })
+    })
+}
+
+/// Keeps `searcher` for the next `Game.search`, if its table is small enough.
+pub fn return_to_pool(searcher: Searcher) {
+    if searcher.config().hash_mb > POOL_MAX_HASH_MB {
+        return;
+    }
+    let mut pool = lock(&IDLE);
+    pool.push(searcher);
+    if pool.len() > POOL_SIZE {
+        pool.remove(0);
+    }
+}
+
+/// How many tables `Game.search` has set up so far (each of the others reused one).
+#[pyfunction]
+pub fn _search_tables_made() -> usize {
+    TABLES_MADE.load(Ordering::Relaxed)
+}
+
+/// Searches `game` on a worker thread with the GIL released; Ctrl-C stops the search and
+/// raises KeyboardInterrupt. A panic in the search becomes a `RuntimeError`.
 pub fn run(
     py: Python<'_>,
     searcher: &Mutex<Searcher>,
     game: &Game,
     limits: &Limits,
 ) -> PyResult<SearchResult> {
-    py.detach(|| {
-        guard(|| {
+    let stop: StopHandle = lock(searcher).stop_handle();
+    interrupt::run(
+        py,
+        || stop.stop(),
+        || {
             let result = lock(searcher).search(game, limits, |_| {});
             Ok(SearchResult::from(result))
-        })
-    })
+        },
+    )
 }
 
 /// What a search found.
 ///
 /// `best_move` is None only when the game is over. `score` is from the point of view of the
-/// side to move, in soldiers (a forced win in n plies is 1000 - n, a forced loss -1000 - n).
-#[pyclass(module = "tafl_engine", name = "SearchResult", frozen)]
+/// side to move, in soldiers; a forced win in n plies scores 1000 - n, a forced loss in n plies
+/// -(1000 - n) (`forced_in` gives n, negative for a loss). Results compare equal field by
+/// field, and pickle.
+#[pyclass(module = "tafl_engine", name = "SearchResult", frozen, eq)]
+#[derive(Clone, PartialEq)]
 pub struct SearchResult {
     /// The move to play, in OpenTafl simple notation, or None when the game is over.
     #[pyo3(get)]
@@ -117,8 +187,64 @@ impl From<tafl_engine::search::SearchResult> for SearchResult {
     }
 }
 
+/// The fields of a `SearchResult`, in the order `_restore` takes them.
+type ResultFields = (
+    Option<String>,
+    f64,
+    String,
+    Option<i32>,
+    u32,
+    Vec<String>,
+    u64,
+    f64,
+);
+
 #[pymethods]
 impl SearchResult {
+    /// Pickling: the fields.
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let fields: ResultFields = (
+            self.best_move.clone(),
+            self.score,
+            self.score_text.clone(),
+            self.forced_in,
+            self.depth,
+            self.pv.clone(),
+            self.nodes,
+            self.time_ms,
+        );
+        let restore = py.get_type::<SearchResult>().getattr("_restore")?;
+        Ok((restore, fields.into_pyobject(py)?))
+    }
+
+    /// Rebuilds a pickled result (see `__reduce__`).
+    #[staticmethod]
+    #[allow(clippy::too_many_arguments)]
+    fn _restore(
+        best_move: Option<String>,
+        score: f64,
+        score_text: String,
+        forced_in: Option<i32>,
+        depth: u32,
+        pv: Vec<String>,
+        nodes: u64,
+        time_ms: f64,
+    ) -> SearchResult {
+        SearchResult {
+            best_move,
+            score,
+            score_text,
+            forced_in,
+            depth,
+            pv,
+            nodes,
+            time_ms,
+        }
+    }
+
     /// All fields on one line.
     fn __repr__(&self) -> String {
         format!(
@@ -141,10 +267,13 @@ impl SearchResult {
 }
 
 /// A searcher that keeps what it learnt (its transposition table) from one search to the next:
-/// use one per player in a game, rather than `Game.search`, which sets up a fresh one each time.
+/// use one per player in a game, or one per process to generate data, rather than
+/// `Game.search`, which empties its table before each search.
 ///
 /// `Engine(threads=1, hash_mb=64)`. Safe to share between threads: searches run one at a time
 /// (a second waits for the first, without holding the GIL), and `stop()` ends the running one.
+/// An engine pickles as its settings: the copy has a new, empty table (so engines can be sent
+/// to other processes, e.g. with multiprocessing).
 #[pyclass(module = "tafl_engine", name = "Engine", frozen)]
 pub struct Engine {
     searcher: Mutex<Searcher>,
@@ -154,12 +283,17 @@ pub struct Engine {
 
 #[pymethods]
 impl Engine {
-    /// A searcher with `threads` search threads and a `hash_mb` MiB transposition table
-    /// (allocated and cleared now, about 25 ms for 64 MiB, with the GIL released).
+    /// A searcher with `threads` search threads (1 to `MAX_THREADS`) and a `hash_mb` MiB
+    /// transposition table (1 to 65536; allocated and cleared now, about 25 ms for 64 MiB,
+    /// with the GIL released).
     #[new]
-    #[pyo3(signature = (threads = 1, hash_mb = 64))]
-    fn new(py: Python<'_>, threads: usize, hash_mb: usize) -> PyResult<Engine> {
-        let config = config(threads, hash_mb)?;
+    #[pyo3(signature = (threads = None, hash_mb = None))]
+    fn new(
+        py: Python<'_>,
+        threads: Option<&Bound<'_, PyAny>>,
+        hash_mb: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Engine> {
+        let config = config(threads, hash_mb, ENGINE_HASH_MB)?;
         let searcher = py.detach(|| guard(|| Ok(Searcher::new(config.clone()))))?;
         Ok(Engine {
             stop: searcher.stop_handle(),
@@ -170,15 +304,16 @@ impl Engine {
 
     /// Searches the current position of `game` within the limits (at least one: time in
     /// milliseconds, depth in plies, nodes) and returns a `SearchResult`. The GIL is released
-    /// while it thinks. Raises ValueError when no limit is given.
+    /// while it thinks; Ctrl-C stops it (KeyboardInterrupt). Raises ValueError when no limit is
+    /// given or one is out of range.
     #[pyo3(signature = (game, *, movetime_ms = None, depth = None, nodes = None))]
     fn search(
         &self,
         py: Python<'_>,
         game: &Bound<'_, PyGame>,
-        movetime_ms: Option<u64>,
-        depth: Option<u32>,
-        nodes: Option<u64>,
+        movetime_ms: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchResult> {
         let limits = limits(movetime_ms, depth, nodes)?;
         let game = game.get().game();
@@ -212,6 +347,12 @@ impl Engine {
     #[getter]
     fn hash_mb(&self) -> usize {
         self.config.hash_mb
+    }
+
+    /// Pickling: the settings (the copy starts with an empty table).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (usize, usize))> {
+        let config = &slf.get().config;
+        Ok((slf.get_type().into_any(), (config.threads, config.hash_mb)))
     }
 
     /// `Engine(threads=1, hash_mb=64)`.

@@ -5,6 +5,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
+use tafl_engine::symmetry::Symmetry;
 use tafl_engine::{Bitboard, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant};
 
 /// The built-in variant called `name` (any of `Variant::names()`, any case).
@@ -32,6 +33,20 @@ pub fn variant_or_rules(text: &str) -> PyResult<Variant> {
     } else {
         variant(text)
     }
+}
+
+/// What `Game(...)` takes back to the same game: the variant's name for a built-in game
+/// (`sea-battle`, `opentafl-tablut`), its rules string for any other.
+pub fn variant_key(variant: &Variant) -> String {
+    variant
+        .key()
+        .map_or_else(|| variant.to_string(), str::to_string)
+}
+
+/// A symmetry by name (`rotate90`, `flip_files`, ...: `SYMMETRIES`).
+pub fn symmetry(name: &str) -> PyResult<Symmetry> {
+    name.parse::<Symmetry>()
+        .map_err(|error| PyValueError::new_err(error.to_string()))
 }
 
 /// `attackers` or `defenders` (also the singular and the first letter), any case.
@@ -111,15 +126,42 @@ pub fn moves<'py>(
     PyList::new(py, items)
 }
 
+/// The Python ints of the actions of the largest board the crate plays, made once: a list of
+/// legal actions is then a list of references to them, as for moves.
+static ACTION_INTS: PyOnceLock<Vec<Py<PyAny>>> = PyOnceLock::new();
+
+/// A Python list of the actions.
+pub fn actions<'py>(
+    py: Python<'py>,
+    actions: impl IntoIterator<Item = usize>,
+) -> PyResult<Bound<'py, PyList>> {
+    let ints = ACTION_INTS.get_or_try_init(py, || {
+        let count = tafl_engine::actions::ActionSpace::new(MAX_BOARD_SIZE)
+            .map_or(0, |space| space.num_actions());
+        (0..count)
+            .map(|action| Ok(action.into_pyobject(py)?.into_any().unbind()))
+            .collect::<PyResult<Vec<_>>>()
+    })?;
+    let items = actions
+        .into_iter()
+        .map(|action| match ints.get(action) {
+            Some(int) => Ok(int.bind(py).clone()),
+            None => Ok(action.into_pyobject(py)?.into_any()),
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    PyList::new(py, items)
+}
+
 /// The names of the squares of a set, in index order (rank 1 first, then by file).
 pub fn squares(set: Bitboard) -> Vec<String> {
     set.into_iter().map(|square| square.to_string()).collect()
 }
 
 /// An outcome as Python sees it: the winner (`attackers`, `defenders`) or `draw`, and the
-/// reason as a snake_case word taken from the crate's reason (`king_captured`,
-/// `king_escaped`, `repetition`, `no_legal_moves`, `agreement`, and any reason the crate adds
-/// later, without a change here).
+/// reason as a snake_case word taken from the crate's reason: wins `king_captured`,
+/// `king_escaped`, `edge_fort`, `encircled`, `all_pieces_captured`, `defenders_immobile`,
+/// `no_legal_moves`, `repetition`; draws `repetition`, `no_legal_moves`, `agreement`; and any
+/// reason the crate adds later, without a change here.
 pub fn outcome(outcome: Outcome) -> (&'static str, String) {
     match outcome {
         Outcome::Win { winner, reason } => (winner.name(), snake_case(&format!("{reason:?}"))),

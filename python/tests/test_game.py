@@ -24,7 +24,7 @@ def test_variants_are_the_crates_and_each_starts_a_game():
 
 def test_tablut_start():
     game = te.Game("tablut")
-    assert game.variant == "Tablut"
+    assert game.variant == "tablut" and game.display_name == "Tablut"
     assert game.size == 9
     assert game.side_to_move == "attackers"
     assert game.record == TABLUT_START
@@ -267,6 +267,7 @@ def test_text_forms():
     game = te.Game("tablut")
     assert str(game) == game.diagram()
     assert game.diagram().startswith("9  . . . a a a . . .")
+    assert repr(game).startswith("Game('tablut', record='/3ttt3/")
     assert "side_to_move='attackers'" in repr(game)
 
 
@@ -274,7 +275,7 @@ def test_planes_of_one_game():
     game = te.Game("tablut")
     data = game.planes()
     n, planes = 9, len(te.PLANES)
-    assert te.PLANES == ("attackers", "defenders", "king", "castle", "attackers_to_move")
+    assert te.PLANES[:5] == ("attackers", "defenders", "king", "castle", "attackers_to_move")
     assert isinstance(data, bytes) and len(data) == planes * n * n
     plane = lambda p: [data[p * n * n + row * n : p * n * n + (row + 1) * n] for row in range(n)]
     board = game.board()
@@ -284,9 +285,10 @@ def test_planes_of_one_game():
             assert plane(1)[row][col] == (board[row][col] == "T")
             assert plane(2)[row][col] == (board[row][col] == "K")
             assert plane(3)[row][col] == (row == 4 and col == 4)
-    assert set(data[4 * n * n :]) == {1}
+    to_move = te.PLANES.index("attackers_to_move")
+    assert set(data[to_move * n * n : (to_move + 1) * n * n]) == {1}
     game.play("e2-h2")
-    assert set(game.planes()[4 * n * n :]) == {0}
+    assert set(game.planes()[to_move * n * n : (to_move + 1) * n * n]) == {0}
 
 
 def test_encode_planes_batches_games_in_order():

@@ -1,4 +1,4 @@
-"""Perft through Python (RULES.md P1): every fixture of tests/data/perft.txt to depth 3."""
+"""Perft through Python: every fixture of tests/data/perft.txt to depth 3."""
 
 import pytest
 

@@ -39,7 +39,7 @@ def test_search_by_nodes():
 
 
 def test_search_finds_the_kings_escape():
-    # Defenders to move: the king on c3 reaches a3 at once (RULES.md R14).
+    # Defenders to move: the king on c3 reaches a3 at once (R14: an edge square wins).
     game = te.Game.from_record(
         "tablut", record("t8", "9", "2K6", "9", "9", "9", "9", "9", "9"), "defenders"
     )
@@ -62,7 +62,7 @@ def test_search_needs_a_limit_and_sane_settings():
     game = te.Game("tablut")
     with pytest.raises(ValueError, match="at least one limit"):
         game.search()
-    with pytest.raises(ValueError, match="depth must be at least 1"):
+    with pytest.raises(ValueError, match="depth must be from 1 to 64, not 0"):
         game.search(depth=0)
     with pytest.raises(ValueError, match="threads"):
         game.search(depth=1, threads=0)
@@ -99,3 +99,56 @@ def test_engine_stop_ends_a_long_search():
     assert not worker.is_alive()
     assert time.perf_counter() - start < 5
     assert results[0].best_move in game.legal_moves()
+
+
+def test_search_results_and_engines_pickle():
+    import pickle
+
+    result = te.Game("tablut").search(depth=3)
+    again = pickle.loads(pickle.dumps(result))
+    assert again == result and again.pv == result.pv and again.score_text == result.score_text
+    assert again != te.Game("tablut").search(depth=2)
+    engine = te.Engine(threads=2, hash_mb=4)
+    copy = pickle.loads(pickle.dumps(engine))
+    assert (copy.threads, copy.hash_mb) == (2, 4) and copy is not engine
+    assert copy.search(te.Game("tablut"), depth=2).best_move in te.Game("tablut").legal_moves()
+
+
+def best_move_in_a_process(engine, record):
+    """Runs in a worker process of test_multiprocessing_sends_engines_games_and_results."""
+    game = te.Game.from_position_string("tablut", record)
+    return engine.search(game, depth=3), game
+
+
+def test_multiprocessing_sends_engines_games_and_results():
+    import multiprocessing
+
+    game = te.Game("tablut")
+    game.play("e2-h2")
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(2) as pool:
+        answers = pool.starmap(
+            best_move_in_a_process, [(te.Engine(hash_mb=4), game.position_string)] * 2
+        )
+    for result, back in answers:
+        assert back == te.Game.from_position_string("tablut", game.position_string)
+        assert result.best_move in game.legal_moves()
+    assert answers[0][0].pv == answers[1][0].pv  # the same search in each process
+
+
+def test_game_search_uses_one_table_again_and_searches_as_a_fresh_one():
+    game = te.Game("tawlbwrdd")
+    game.play("e2-c2")
+    first = game.search(depth=4)
+    made = te._core._search_tables_made()
+    results = [game.search(depth=4) for _ in range(10)]
+    # The same table each time (none set up), emptied: the same tree as the first search.
+    assert te._core._search_tables_made() == made
+    for result in results:
+        assert (result.nodes, result.pv, result.score) == (first.nodes, first.pv, first.score)
+    # And the same as an engine with a new table of that size.
+    fresh = te.Engine(hash_mb=16).search(game, depth=4)
+    assert (fresh.nodes, fresh.pv) == (first.nodes, first.pv)
+    # Another size is another table.
+    game.search(depth=2, hash_mb=2)
+    assert te._core._search_tables_made() == made + 1

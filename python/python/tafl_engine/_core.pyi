@@ -1,68 +1,138 @@
 """Type stubs of the extension module `tafl_engine._core` (written by hand; keep them in step
-with python/src/)."""
+with python/src/: tests/test_api.py checks that they name the same things)."""
 
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union
+
+import numpy
+import numpy.typing
 
 __version__: str
 
 PLANES: Tuple[str, ...]
-"""The planes of `Game.planes` and `encode_planes`, in order: `attackers` (the attacking
-soldiers), `defenders` (the defending soldiers, without the king), `king`, `castle` (the
-castle square), `attackers_to_move` (all ones when the attackers are to move)."""
+"""The planes of `Game.planes` and `encode_planes`, in order, each `n x n` bytes (row 0 = rank
+1): `attackers` (the attacking soldiers), `defenders` (the defending soldiers, without the
+king), `king`, `castle` (the throne squares), `attackers_to_move` (all ones when the attackers
+are to move), `corners` (corner squares with rules of their own), `escape` (where the king wins
+by arriving: the edge, or the corners), `special` (every square with rules of its own),
+`hostile_to_attackers` and `hostile_to_defenders` (squares hostile to that side's soldiers by
+their own rules now, not by a piece on them), then two counts on every square, at most 255:
+`repetitions` (times the position has occurred, itself included) and `ply` (plies played).
+All planes but the last two are 0 or 1."""
+
+SYMMETRIES: Tuple[str, ...]
+"""The eight symmetries of the square board, by name: `identity`, `rotate90` (a quarter turn
+anticlockwise, rank 1 at the bottom), `rotate180`, `rotate270`, `flip_files` (file a and the
+last swapped), `flip_ranks`, `transpose` (mirrored in the diagonal through a1),
+`antitranspose`."""
+
+MAX_PERFT_DEPTH: int
+"""The deepest perft accepted (12)."""
+
+MAX_THREADS: int
+"""Most threads a perft or a search may use (256)."""
+
+BoolArray = numpy.typing.NDArray[numpy.bool_]
+IntArray = numpy.typing.NDArray[numpy.int64]
+Int = SupportsIndex
+"""An integer argument: an int, or anything with `__index__` (numpy's integers)."""
 
 def variants() -> List[str]:
     """The names `Game` and `perft` accept, e.g. `["tablut", "tawlbwrdd"]`: every variant the
     crate knows."""
 
-def perft(variant: str, depth: int, threads: int = 1) -> int:
-    """Perft (RULES.md P1) from the start position of `variant` (a name from `variants()`, or
-    an OpenTafl rules string): the number of move paths `depth` plies long, on `threads`
-    threads, with the GIL released. `perft("tablut", 4) == 19913864`.
+def perft(variant: str, depth: Int, threads: Optional[Int] = None) -> int:
+    """Perft from the start position of `variant` (a name from `variants()`, or an OpenTafl
+    rules string): the number of move paths `depth` plies long (0 to `MAX_PERFT_DEPTH`), on
+    `threads` threads (1 to `MAX_THREADS`), with the GIL released; Ctrl-C stops it
+    (KeyboardInterrupt). `perft("tablut", 4) == 19913864`.
 
-    Raises ValueError for an unknown variant, a refused rules string or `threads == 0`."""
+    Raises ValueError for an unknown variant, a refused rules string, or a depth or a thread
+    count out of range (naming it); TypeError for an argument that is not an integer."""
 
 def encode_planes(games: Sequence[Game]) -> bytes:
     """The current positions of `games` (all on boards of one size n) as one `bytes` object of
-    `len(games) x len(PLANES) x n x n` bytes of 0 and 1, game after game, plane after plane,
-    row 0 = rank 1. `numpy.frombuffer(b, numpy.uint8).reshape(len(games), len(PLANES), n, n)`
-    wraps it without a copy.
+    `len(games) x len(PLANES) x n x n` bytes, game after game, plane after plane, row 0 = rank
+    1. `numpy.frombuffer(b, numpy.uint8).reshape(len(games), len(PLANES), n, n)` wraps it
+    without a copy.
 
     Raises ValueError for an empty list or games on boards of different sizes."""
+
+def legal_action_masks(games: Sequence[Game]) -> BoolArray:
+    """The legal moves of `games` (all on boards of one size) as one numpy array of
+    `len(games) x num_actions` bools, row `i` game `i`'s (`Game.legal_action_mask`).
+
+    Raises ValueError for an empty list or mixed board sizes."""
+
+def read_otg(text: str) -> Tuple[Game, Dict[str, str]]:
+    """Reads an OpenTafl game record (`.otg` text: tags, the rules, `1. e2-h2 e3-h3` turns) and
+    returns `(game, tags)`: the game with every move played, and the tags as a dict (without
+    the rules). A resignation (`---`) ends the moves; the game has no outcome for it (the
+    `result` tag tells). Raises ValueError naming the line for a malformed record or an illegal
+    move."""
 
 def _panic_for_tests(message: str) -> None:
     """Panics inside the extension (to test that a panic reaches Python as a RuntimeError)."""
 
+def _search_tables_made() -> int:
+    """How many transposition tables `Game.search` has set up so far (each other search used
+    one of them again)."""
+
 class Game:
     """A game of tafl: the position, the moves that led to it, and the result once there is one.
 
-    `Game(variant)` starts a built-in variant (one of `variants()`); `Game.from_rules` and
-    `Game.from_record` set up others. Moves are text in OpenTafl simple notation (`e2-h2`);
-    squares are named `a1` (file a, rank 1) to `k11`. Every method is safe to call from several
-    threads at once. Games compare equal when their positions and moves are equal; they are not
-    hashable (use `hash` for the position's key). Copy with `copy()` (or `copy.copy`); games
-    pickle (by replaying their moves).
+    `Game(variant)` starts a variant: a name of `variants()` or an OpenTafl rules string;
+    `Game.from_record` and `Game.from_position_string` set up other positions. Moves are text in
+    OpenTafl simple notation (`e2-h2`) or integer actions (`ActionSpace`); squares are named
+    `a1` (file a, rank 1) to `k11`. `max_plies` caps the game's length for learning code
+    (`truncated`). Every method is safe to call from several threads at once. Games compare
+    equal when their positions and moves are equal; they are not hashable (use `hash` for the
+    position's key). Copy with `copy()` (or `copy.copy`); games pickle (by replaying their
+    moves). In Jupyter a game shows as an SVG picture (`svg()`).
     """
 
-    def __init__(self, variant: str) -> None:
-        """A new game of the built-in variant `variant` (one of `variants()`, any case), at its
-        start position. Raises ValueError for an unknown name."""
+    def __init__(self, variant: str, *, max_plies: Optional[Int] = None) -> None:
+        """A new game of `variant` at its start position: a name of `variants()` (any case), or
+        an OpenTafl rules string. `max_plies` (None: no cap) makes the game `truncated` once
+        that many plies are played. Raises ValueError for an unknown name or a refused rules
+        string."""
 
     @staticmethod
-    def from_rules(rules: str) -> Game:
+    def from_rules(rules: str, *, max_plies: Optional[Int] = None) -> Game:
         """A new game under an OpenTafl rules string (`dim:9 name:Tablut esc:e ... start:/.../`),
         at the start position it gives. Raises ValueError naming the field when the string asks
         for rules the engine does not play."""
 
     @staticmethod
-    def from_record(variant: str, record: str, side_to_move: str = "attackers") -> Game:
+    def from_record(
+        variant: str,
+        record: str,
+        side_to_move: str = "attackers",
+        *,
+        max_plies: Optional[Int] = None,
+    ) -> Game:
         """A new game of `variant` (a name from `variants()`, or an OpenTafl rules string) set
         up at the OpenTafl position record `record` (rank 1 first, e.g. `/3ttt3/4t4/.../`) with
         `side_to_move` (`"attackers"` or `"defenders"`) to move. Repetitions count from here.
         Raises ValueError for a malformed record, a board of the wrong size, or a bad side."""
 
+    @staticmethod
+    def from_position_string(
+        variant: str, position: str, *, max_plies: Optional[Int] = None
+    ) -> Game:
+        """A new game of `variant` set up at a position string (`position_string`: a record and
+        the side to move, `"/3ttt3/.../3ttt3/ a"`). Raises ValueError saying what is wrong and
+        at which column."""
+
     @property
     def variant(self) -> str:
-        """The variant's name, e.g. `Tablut`."""
+        """What `Game(...)` takes to start this game again: the variant's name for a built-in
+        game (`"tablut"`, `"sea-battle"`, `"opentafl-tablut"`), its rules string for any
+        other."""
+
+    @property
+    def display_name(self) -> str:
+        """The variant's name for people, e.g. `Sea Battle` (OpenTafl's Tablut and this
+        project's are both `Tablut`: `variant` tells them apart)."""
 
     @property
     def rules(self) -> str:
@@ -78,13 +148,42 @@ class Game:
 
     @property
     def outcome(self) -> Optional[Tuple[str, str]]:
-        """None while the game goes on; then `(winner, reason)` with winner `"attackers"`,
-        `"defenders"` or `"draw"` and reason `"king_captured"`, `"king_escaped"`,
-        `"repetition"`, `"no_legal_moves"` or `"agreement"`."""
+        """None while the game goes on; then `(winner, reason)`. The winner is `"attackers"`,
+        `"defenders"` or `"draw"`. Reasons of a win: `"king_captured"`, `"king_escaped"`, and
+        under some rules `"edge_fort"` (the king safe in a fort on the edge), `"encircled"` (no
+        defender can reach an edge), `"all_pieces_captured"`, `"defenders_immobile"`,
+        `"no_legal_moves"` (the side to move has none, and loses) and `"repetition"`
+        (Copenhagen: a third repetition loses for the side that made it). Reasons of a draw:
+        `"repetition"`, `"no_legal_moves"`, `"agreement"`."""
+
+    @property
+    def terminated(self) -> bool:
+        """Whether the game is over (it has an `outcome`)."""
+
+    @property
+    def truncated(self) -> bool:
+        """Whether the game reached its ply cap (`max_plies`) without being over: for learning
+        code that stops long games there. The game itself may still be played on."""
+
+    @property
+    def max_plies(self) -> Optional[int]:
+        """The ply cap (None: none), for `truncated`. Settable: None or 1 and more."""
+
+    @max_plies.setter
+    def max_plies(self, value: Optional[Int]) -> None: ...
+    def reward(self, player: str) -> float:
+        """The result for `player` (`"attackers"` or `"defenders"`): 1.0 if that side has won,
+        -1.0 if it has lost, 0.0 for a draw or while the game goes on (or is truncated)."""
 
     @property
     def record(self) -> str:
         """The current position as an OpenTafl position record, rank 1 first."""
+
+    @property
+    def position_string(self) -> str:
+        """The current position with the side to move, in one line: the record, a space, `a`
+        (attackers to move) or `d` (defenders): `"/3ttt3/4t4/.../3ttt3/ a"`.
+        `Game.from_position_string` reads it back."""
 
     @property
     def ply(self) -> int:
@@ -111,8 +210,9 @@ class Game:
 
     @property
     def repetition_draw_count(self) -> Optional[int]:
-        """How many occurrences of one position draw the game under these rules (2 for Tablut
-        and Tawlbwrdd, RULES.md R16), or None when repetition does not draw."""
+        """How many occurrences of one position draw the game under these rules (2 for this
+        project's Tablut and Tawlbwrdd: the first repetition draws), or None when repetition
+        does not draw (it may win or lose instead, as in Copenhagen)."""
 
     @property
     def hash(self) -> int:
@@ -142,93 +242,220 @@ class Game:
         saying why, for a malformed or illegal move or a finished game; the game is then
         unchanged."""
 
+    @property
+    def action_space(self) -> ActionSpace:
+        """The action space of this game's board (`ActionSpace(size)`)."""
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions the board has (`action_space.num_actions`: 2592 on 9x9)."""
+
+    def legal_actions(self) -> List[int]:
+        """The actions of the legal moves, in increasing order; none once the game is over."""
+
+    def legal_action_mask(self) -> BoolArray:
+        """The legal moves as a numpy array of `num_actions` bools (writable, the game's own
+        copy); all False once the game is over."""
+
+    def play_action(self, action: Int) -> List[str]:
+        """Plays the move of `action` (an int of `action_space`) and returns the squares it
+        captured. Raises ValueError for an action out of range or not legal now, or a finished
+        game; the game is then unchanged."""
+
     def undo(self) -> Optional[str]:
         """Takes back the last move and returns it, or None at the start. A draw agreed since
-        the last move is taken back first (then no move is, and it returns None)."""
+        the last move is taken back first (then no move is, and it returns None). `redo` plays
+        again what was taken back."""
+
+    def redo(self) -> Optional[str]:
+        """Does again the last thing `undo` took back: plays the move again and returns it, or
+        agrees the draw again (and returns None). None when nothing was taken back since the
+        last new move (a move played, or a draw agreed, forgets what undo took back)."""
 
     def agree_draw(self) -> None:
-        """The players agree to a draw (RULES.md R18). Does nothing once the game is over."""
+        """The players agree to a draw (R18 of the rules: a draw by agreement). Does nothing
+        once the game is over."""
 
     def board(self) -> List[List[str]]:
         """The board as a list of rows, row 0 = rank 1, each a list of `"."` (empty), `"t"`
-        (attacker), `"T"` (defender) or `"K"` (king), column 0 = file a."""
+        (attacker), `"T"` (defender) or `"K"` (king), column 0 = file a: the letters of
+        position records. (`diagram()` draws with other letters.)"""
 
     def diagram(self) -> str:
-        """The board as RULES.md draws it: rank 1 at the bottom, `a` attacker, `d` defender, `K`
-        king, `#` the empty castle."""
+        """The board as text for people, rank 1 at the bottom, with the letters of the rules'
+        diagrams: `a` attacker, `d` defender, `K` king, `#` the empty throne, `+` another empty
+        special square (corner, fort), `.` an empty square. (`board()` and records use `t`,
+        `T`, `K`.)"""
+
+    def svg(self) -> str:
+        """The board as an SVG picture (text), the last move outlined: attackers dark, defenders
+        light, the king with a cross; throne and corners shaded."""
+
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a game as its SVG picture."""
 
     def planes(self) -> bytes:
-        """The current position as `len(PLANES) x size x size` bytes of 0 and 1 (see
-        `PLANES`), row 0 = rank 1:
-        `numpy.frombuffer(g.planes(), numpy.uint8).reshape(len(PLANES), n, n)` wraps it
-        without a copy. For many games at once use `encode_planes`."""
+        """The current position as `len(PLANES) x size x size` bytes (see `PLANES`), row 0 =
+        rank 1: `numpy.frombuffer(g.planes(), numpy.uint8).reshape(len(te.PLANES), n, n)` wraps
+        it without a copy. For many games at once use `encode_planes`."""
+
+    def symmetries(self) -> List[str]:
+        """The names of the symmetries (`SYMMETRIES`) under which these rules look the same, so
+        that `transformed` can map the game: all eight for every built-in variant; fewer for a
+        rules string whose special squares are not symmetric."""
+
+    def transformed(self, symmetry: str) -> Game:
+        """The image of the game under `symmetry` (a name of `SYMMETRIES`): its start position
+        turned or mirrored and every move mapped, so the history, repetitions and outcome are
+        the same. Raises ValueError when the rules are not symmetric under it (naming a
+        square)."""
+
+    def to_otg(self, tags: Optional[Union[Mapping[str, str], Sequence[Tuple[str, str]]]] = None) -> str:
+        """The game as an OpenTafl game record (`.otg` text): `tags` (e.g. `{"event": "..."}`)
+        first, a `result` tag from the outcome unless given, the `variant` tag (the display
+        name), then the rules with the game's start and the moves. `read_otg` reads it
+        back."""
 
     def copy(self) -> Game:
-        """An independent copy of the game (the moves, positions and result), in
-        microseconds."""
+        """An independent copy of the game (the moves, positions, result, ply cap and what undo
+        took back), in microseconds."""
 
     def __copy__(self) -> Game: ...
     def __deepcopy__(self, memo: Dict[int, Any]) -> Game: ...
     def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
     @staticmethod
     def _restore(
-        rules: str, record: str, side_to_move: str, moves: List[str], agreed_draw: bool
+        rules: str,
+        record: str,
+        side_to_move: str,
+        moves: List[str],
+        agreed_draw: bool,
+        max_plies: Optional[int] = None,
+        undone: Optional[List[Optional[str]]] = None,
     ) -> Game:
         """Rebuilds a pickled game."""
 
-    def perft(self, depth: int, threads: int = 1) -> int:
-        """Perft (RULES.md P1) of the current position: the number of move paths `depth` plies
-        long, on `threads` threads, with the GIL released. Like the crate's, it looks at the
-        position alone (no repetition draws)."""
+    def perft(self, depth: Int, threads: Optional[Int] = None) -> int:
+        """Perft of the current position: the number of move paths `depth` plies long (0 to
+        `MAX_PERFT_DEPTH`), on `threads` threads (1 to `MAX_THREADS`), with the GIL released;
+        Ctrl-C stops it (KeyboardInterrupt). Like the crate's, it looks at the position alone
+        (no repetition draws)."""
 
-    def divide(self, depth: int) -> List[Tuple[str, int]]:
+    def divide(self, depth: Int) -> List[Tuple[str, int]]:
         """Perft split by first move: `[(move, perft of the position after it), ...]` for every
-        legal move, sorted by the move's text, with the GIL released. The counts add up to
-        `perft(depth)` for depth >= 1."""
+        legal move, sorted by the move's text, with the GIL released; Ctrl-C stops it. The
+        counts add up to `perft(depth)` for depth >= 1."""
 
     def search(
         self,
         *,
-        movetime_ms: Optional[int] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
-        threads: int = 1,
-        hash_mb: int = 16,
+        movetime_ms: Optional[Int] = None,
+        depth: Optional[Int] = None,
+        nodes: Optional[Int] = None,
+        threads: Optional[Int] = None,
+        hash_mb: Optional[Int] = None,
     ) -> SearchResult:
-        """Searches the current position with a fresh searcher and returns a `SearchResult`
-        (best move, score, depth, principal variation). Give at least one limit:
-        `movetime_ms`, `depth` (plies) or `nodes`. The GIL is released while it thinks. To keep
-        what the search learnt from one move to the next, use an `Engine`. Raises ValueError
-        without a limit, for `depth=0`, or for threads/hash_mb out of range."""
+        """Searches the current position and returns a `SearchResult` (best move, score, depth,
+        principal variation), as a fresh searcher would: the transposition table of an earlier
+        `Game.search` of the same size is emptied and used again, not allocated anew. Give at
+        least one limit: `movetime_ms`, `depth` (plies, 1 to 64) or `nodes`. `threads` 1 to
+        `MAX_THREADS` (1 if not given), `hash_mb` 1 to 65536 (16). The GIL is released while it
+        thinks; Ctrl-C stops it (KeyboardInterrupt). To keep what the search learnt from one
+        move to the next, use an `Engine`. Raises ValueError without a limit or for an argument
+        out of range (naming it)."""
 
     def __eq__(self, other: object) -> bool: ...
     __hash__: None  # type: ignore[assignment]
 
+class ActionSpace:
+    """The actions of one board size: `index = (from * 4 + direction) * (n - 1) + (distance -
+    1)`, `from = rank * n + file` (both from 0), directions north (up the ranks), east, south,
+    west, distance 1 to n - 1; `n * n * 4 * (n - 1)` actions (2592 on 9x9, 4840 on 11x11).
+    Every legal move has one action; most actions are never legal, which the masks say. Action
+    spaces compare equal by size, and pickle."""
+
+    def __init__(self, size: Int) -> None:
+        """The action space of a `size` x `size` board, 5 to 19 (the crate plays 5 to 11
+        today; the numbering of larger boards is fixed already)."""
+
+    @property
+    def size(self) -> int:
+        """The board's width and height."""
+
+    @property
+    def num_actions(self) -> int:
+        """How many actions there are: `n * n * 4 * (n - 1)`."""
+
+    def action_to_move(self, action: Int) -> str:
+        """The move of `action` in OpenTafl notation (`e2-h2`). Raises ValueError for a number
+        out of range, or an action that lands off the board (never legal)."""
+
+    def move_to_action(self, move: str) -> int:
+        """The action of `move` (OpenTafl notation). Raises ValueError for text that is not a
+        move, a move off this board or not along a rank or a file."""
+
+    def legal_mask(self, game: Game) -> BoolArray:
+        """The legal moves of `game` as a numpy array of `num_actions` bools (all False once the
+        game is over). Raises ValueError for a game on a board of another size."""
+
+    def legal_masks(self, games: Sequence[Game]) -> BoolArray:
+        """The legal masks of `games` as one numpy array of `len(games) x num_actions` bools,
+        row `i` game `i`'s. Raises ValueError for a game on a board of another size."""
+
+    def legal_actions(self, game: Game) -> List[int]:
+        """The actions of `game`'s legal moves, in increasing order."""
+
+    def action_permutation(self, symmetry: str) -> IntArray:
+        """The permutation of the actions under `symmetry` (a name of `SYMMETRIES`), as a numpy
+        array of int64: entry `a` is the image of action `a`."""
+
+    def square_permutation(self, symmetry: str) -> IntArray:
+        """The permutation of the squares under `symmetry`, by index `rank * n + file`, as a
+        numpy array of int64: entry `i` is the index of the image of square `i`."""
+
+    def transform_actions(self, actions: Any, symmetry: str) -> Any:
+        """The image of one action under `symmetry` (an int), or of an array of actions (a numpy
+        array of the same shape)."""
+
+    def transform_mask(self, mask: numpy.typing.ArrayLike, symmetry: str) -> numpy.typing.NDArray[Any]:
+        """`mask` (or a policy, or anything over actions on its last axis, any leading axes) as
+        it is for the image position under `symmetry`: `image[..., p[a]] = mask[..., a]`."""
+
+    def transform_planes(self, planes: numpy.typing.ArrayLike, symmetry: str) -> numpy.typing.NDArray[Any]:
+        """`planes` (anything over the board on its last two axes, `... x n x n`, row = rank) as
+        they are for the image position under `symmetry`."""
+
+    def __reduce__(self) -> Tuple[Any, Tuple[int]]: ...
+    def __eq__(self, other: object) -> bool: ...
+
 class Engine:
     """A searcher that keeps what it learnt (its transposition table) from one search to the
-    next: use one per player in a game, rather than `Game.search`, which sets up a fresh one
-    each time.
+    next: use one per player in a game, or one per process to generate data, rather than
+    `Game.search`, which empties its table before each search.
 
     Safe to share between threads: searches run one at a time (a second waits for the first,
-    without holding the GIL), and `stop()` ends the running one.
+    without holding the GIL), and `stop()` ends the running one. An engine pickles as its
+    settings: the copy has a new, empty table (so engines can be sent to other processes, e.g.
+    with multiprocessing).
     """
 
-    def __init__(self, threads: int = 1, hash_mb: int = 64) -> None:
-        """A searcher with `threads` search threads and a `hash_mb` MiB transposition table
-        (allocated and cleared now, about 25 ms for 64 MiB, with the GIL released). Raises
-        ValueError for threads outside 1..256 or hash_mb outside 1..65536."""
+    def __init__(self, threads: Optional[Int] = None, hash_mb: Optional[Int] = None) -> None:
+        """A searcher with `threads` search threads (1 to `MAX_THREADS`, 1 if not given) and a
+        `hash_mb` MiB transposition table (1 to 65536, 64 if not given; allocated and cleared
+        now, about 25 ms for 64 MiB, with the GIL released)."""
 
     def search(
         self,
         game: Game,
         *,
-        movetime_ms: Optional[int] = None,
-        depth: Optional[int] = None,
-        nodes: Optional[int] = None,
+        movetime_ms: Optional[Int] = None,
+        depth: Optional[Int] = None,
+        nodes: Optional[Int] = None,
     ) -> SearchResult:
         """Searches the current position of `game` within the limits (at least one: time in
         milliseconds, depth in plies, nodes) and returns a `SearchResult`. The GIL is released
-        while it thinks. Raises ValueError when no limit is given."""
+        while it thinks; Ctrl-C stops it (KeyboardInterrupt). Raises ValueError when no limit is
+        given or one is out of range."""
 
     def stop(self) -> None:
         """Asks the running search, if any, to stop as soon as it can; it then returns its best
@@ -246,9 +473,12 @@ class Engine:
     def hash_mb(self) -> int:
         """Transposition table size asked for, in MiB."""
 
+    def __reduce__(self) -> Tuple[Any, Tuple[int, int]]: ...
+
 class SearchResult:
-    """What a search found. `score` is from the point of view of the side to move, in soldiers
-    (a forced win in n plies is 1000 - n, a forced loss -1000 - n)."""
+    """What a search found. `score` is from the point of view of the side to move, in soldiers;
+    a forced win in n plies scores 1000 - n, a forced loss in n plies -(1000 - n) (`forced_in`
+    gives n, negative for a loss). Results compare equal field by field, and pickle."""
 
     @property
     def best_move(self) -> Optional[str]:
@@ -281,3 +511,19 @@ class SearchResult:
     @property
     def time_ms(self) -> float:
         """Time taken, in milliseconds."""
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+    @staticmethod
+    def _restore(
+        best_move: Optional[str],
+        score: float,
+        score_text: str,
+        forced_in: Optional[int],
+        depth: int,
+        pv: List[str],
+        nodes: int,
+        time_ms: float,
+    ) -> SearchResult:
+        """Rebuilds a pickled result."""
+
+    def __eq__(self, other: object) -> bool: ...
