@@ -9,11 +9,12 @@ the engine's answer), `quit`. An illegal move is refused with the engine's reaso
 
 import argparse
 import random
+from typing import List, Optional, Tuple
 
 import tafl_engine as te
 
 
-def ask_move(game):
+def ask_move(game: te.Game) -> Optional[Tuple[str, List[str]]]:
     while True:
         try:
             text = input(f"{game.side_to_move} to move> ").strip()
@@ -39,7 +40,7 @@ def ask_move(game):
             return text, captured
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description="Play tafl against tafl_engine.")
     parser.add_argument("--variant", default="tablut", choices=te.variants())
     parser.add_argument("--side", default="defenders", choices=["attackers", "defenders"])
@@ -66,12 +67,16 @@ def main():
             who = "you"
         else:
             result = engine.search(game, movetime_ms=args.movetime)
+            if result.best_move is None:  # only when the game is over, which it is not here
+                break
             move = result.best_move
             captured = game.play(move)
             who = f"engine (score {result.score_text}, depth {result.depth})"
         print(f"{game.ply}. {who}: {move}" + (f" captures {', '.join(captured)}" if captured else ""))
         if not args.random or game.side_to_move == args.side or game.outcome:
             print(game)
+    if game.outcome is None:
+        return
     winner, reason = game.outcome
     print(f"game over after {game.ply} plies: {winner} ({reason.replace('_', ' ')})")
 

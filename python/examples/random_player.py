@@ -3,26 +3,28 @@
     python python/examples/random_player.py [--variant tablut] [--games 1000] [--seed 1]
 
 The smallest complete tafl player: ask for the legal moves, pick one, play it, until the game
-has an outcome (a win, or a draw by repetition, by lack of moves, or the ply cap).
+is over (a win, or a draw by repetition, by lack of moves) or truncated by the ply cap.
 """
 
 import argparse
 import collections
 import random
 import time
+from typing import Counter, Tuple
 
 import tafl_engine as te
 
 
-def random_game(variant, rng, ply_cap):
-    game = te.Game(variant)
-    while game.outcome is None and game.ply < ply_cap:
-        # Sorted, so that a seed gives the same games whatever order the generator lists moves.
-        game.play(rng.choice(sorted(game.legal_moves())))
+def random_game(variant: str, rng: random.Random, ply_cap: int) -> te.Game:
+    game = te.Game(variant, max_plies=ply_cap)
+    while not (game.terminated or game.truncated):
+        # Actions are listed in increasing order, so a seed gives the same games whatever
+        # order the move generator works in.
+        game.play_action(rng.choice(game.legal_actions()))
     return game
 
 
-def main():
+def main() -> None:
     parser = argparse.ArgumentParser(description="Random tafl games.")
     parser.add_argument("--variant", default="tablut", choices=te.variants())
     parser.add_argument("--games", type=int, default=1000)
@@ -31,8 +33,9 @@ def main():
     args = parser.parse_args()
 
     rng = random.Random(args.seed)
-    results = collections.Counter()
+    results: Counter[Tuple[str, str]] = collections.Counter()
     plies = 0
+    game = te.Game(args.variant)
     began = time.perf_counter()
     for _ in range(args.games):
         game = random_game(args.variant, rng, args.ply_cap)

@@ -16,7 +16,7 @@ given when the game ends. Episodes end by the rules (``terminated``) or at ``max
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union, cast
 
 import gymnasium
 import numpy as np
@@ -57,7 +57,7 @@ class TaflAECEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type info
     game itself is ``env.game`` (a ``tafl_engine.Game``).
     """
 
-    metadata = {
+    metadata: Dict[str, Any] = {
         "name": "tafl_v0",
         "render_modes": ["ansi", "svg"],
         "is_parallelizable": False,
@@ -164,7 +164,7 @@ class TaflGymEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
     for the agent when it ends, 0 before.
     """
 
-    metadata = {"render_modes": ["ansi", "svg"], "render_fps": 1}
+    metadata: Dict[str, Any] = {"render_modes": ["ansi", "svg"], "render_fps": 1}
 
     def __init__(
         self,
@@ -187,8 +187,8 @@ class TaflGymEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         self.render_mode = render_mode
         self.game = te.Game(variant, max_plies=max_plies)
         planes, _, actions = _spaces(self.game)
-        self.observation_space = planes
-        self.action_space = actions
+        self.observation_space = cast("spaces.Space[npt.NDArray[np.uint8]]", planes)
+        self.action_space = cast("spaces.Space[np.int64]", actions)
 
     def _opponent_action(self) -> int:
         if callable(self.opponent):
@@ -238,7 +238,7 @@ class TaflGymEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         reward = self.game.reward(self.side) if terminated else 0.0
         return _planes(self.game), reward, terminated, self.game.truncated, self._info()
 
-    def render(self) -> Optional[str]:  # type: ignore[override]
+    def render(self) -> Optional[str]:
         if self.render_mode == "ansi":
             return self.game.diagram()
         if self.render_mode == "svg":
