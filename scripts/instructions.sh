@@ -4,7 +4,7 @@
 # regression of a few percent shows up here even when `cargo bench` cannot see it.
 #
 # The run is built for one fixed processor level, x86-64-v3 (AVX2, BMI1/2, popcount), in its own
-# target directory, not for the building machine (`.cargo/config.toml` says `native`): so the
+# target directory, not for the default level (`.cargo/config.toml` says x86-64-v2): so the
 # figure is the same on every machine that can run it, and valgrind can decode every instruction
 # (valgrind 3.19 stops with SIGILL at the AVX-512 instructions a `native` build uses on a processor
 # that has them).
