@@ -838,8 +838,9 @@ impl PyGame {
         let config = search::config(threads, hash_mb, search::GAME_SEARCH_HASH_MB)?;
         let game = self.game();
         let searcher = search::pooled_searcher(py, config)?;
+        let stop = searcher.stop_handle();
         let searcher = Mutex::new(searcher);
-        let result = search::run(py, &searcher, &game, &limits);
+        let result = search::run(py, &searcher, &stop, &game, &limits);
         let searcher: Searcher = searcher
             .into_inner()
             .unwrap_or_else(std::sync::PoisonError::into_inner);

@@ -118,15 +118,17 @@ pub fn _search_tables_made() -> usize {
     TABLES_MADE.load(Ordering::Relaxed)
 }
 
-/// Searches `game` on a worker thread with the GIL released; Ctrl-C stops the search and
-/// raises KeyboardInterrupt. A panic in the search becomes a `RuntimeError`.
+/// Searches `game` on a worker thread with the GIL released; Ctrl-C stops the search (through
+/// `stop`, the searcher's handle, taken beforehand: the searcher may be busy with another
+/// thread's search, and its lock is only waited for without the GIL) and raises
+/// KeyboardInterrupt. A panic in the search becomes a `RuntimeError`.
 pub fn run(
     py: Python<'_>,
     searcher: &Mutex<Searcher>,
+    stop: &StopHandle,
     game: &Game,
     limits: &Limits,
 ) -> PyResult<SearchResult> {
-    let stop: StopHandle = lock(searcher).stop_handle();
     interrupt::run(
         py,
         || stop.stop(),
@@ -317,7 +319,7 @@ impl Engine {
     ) -> PyResult<SearchResult> {
         let limits = limits(movetime_ms, depth, nodes)?;
         let game = game.get().game();
-        run(py, &self.searcher, &game, &limits)
+        run(py, &self.searcher, &self.stop, &game, &limits)
     }
 
     /// Asks the running search, if any, to stop as soon as it can; it then returns its best move

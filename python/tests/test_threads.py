@@ -127,3 +127,34 @@ def test_one_engine_shared_by_threads():
     run_threads(len(games), work)
     for game, best_move in answers.values():
         assert best_move in game.legal_moves()
+
+
+def test_a_search_waiting_for_a_busy_engine_does_not_hold_the_gil():
+    engine = te.Engine(hash_mb=8)
+    game = te.Game("tawlbwrdd")
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    first = threading.Thread(target=lambda: engine.search(game, movetime_ms=600))
+    first.start()
+    time.sleep(0.1)
+    # This search waits for the first to end: the other threads must run meanwhile.
+    second = threading.Thread(target=lambda: engine.search(game, depth=1))
+    second.start()
+    time.sleep(0.05)
+    counter = threading.Thread(target=count)
+    counter.start()
+    time.sleep(0.3)
+    done.set()
+    counter.join()
+    first.join(timeout=10)
+    second.join(timeout=10)
+    assert not first.is_alive() and not second.is_alive()
+    # Holding the GIL while waiting would leave the counter at about one tick.
+    assert ticks > 20
