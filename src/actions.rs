@@ -398,7 +398,7 @@ impl ActionSpace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::positions_along_random_games;
+    use crate::test_support::{built_in_variants, positions_along_random_games};
     use crate::variant::Variant;
 
     #[test]
@@ -512,14 +512,26 @@ mod tests {
             space.action_to_move(3 * 8),
             Err(ActionError::LandsOffBoard { .. })
         ));
+        // On a 19x19 board (numbered, not played yet) a move to file l is not a crate move.
+        let wide = ActionSpace::new(19).unwrap();
+        let to_l1 = wide
+            .encode(ActionParts {
+                x: 0,
+                y: 0,
+                heading: Heading::East,
+                distance: 11,
+            })
+            .unwrap();
+        assert_eq!(
+            wide.action_to_move(to_l1),
+            Err(ActionError::NotPlayable(to_l1))
+        );
+        assert_eq!(wide.move_to_action("a1-k1".parse().unwrap()), Ok(to_l1 - 1));
     }
 
     #[test]
     fn masks_hold_exactly_the_legal_moves_along_random_games() {
-        let variants: Vec<Variant> = Variant::names()
-            .iter()
-            .filter_map(|name| Variant::by_name(name))
-            .collect();
+        let variants = built_in_variants();
         for variant in &variants {
             let space = ActionSpace::of(variant.rules());
             let mut mask = vec![0u8; space.num_actions()];

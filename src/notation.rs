@@ -15,6 +15,18 @@ use crate::position::{Position, SetupError};
 use crate::rules::Rules;
 use crate::square::{MAX_BOARD_SIZE, Square, SquareParseError};
 
+/// The first `chars` characters of `text`, and `...` when there is more: for error messages
+/// that repeat a user's input without repeating all of it.
+pub(crate) fn quoted(text: &str, chars: usize) -> String {
+    let mut rest = text.chars();
+    let head: String = rest.by_ref().take(chars).collect();
+    if rest.next().is_some() {
+        format!("{head}...")
+    } else {
+        head
+    }
+}
+
 /// Why a position record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RecordError {

@@ -81,13 +81,7 @@ pub fn write(position: &Position) -> String {
 
 /// The first characters of `text`, for an error message.
 fn quoted(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
-    }
+    notation::quoted(text, QUOTED_CHARS)
 }
 
 /// Reads a position string (see the module's documentation) for a game played under `rules`.
@@ -120,15 +114,12 @@ pub fn parse(text: &str, rules: Rules) -> Result<Position, PositionStringError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_support::positions_along_random_games;
+    use crate::test_support::{built_in_variants, positions_along_random_games};
     use crate::variant::Variant;
 
     #[test]
     fn every_position_along_random_games_reads_back_exactly() {
-        let variants: Vec<Variant> = Variant::names()
-            .iter()
-            .filter_map(|name| Variant::by_name(name))
-            .collect();
+        let variants = built_in_variants();
         let starts: Vec<Position> = variants.iter().map(Variant::start).collect();
         for position in positions_along_random_games(&starts, 2, 60, 0xf00d) {
             let text = write(&position);

@@ -157,13 +157,7 @@ pub enum GameRecordError {
 
 /// The first characters of `text`, for an error message.
 fn quoted(text: &str) -> String {
-    let mut chars = text.chars();
-    let head: String = chars.by_ref().take(QUOTED_CHARS).collect();
-    if chars.next().is_some() {
-        format!("{head}...")
-    } else {
-        head
-    }
+    notation::quoted(text, QUOTED_CHARS)
 }
 
 /// A tag's key or value as a record may hold it: on one line, without brackets.

@@ -362,10 +362,7 @@ mod tests {
     use std::collections::BTreeSet;
 
     fn variants() -> Vec<Variant> {
-        Variant::names()
-            .iter()
-            .filter_map(|name| Variant::by_name(name))
-            .collect()
+        crate::test_support::built_in_variants()
     }
 
     #[test]

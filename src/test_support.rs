@@ -13,6 +13,15 @@ impl XorShift {
     }
 }
 
+/// Every built-in variant ([`crate::Variant::names`]), in that order: a variant added there is
+/// covered by the tests that take this list.
+pub(crate) fn built_in_variants() -> Vec<crate::Variant> {
+    crate::Variant::names()
+        .iter()
+        .filter_map(|name| crate::Variant::by_name(name))
+        .collect()
+}
+
 /// The positions along seeded pseudo-random games: `games_per_start` games from each of
 /// `starts`, each played until it has no legal move (a won game has none) or for `plies` plies,
 /// every position reached, the last one included, in the order played.
