@@ -10,8 +10,8 @@
 //! ```
 //!
 //! For example Tablut's start, attackers to move:
-//! `/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ a`. [`write`] writes exactly that form,
-//! and [`parse`] reads it back to the same position. The reader is more lenient: white space
+//! `/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ a`. [`write()`] writes exactly that form,
+//! and [`parse()`] reads it back to the same position. The reader is more lenient: white space
 //! around and between the fields may be any amount, the slashes at the ends may be left out, and
 //! the side may also be written `attackers`, `defenders`, `attacker`, `defender` (any case). The
 //! rules are not in the string: the reader is given them, as for a record.
