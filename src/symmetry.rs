@@ -259,19 +259,14 @@ impl Symmetry {
         let size = rules.size();
         for set in Symmetry::rule_square_sets(rules) {
             let image = self.map_set(size, set);
-            // A square in the set whose image is not, or the other way round.
-            if let Some(witness) = (set ^ image).first() {
-                let square = if set.contains(witness) {
-                    witness
-                } else {
-                    // `witness` is the image of a square of the set: name that square.
-                    self.inverse().map_square(size, witness).unwrap_or(witness)
-                };
-                let image = self.map_square(size, square).unwrap_or(square);
+            // A square of the set whose image is not in it: the images outside the set (as many
+            // as the set's squares outside the image, so there is one when the sets differ).
+            if let Some(outside) = (image - set).first() {
+                let square = self.inverse().map_square(size, outside).unwrap_or(outside);
                 return Err(SymmetryError::RulesNotSymmetric {
                     symmetry: self,
                     square,
-                    image,
+                    image: outside,
                 });
             }
         }
@@ -432,6 +427,19 @@ mod tests {
             }
         );
         assert!(error.to_string().contains("a1"), "{error}");
+        // Corners a1 and a7: a quarter turn clockwise takes a1 to a7, a corner too, and a7 to
+        // g7, which is not: the square named is a7.
+        let two: Variant = "dim:7 esc:c cor:a1,a7, start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            Symmetry::Rotate270.check_rules(two.rules()),
+            Err(SymmetryError::RulesNotSymmetric {
+                symmetry: Symmetry::Rotate270,
+                square: "a7".parse().unwrap(),
+                image: "g7".parse().unwrap(),
+            })
+        );
     }
 
     /// The moves of a position as a set of texts, for comparing.
