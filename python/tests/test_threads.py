@@ -84,26 +84,34 @@ def test_copies_in_threads_play_independent_games():
         assert game.moves == moves
 
 
-def test_search_releases_the_gil():
-    game = te.Game("tablut")
-    ticks = 0
-    done = threading.Event()
+class Ticker:
+    """A thread that counts while the `with` block runs: if the block held the GIL throughout,
+    the count would stay at about one."""
 
-    def count():
-        nonlocal ticks
-        while not done.is_set():
-            ticks += 1
+    def __init__(self):
+        self.ticks = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._count)
+
+    def _count(self):
+        while not self._done.is_set():
+            self.ticks += 1
             time.sleep(0.001)
 
-    counter = threading.Thread(target=count)
-    counter.start()
-    try:
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self._done.set()
+        self._thread.join()
+
+
+def test_search_releases_the_gil():
+    game = te.Game("tablut")
+    with Ticker() as ticker:
         game.search(movetime_ms=400)
-    finally:
-        done.set()
-        counter.join()
-    # Holding the GIL for the whole search would leave the counter at about one tick.
-    assert ticks > 20
+    assert ticker.ticks > 20
 
 
 def test_perft_releases_the_gil_and_runs_in_parallel_threads():
@@ -132,15 +140,6 @@ def test_one_engine_shared_by_threads():
 def test_a_search_waiting_for_a_busy_engine_does_not_hold_the_gil():
     engine = te.Engine(hash_mb=8)
     game = te.Game("tawlbwrdd")
-    ticks = 0
-    done = threading.Event()
-
-    def count():
-        nonlocal ticks
-        while not done.is_set():
-            ticks += 1
-            time.sleep(0.001)
-
     first = threading.Thread(target=lambda: engine.search(game, movetime_ms=600))
     first.start()
     time.sleep(0.1)
@@ -148,13 +147,9 @@ def test_a_search_waiting_for_a_busy_engine_does_not_hold_the_gil():
     second = threading.Thread(target=lambda: engine.search(game, depth=1))
     second.start()
     time.sleep(0.05)
-    counter = threading.Thread(target=count)
-    counter.start()
-    time.sleep(0.3)
-    done.set()
-    counter.join()
+    with Ticker() as ticker:
+        time.sleep(0.3)
     first.join(timeout=10)
     second.join(timeout=10)
     assert not first.is_alive() and not second.is_alive()
-    # Holding the GIL while waiting would leave the counter at about one tick.
-    assert ticks > 20
+    assert ticker.ticks > 20
