@@ -44,20 +44,21 @@ pub enum RecordError {
         /// The character.
         found: char,
     },
-    /// A row does not have as many squares as the record has rows.
-    #[error("row {row} has {found} squares; the board is {expected} wide")]
+    /// A row does not have as many squares as the board is wide.
+    #[error("row {row} has {}; the board is {expected} wide", squares_in_row(*.found, *.expected))]
     RowLength {
         /// Row number in the record, from 1.
         row: usize,
-        /// Squares counted in the row.
+        /// Squares counted in the row. Counting stops once the row is wider than the board, so
+        /// a larger number only means "more than `expected`".
         found: usize,
-        /// Squares needed (the number of rows).
+        /// Squares needed: the width of the board the rules play on.
         expected: usize,
     },
-    /// The record's board is not the size the rules play on.
-    #[error("the record is {found}x{found}, the rules play on {expected}x{expected}")]
+    /// The record does not have as many rows as the board the rules play on.
+    #[error("the record has {}; the rules play on {expected}x{expected}", count(*.found, "row"))]
     WrongSize {
-        /// The record's size.
+        /// The record's rows.
         found: usize,
         /// The rules' size.
         expected: u8,
@@ -67,25 +68,52 @@ pub enum RecordError {
     Setup(#[from] SetupError),
 }
 
-/// The pieces of a record, with the board size it describes. `top_down` reads the first row as
-/// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1.
+/// `1 row`, `2 rows`.
+fn count(number: usize, thing: &str) -> String {
+    if number == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{number} {thing}s")
+    }
+}
+
+/// How a row's count of squares reads in [`RecordError::RowLength`]: past the board's width the
+/// count is only a lower bound (a digit run may be any length), so it is not shown.
+fn squares_in_row(found: usize, expected: usize) -> String {
+    if found > expected {
+        format!("more than {expected} squares")
+    } else {
+        count(found, "square")
+    }
+}
+
+/// The pieces of a record for a board `size` squares wide. `top_down` reads the first row as
+/// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1. The number of rows is
+/// checked first, so that a row is only ever measured against the board the rules play on.
 pub(crate) fn parse_record_pieces(
     record: &str,
     top_down: bool,
-) -> Result<(usize, Vec<(Square, Piece)>), RecordError> {
+    size: u8,
+) -> Result<Vec<(Square, Piece)>, RecordError> {
     let record = record.trim();
     let trimmed = record.strip_prefix('/').unwrap_or(record);
     let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
     if trimmed.is_empty() {
         return Err(RecordError::Empty);
     }
-    let rows: Vec<&str> = trimmed.split('/').collect();
-    let size = rows.len();
-    if size > usize::from(MAX_BOARD_SIZE) {
-        return Err(RecordError::TooManyRows(size));
+    let rows = trimmed.split('/').count();
+    if rows > usize::from(MAX_BOARD_SIZE) {
+        return Err(RecordError::TooManyRows(rows));
     }
+    if rows != usize::from(size) {
+        return Err(RecordError::WrongSize {
+            found: rows,
+            expected: size,
+        });
+    }
+    let size = usize::from(size);
     let mut pieces = Vec::new();
-    for (row_index, row) in rows.iter().enumerate() {
+    for (row_index, row) in trimmed.split('/').enumerate() {
         let row_number = row_index + 1;
         let y = if top_down {
             size - 1 - row_index
@@ -129,7 +157,7 @@ pub(crate) fn parse_record_pieces(
             });
         }
     }
-    Ok((size, pieces))
+    Ok(pieces)
 }
 
 /// Reads an OpenTafl position record (rank 1 first) for a game played under `rules`, with
@@ -146,13 +174,7 @@ pub fn parse_position_record(
     rules: Rules,
     side_to_move: Side,
 ) -> Result<Position, RecordError> {
-    let (size, pieces) = parse_record_pieces(record, false)?;
-    if size != usize::from(rules.size()) {
-        return Err(RecordError::WrongSize {
-            found: size,
-            expected: rules.size(),
-        });
-    }
+    let pieces = parse_record_pieces(record, false, rules.size())?;
     Ok(Position::from_pieces(rules, side_to_move, pieces)?)
 }
 
@@ -473,16 +495,16 @@ mod tests {
 
     #[test]
     fn records_round_trip_for_both_start_positions() {
-        for record in [
-            "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
-            "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+        for (record, rules) in [
+            (
+                "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+                Rules::TABLUT,
+            ),
+            (
+                "/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+                Rules::TAWLBWRDD,
+            ),
         ] {
-            let (size, _) = parse_record_pieces(record, false).unwrap();
-            let rules = if size == 9 {
-                Rules::TABLUT
-            } else {
-                Rules::TAWLBWRDD
-            };
             let position = parse_position_record(record, rules, Side::Attackers).unwrap();
             assert_eq!(position_record(&position), record);
         }
@@ -493,7 +515,7 @@ mod tests {
         let rules = Rules::TABLUT;
         let cases = [
             ("", "empty"),
-            ("/9/9/9/9/9/9/9/9/", "RowLength"),
+            ("/9/9/9/9/9/9/9/9/", "WrongSize"),
             ("/7/7/7/7/7/7/7/", "WrongSize"),
             ("/9/9/9/9/9/9/9/9/8/", "RowLength"),
             ("/9/9/9/9/9/9/9/9/99999999999999999999999/", "RowLength"),
@@ -508,6 +530,42 @@ mod tests {
                 "{record:?}: {debug}"
             );
         }
+    }
+
+    #[test]
+    fn record_errors_name_the_real_problem() {
+        let message = |record: &str| {
+            parse_position_record(record, Rules::TABLUT, Side::Attackers)
+                .unwrap_err()
+                .to_string()
+        };
+        // Ten ranks of nine squares: the rows are too many, not too narrow.
+        assert_eq!(
+            message(&"/9".repeat(10)),
+            "the record has 10 rows; the rules play on 9x9"
+        );
+        assert_eq!(
+            message(&"/9".repeat(12)),
+            "the record has 12 rows; the largest board is 11x11"
+        );
+        // A run of digits longer than any number: the row is too long, by some amount.
+        let long_run = format!("/{}{}", "1".repeat(65_000), "/9".repeat(8));
+        assert_eq!(
+            message(&long_run),
+            "row 1 has more than 9 squares; the board is 9 wide"
+        );
+        assert_eq!(
+            message("/9/9/9/9/9/9/9/9/t7/"),
+            "row 9 has 8 squares; the board is 9 wide"
+        );
+        assert_eq!(
+            message("/9/9/9/9/9/9/9/9/t/"),
+            "row 9 has 1 square; the board is 9 wide"
+        );
+        assert_eq!(
+            message("/9/9/9/9/9/9/9/9/9t/"),
+            "row 9 has more than 9 squares; the board is 9 wide"
+        );
     }
 
     #[test]

@@ -167,14 +167,23 @@ fn yes_no(field: &str, value: &str) -> Result<bool, RulesStringError> {
     }
 }
 
-/// The board's size (`dim`).
+/// The board's size (`dim`), checked to be one the engine plays before any other field is read
+/// for it (a board of 1 or 2 squares would otherwise be refused for its corners meeting its
+/// throne, not for its size).
 fn size_of(fields: &Fields) -> Result<u8, RulesStringError> {
     let text = fields.get("dim").ok_or(RulesStringError::Missing {
         field: "dim",
         why: "the board size is required",
     })?;
-    text.parse()
-        .map_err(|_| bad_value("dim", text, "a board size such as 9 or 11"))
+    let size = text
+        .parse()
+        .map_err(|_| bad_value("dim", text, "a board size such as 9 or 11"))?;
+    Rules::new(
+        size,
+        RuleFlags::empty(),
+        RepetitionRule::SecondOccurrenceDraws,
+    )?;
+    Ok(size)
 }
 
 /// The start position's pieces (`start`, rank 1 first, or `starti`, top rank first), checked to
@@ -191,14 +200,8 @@ fn start_of(fields: &Fields, rules: Rules, side: Side) -> Result<Position, Rules
         }
     };
     let to_error = |error: RecordError| RulesStringError::Start { field, error };
-    let (record_size, pieces) =
-        notation::parse_record_pieces(record, field == "starti").map_err(to_error)?;
-    if record_size != usize::from(rules.size()) {
-        return Err(to_error(RecordError::WrongSize {
-            found: record_size,
-            expected: rules.size(),
-        }));
-    }
+    let pieces =
+        notation::parse_record_pieces(record, field == "starti", rules.size()).map_err(to_error)?;
     Position::from_pieces(rules, side, pieces).map_err(|error| to_error(RecordError::Setup(error)))
 }
 
@@ -859,4 +862,47 @@ fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> 
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refusal(text: &str) -> String {
+        parse(text).expect_err(text).to_string()
+    }
+
+    #[test]
+    fn a_board_too_small_is_refused_for_its_size_not_its_squares() {
+        for size in [1, 2, 3, 4] {
+            let message = refusal(&format!("dim:{size} name:x"));
+            assert_eq!(
+                message,
+                format!(
+                    "field 'dim': board size {size} is not supported: it must be odd (the castle \
+                     is the centre square) and from 5 to 11"
+                )
+            );
+        }
+        assert!(refusal("dim:1 start:/k/").starts_with("field 'dim': board size 1"));
+    }
+
+    #[test]
+    fn a_start_of_the_wrong_shape_names_rows_or_squares_as_they_are() {
+        let nine_by_ten = format!("dim:9 start:{}/", "/9".repeat(10));
+        assert_eq!(
+            refusal(&nine_by_ten),
+            "field 'start': the record has 10 rows; the rules play on 9x9"
+        );
+        let ones = format!("dim:9 starti:/{}{}/", "1".repeat(65_000), "/9".repeat(8));
+        assert_eq!(
+            refusal(&ones),
+            "field 'starti': row 1 has more than 9 squares; the board is 9 wide"
+        );
+        let one_row = format!("dim:9 start:/{}/", "1".repeat(65_000));
+        assert_eq!(
+            refusal(&one_row),
+            "field 'start': the record has 1 row; the rules play on 9x9"
+        );
+    }
 }
