@@ -285,3 +285,15 @@ fn openings_from_a_file_are_played_with_both_colours() {
     let fourth = std::fs::read_to_string(records.join("game-0004.otg")).unwrap();
     assert!(fourth.contains("[defenders:engine:depth=1]"), "{fourth}");
 }
+
+#[cfg(unix)]
+#[test]
+fn an_endless_openings_file_is_refused_after_its_limit() {
+    let (output, _) = run(&["--a", "random", "--b", "random", "--openings", "/dev/zero"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("/dev/zero is over 8 MiB, the most an openings file may hold"),
+        "{stderr}"
+    );
+}

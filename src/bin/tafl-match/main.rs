@@ -97,10 +97,7 @@ fn main() -> ExitCode {
 /// The openings of every variant, enough for `games` games each.
 fn all_openings(settings: &Settings) -> Result<Vec<Vec<Opening>>, String> {
     let text = match &settings.openings {
-        Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|error| format!("cannot read {}: {error}", path.display()))?,
-        ),
+        Some(path) => Some(openings::read_file(path)?),
         None => None,
     };
     let pairs = settings.games.div_ceil(2) as usize;

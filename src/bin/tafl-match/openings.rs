@@ -8,7 +8,12 @@
 //!   (`attackers` or `defenders`; without it, the side that moves first in the variant).
 //!
 //! A line that does not fit a variant of the match (wrong board size, an illegal move) is
-//! skipped for that variant with a warning.
+//! skipped for that variant with a warning. The file is read whole, so it is refused when it is
+//! over [`MAX_FILE_BYTES`]; a line over [`MAX_LINE_BYTES`] is skipped without being read as
+//! moves; after [`MAX_WARNINGS`] warnings for a variant, the rest are counted in one line.
+
+use std::io::Read;
+use std::path::Path;
 
 use tafl_engine::{Game, Move, Side, Variant, notation};
 
@@ -64,25 +69,102 @@ fn hash_name(name: &str) -> u64 {
     })
 }
 
-/// The openings of a file's text that fit `variant`, with a warning for each line that does not.
+/// The largest openings file read: 8 MiB (a hundred thousand openings of a dozen moves take
+/// under 4 MiB).
+pub const MAX_FILE_BYTES: u64 = 8 << 20;
+
+/// The longest line read as an opening: 16 KiB (over 2 000 moves).
+pub const MAX_LINE_BYTES: usize = 16 << 10;
+
+/// Warnings printed for one variant; the lines skipped after them are counted in one more.
+pub const MAX_WARNINGS: usize = 20;
+
+/// Reads an openings file as text: at most [`MAX_FILE_BYTES`], UTF-8.
+pub fn read_file(path: &Path) -> Result<String, String> {
+    let cannot = |error: std::io::Error| format!("cannot read {}: {error}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(format!(
+            "{} is over {} MiB, the most an openings file may hold (one opening a line)",
+            path.display(),
+            MAX_FILE_BYTES >> 20
+        ));
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        let at = error.utf8_error().valid_up_to();
+        let text = String::from_utf8_lossy(error.as_bytes());
+        let line = text[..at].lines().count().max(1);
+        format!(
+            "{} is not UTF-8 text: line {line} holds a byte that is not (byte {at} of the file)",
+            path.display()
+        )
+    })
+}
+
+/// The first characters of `text`, quoted, for a message about it.
+fn excerpt(text: &str) -> String {
+    const SHOWN: usize = 40;
+    let shown: String = text.chars().take(SHOWN).collect();
+    if shown.len() < text.len() {
+        format!("{shown:?}... ({} bytes)", text.len())
+    } else {
+        format!("{shown:?}")
+    }
+}
+
+/// The openings of a file's text that fit `variant`, with a warning for each line that does not
+/// (up to [`MAX_WARNINGS`], then one that counts the rest).
 pub fn from_text(variant: &Variant, text: &str, warn: &mut dyn FnMut(String)) -> Vec<Opening> {
     let mut openings = Vec::new();
-    for (number, line) in text.lines().enumerate() {
+    let mut skipped = 0usize;
+    let mut skip = |number: usize, why: String| {
+        skipped += 1;
+        if skipped <= MAX_WARNINGS {
+            // The library's errors quote what they refuse: keep a warning to a line.
+            let why = match why.char_indices().nth(200) {
+                Some((cut, _)) => format!("{}...", &why[..cut]),
+                None => why,
+            };
+            warn(format!(
+                "openings line {number}: skipped for {}: {why}",
+                variant.name()
+            ));
+        }
+    };
+    for (index, line) in text.lines().enumerate() {
+        let number = index + 1;
+        if line.len() > MAX_LINE_BYTES {
+            skip(
+                number,
+                format!(
+                    "the line is {} bytes long, over the {MAX_LINE_BYTES} an opening may have",
+                    line.len()
+                ),
+            );
+            continue;
+        }
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
             continue;
         }
         match parse_line(variant, line) {
             Ok(mut opening) => {
-                opening.label = format!("opening line {}: {line}", number + 1);
+                opening.label = format!("opening line {number}: {line}");
                 openings.push(opening);
             }
-            Err(why) => warn(format!(
-                "openings line {}: skipped for {}: {why}",
-                number + 1,
-                variant.name()
-            )),
+            Err(why) => skip(number, why),
         }
+    }
+    if skipped > MAX_WARNINGS {
+        warn(format!(
+            "openings: {} more lines skipped for {} (the first {MAX_WARNINGS} are named above)",
+            skipped - MAX_WARNINGS,
+            variant.name()
+        ));
     }
     openings
 }
@@ -95,10 +177,15 @@ fn parse_line(variant: &Variant, line: &str) -> Result<Opening, String> {
             None => variant.start().side_to_move(),
             Some("attackers") => Side::Attackers,
             Some("defenders") => Side::Defenders,
-            Some(other) => return Err(format!("{other:?} is not attackers or defenders")),
+            Some(other) => {
+                return Err(format!("{} is not attackers or defenders", excerpt(other)));
+            }
         };
         if let Some(extra) = words.next() {
-            return Err(format!("unexpected {extra:?} after the side to move"));
+            return Err(format!(
+                "unexpected {} after the side to move",
+                excerpt(extra)
+            ));
         }
         let position = notation::parse_position_record(record, variant.rules(), side)
             .map_err(|error| error.to_string())?;
@@ -117,9 +204,9 @@ fn parse_line(variant: &Variant, line: &str) -> Result<Opening, String> {
     for word in line.split_whitespace() {
         let m: Move = word
             .parse()
-            .map_err(|error| format!("{word:?} is not a move: {error}"))?;
+            .map_err(|error| format!("{} is not a move: {error}", excerpt(word)))?;
         game.play(m)
-            .map_err(|error| format!("{word:?} cannot be played: {error}"))?;
+            .map_err(|error| format!("{} cannot be played: {error}", excerpt(word)))?;
     }
     if let Some(outcome) = game.outcome() {
         return Err(format!("the game is already over ({outcome})"));
@@ -147,6 +234,31 @@ mod tests {
             assert!(a.game.outcome().is_none());
         }
         assert_ne!(first[0].game, seeded(&tablut, 1, 4, 8)[0].game);
+    }
+
+    #[test]
+    fn long_lines_and_many_bad_lines_give_few_short_warnings() {
+        let mut text = format!("{}\n", "\0".repeat(MAX_LINE_BYTES + 1));
+        text.push_str(&format!("{}\n", "e2-h2".repeat(3000)));
+        for _ in 0..100 {
+            text.push_str("a1-a2\n");
+        }
+        text.push_str("e2-h2\n");
+        let mut warnings = Vec::new();
+        let openings = from_text(&Variant::tablut(), &text, &mut |w| warnings.push(w));
+        assert_eq!(openings.len(), 1);
+        assert_eq!(warnings.len(), MAX_WARNINGS + 1, "{warnings:?}");
+        assert!(
+            warnings[0].contains("the line is 16385 bytes long, over the 16384"),
+            "{}",
+            warnings[0]
+        );
+        assert!(warnings.iter().all(|w| w.len() < 400), "{warnings:?}");
+        assert!(
+            warnings[MAX_WARNINGS].contains("82 more lines skipped for Tablut"),
+            "{}",
+            warnings[MAX_WARNINGS]
+        );
     }
 
     #[test]
