@@ -297,3 +297,309 @@ fn an_endless_openings_file_is_refused_after_its_limit() {
         "{stderr}"
     );
 }
+
+/// A `tafl-match` run with a time limit (a hang fails the test instead of hanging it), and on
+/// Linux the peak memory it reached (VmHWM, sampled until it exits).
+struct Timed {
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+    elapsed: std::time::Duration,
+    peak_kib: Option<u64>,
+}
+
+fn run_timed(args: &[&str], limit: std::time::Duration) -> Timed {
+    run_timed_with(args, limit, |_| {})
+}
+
+/// As `run_timed`; `during` gets the running process once it has started.
+fn run_timed_with(
+    args: &[&str],
+    limit: std::time::Duration,
+    during: impl FnOnce(&std::process::Child),
+) -> Timed {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let started = Instant::now();
+    let mut child = Command::new(MATCH)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tafl-match runs");
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let err = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    during(&child);
+    let mut peak_kib = None;
+    let status = loop {
+        if let Some(kib) = peak_memory_kib(child.id()) {
+            peak_kib = Some(peak_kib.unwrap_or(0).max(kib));
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("tafl-match ran over {limit:?}: {args:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    Timed {
+        status,
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+        elapsed: started.elapsed(),
+        peak_kib,
+    }
+}
+
+/// The peak resident memory of a running process, in KiB (Linux; `None` elsewhere or once the
+/// process is gone).
+fn peak_memory_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Whether a process is alive (Linux: a zombie, dead but not yet reaped by its parent, is not).
+#[cfg(target_os = "linux")]
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state is the field after the parenthesised name.
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X"),
+        Err(_) => false,
+    }
+}
+
+/// An engine that floods its output, as A against a random mover: it loses every game on time,
+/// soon after its time is up, in little memory, and with `--log` its logs stay under their limit.
+fn flooding_engine_loses_on_time(mode: &str) {
+    let logs = scratch(&format!("flood-{mode}"));
+    let timed = run_timed(
+        &[
+            "--a",
+            &broken(mode),
+            "--a-name",
+            "broken",
+            "--b",
+            "random",
+            "--variant",
+            "tablut",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--margin",
+            "150",
+            "--log",
+            logs.to_str().unwrap(),
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    assert!(
+        timed.status.success(),
+        "{mode}: {}{}",
+        timed.stdout,
+        timed.stderr
+    );
+    assert_eq!(
+        last_line(&timed.stdout),
+        "broken vs random: +0 =0 -2 of 2; score 0.000; Elo -inf ± inf",
+        "{mode}: {}",
+        timed.stdout
+    );
+    assert!(
+        timed
+            .stdout
+            .contains("A lost games by forfeit: 2 time losses (restarted 1 times)"),
+        "{mode}: {}",
+        timed.stdout
+    );
+    // Two games of 200 ms each; before the fix the first never ended. Seconds of slack for a
+    // loaded machine.
+    assert!(
+        timed.elapsed < std::time::Duration::from_secs(20),
+        "{mode}: {:?}",
+        timed.elapsed
+    );
+    // The bound is about 4 MiB of queued lines an engine; before the fix it grew by gigabytes.
+    if let Some(peak) = timed.peak_kib {
+        assert!(peak < 64 * 1024, "{mode}: peak {peak} KiB");
+    }
+    for entry in std::fs::read_dir(&logs).unwrap() {
+        let entry = entry.unwrap();
+        let size = entry.metadata().unwrap().len();
+        assert!(size <= (8 << 20) + 4096, "{:?}: {size} bytes", entry.path());
+    }
+}
+
+#[test]
+fn an_engine_that_floods_status_lines_after_play_loses_on_time() {
+    flooding_engine_loses_on_time("flood");
+}
+
+#[test]
+fn an_engine_that_writes_one_endless_line_loses_on_time() {
+    flooding_engine_loses_on_time("endless");
+}
+
+#[test]
+fn an_engine_that_floods_instead_of_saying_hello_stops_the_match_in_time() {
+    let timed = run_timed(
+        &[
+            "--a",
+            "otep:yes junk",
+            "--b",
+            "random",
+            "--variant",
+            "tablut",
+            "--hello-timeout",
+            "300",
+        ],
+        std::time::Duration::from_secs(30),
+    );
+    assert_eq!(timed.status.code(), Some(1), "{}", timed.stderr);
+    assert!(
+        timed.stderr.contains("no hello within 300 ms"),
+        "{}",
+        timed.stderr
+    );
+    assert!(timed.elapsed < std::time::Duration::from_secs(10));
+    if let Some(peak) = timed.peak_kib {
+        assert!(peak < 64 * 1024, "peak {peak} KiB");
+    }
+}
+
+/// The process ids an `orphan` engine wrote: its background `sleep`'s and its own, per start.
+#[cfg(target_os = "linux")]
+fn orphan_pids(file: &std::path::Path) -> Vec<u32> {
+    std::fs::read_to_string(file)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| line.trim().parse().ok())
+        .collect()
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn no_engine_process_or_grandchild_is_left_after_a_match() {
+    let dir = scratch("orphans");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let engine = format!("{} '{}'", broken("orphan"), pids.display());
+    let timed = run_timed(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &engine,
+            "--variant",
+            "tablut",
+            "--games",
+            "2",
+            "--movetime",
+            "30",
+            "--margin",
+            "100",
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    assert!(timed.status.success(), "{}{}", timed.stdout, timed.stderr);
+    let started = orphan_pids(&pids);
+    // Each of the two engines, started and restarted after its forfeit: a script and its sleep.
+    assert!(started.len() >= 4, "{started:?}");
+    // The kill is done before tafl-match exits; a moment for the kernel to finish it.
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let left: Vec<u32> = started.into_iter().filter(|&pid| alive(pid)).collect();
+    assert!(left.is_empty(), "left running: {left:?}");
+}
+
+/// Sends `signal` to tafl-match in the middle of a game against engines that leave grandchildren:
+/// it exits with 128 + the signal's number, prints the summary, and leaves no process behind.
+#[cfg(target_os = "linux")]
+fn a_signal_stops_the_match_and_every_engine(signal: &str, status: i32) {
+    let dir = scratch(&format!("signal-{signal}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("pids");
+    let engine = format!("{} '{}'", broken("orphan"), pids.display());
+    let timed = run_timed_with(
+        &[
+            "--a",
+            &engine,
+            "--b",
+            &engine,
+            "--variant",
+            "tablut",
+            "--games",
+            "4",
+            "--movetime",
+            "60000",
+        ],
+        std::time::Duration::from_secs(60),
+        |child| {
+            // Both engines started (two lines each), then the signal.
+            let waiting = std::time::Instant::now();
+            while orphan_pids(&pids).len() < 4 {
+                assert!(waiting.elapsed() < std::time::Duration::from_secs(30));
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            let sent = Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        },
+    );
+    assert_eq!(timed.status.code(), Some(status), "{}", timed.stderr);
+    assert!(
+        timed.stderr.contains(&format!(
+            "stopped by SIG{signal} after 0 games; 2 engine process groups killed"
+        )),
+        "{}",
+        timed.stderr
+    );
+    // The summary still ends the output.
+    assert!(
+        last_line(&timed.stdout).starts_with("otep:sh "),
+        "{}",
+        timed.stdout
+    );
+    assert!(
+        last_line(&timed.stdout).contains(" of 0; "),
+        "{}",
+        timed.stdout
+    );
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let left: Vec<u32> = orphan_pids(&pids)
+        .into_iter()
+        .filter(|&pid| alive(pid))
+        .collect();
+    assert!(left.is_empty(), "left running: {left:?}");
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigterm_stops_the_match_and_every_engine() {
+    a_signal_stops_the_match_and_every_engine("TERM", 143);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_stops_the_match_and_every_engine() {
+    a_signal_stops_the_match_and_every_engine("INT", 130);
+}

@@ -7,7 +7,16 @@
 #   silent    never answers
 #   gives-up  answers `error -1 I give up`
 #   no-hello  never says hello at all
+#   flood     prints `status thinking` without end (through `yes`, a process of its own)
+#   endless   prints one line without end and without a line break
+#   orphan    starts a `sleep` in the background, writes its process id and its own to the
+#             file named by the second argument, one a line, then never answers
 mode="$1"
+if [ "$mode" = "orphan" ]; then
+    sleep 300 &
+    echo "$!" >> "$2"
+    echo "$$" >> "$2"
+fi
 if [ "$mode" != "no-hello" ]; then
     echo "log line before hello, as OpenTafl prints"
     echo hello
@@ -25,6 +34,8 @@ while IFS= read -r line; do
                     ;;
                 illegal) echo "move a1-a2" ;;
                 gives-up) echo "error -1 I give up" ;;
+                flood) yes "status thinking" ;;
+                endless) yes "status" | tr -d '\n' ;;
                 *) ;;
             esac
             ;;

@@ -18,6 +18,7 @@ mod openings;
 mod options;
 mod otep;
 mod player;
+mod processes;
 mod record;
 mod referee;
 mod stats;
@@ -26,7 +27,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
 
 use tafl_engine::Side;
 
@@ -129,6 +131,8 @@ fn create_dir(dir: Option<&Path>) -> Result<(), String> {
 }
 
 fn run(settings: &Settings) -> Result<(), String> {
+    // Before any engine starts, so that none is left behind by a signal.
+    let signals = processes::watch_signals();
     create_dir(settings.log.as_deref())?;
     create_dir(settings.records.as_deref())?;
     let openings = all_openings(settings)?;
@@ -166,13 +170,8 @@ fn run(settings: &Settings) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (sender, reports) = mpsc::channel();
-    let mut total = Tally::default();
-    let mut by_variant = vec![Tally::default(); settings.variants.len()];
-    let mut by_side = [Tally::default(); 2];
-    let mut forfeits = [[0u32; ForfeitKind::ALL.len()]; 2];
-    let mut restarts = [0u32; 2];
+    let mut results = Results::new(settings);
     let mut fatal = None;
-    let mut sprt_verdict = None;
     std::thread::scope(|scope| {
         for worker in 0..settings.concurrency.min(jobs.len()) {
             let sender = sender.clone();
@@ -180,15 +179,26 @@ fn run(settings: &Settings) -> Result<(), String> {
             scope.spawn(move || work(worker, settings, jobs, openings, next, stop, &sender));
         }
         drop(sender);
-        for report in reports {
+        loop {
+            let report = match reports.recv_timeout(SIGNAL_POLL) {
+                Ok(report) => report,
+                Err(RecvTimeoutError::Timeout) => {
+                    let signal = signals.load(Ordering::Relaxed);
+                    if signal != 0 {
+                        interrupted(signal, settings, &results);
+                    }
+                    continue;
+                }
+                Err(RecvTimeoutError::Disconnected) => break,
+            };
             match report {
                 Report::Fatal(message) => {
                     stop.store(true, Ordering::Relaxed);
                     fatal.get_or_insert(message);
                 }
                 Report::Restarts(counts) => {
-                    restarts[0] += counts[0];
-                    restarts[1] += counts[1];
+                    results.restarts[0] += counts[0];
+                    results.restarts[1] += counts[1];
                 }
                 Report::Game {
                     index,
@@ -199,16 +209,8 @@ fn run(settings: &Settings) -> Result<(), String> {
                     plies,
                     forfeit,
                 } => {
-                    total.add(a_won);
-                    by_variant[variant].add(a_won);
-                    by_side[usize::from(a_side == Side::Defenders)].add(a_won);
-                    if let Some((by_a, kind)) = forfeit {
-                        let slot = ForfeitKind::ALL
-                            .iter()
-                            .position(|&k| k == kind)
-                            .unwrap_or(0);
-                        forfeits[usize::from(!by_a)][slot] += 1;
-                    }
+                    results.add(variant, a_side, a_won, forfeit);
+                    let total = &results.total;
                     if !settings.quiet {
                         let verdict = match a_won {
                             Some(true) => "A wins",
@@ -228,15 +230,15 @@ fn run(settings: &Settings) -> Result<(), String> {
                             let (lower, upper) = sprt.bounds();
                             line.push_str(&format!(
                                 " | LLR {:.2} ({lower:.2}, {upper:.2})",
-                                sprt.llr(&total)
+                                sprt.llr(total)
                             ));
                         }
                         say(&line);
                     }
                     if let Some(sprt) = &settings.sprt {
-                        let decision = sprt.decision(&total);
-                        if decision != SprtDecision::Continue && sprt_verdict.is_none() {
-                            sprt_verdict = Some((decision, sprt.llr(&total), total.games()));
+                        let decision = sprt.decision(total);
+                        if decision != SprtDecision::Continue && results.sprt_verdict.is_none() {
+                            results.sprt_verdict = Some((decision, sprt.llr(total), total.games()));
                             stop.store(true, Ordering::Relaxed);
                         }
                     }
@@ -247,64 +249,128 @@ fn run(settings: &Settings) -> Result<(), String> {
     if let Some(message) = fatal {
         return Err(message);
     }
-
-    for (variant, tally) in settings.variants.iter().zip(&by_variant) {
-        if settings.variants.len() > 1 {
-            say(&summary(variant.name(), tally));
-        }
-    }
-    say(&summary("A as attackers", &by_side[0]));
-    say(&summary("A as defenders", &by_side[1]));
-    for (who, name) in [(0, "A"), (1, "B")] {
-        let counted: Vec<String> = ForfeitKind::ALL
-            .iter()
-            .zip(&forfeits[who])
-            .filter(|(_, count)| **count > 0)
-            .map(|(kind, count)| format!("{count} {}", kind.name()))
-            .collect();
-        if !counted.is_empty() || restarts[who] > 0 {
-            say(&format!(
-                "{name} lost games by forfeit: {} (restarted {} times)",
-                if counted.is_empty() {
-                    "none".to_string()
-                } else {
-                    counted.join(", ")
-                },
-                restarts[who]
-            ));
-        }
-    }
-    if let Some(sprt) = &settings.sprt {
-        let (lower, upper) = sprt.bounds();
-        match sprt_verdict {
-            Some((decision, llr, games)) => say(&format!(
-                "SPRT [{}, {}]: {} after {games} games (LLR {llr:.2}, bounds {lower:.2} {upper:.2})",
-                sprt.elo0,
-                sprt.elo1,
-                if decision == SprtDecision::AcceptH1 {
-                    "H1 accepted"
-                } else {
-                    "H0 accepted"
-                }
-            )),
-            None => say(&format!(
-                "SPRT [{}, {}]: no decision (LLR {:.2}, bounds {lower:.2} {upper:.2})",
-                sprt.elo0,
-                sprt.elo1,
-                sprt.llr(&total)
-            )),
-        }
-    }
-    say(&format!(
-        "{} vs {}: {} of {}; score {:.3}; {}",
-        settings.a_name,
-        settings.b_name,
-        total.wdl(),
-        total.games(),
-        total.score(),
-        total.elo_text()
-    ));
+    results.print(settings);
     Ok(())
+}
+
+/// How often the main thread looks for a signal while it waits for games.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// SIGINT, SIGTERM or SIGHUP came: kills every engine, says how far the match got, and exits
+/// with 128 + the signal's number, as a shell reports a process a signal ended.
+fn interrupted(signal: usize, settings: &Settings, results: &Results) -> ! {
+    let killed = processes::kill_all();
+    eprintln!(
+        "tafl-match: stopped by {} after {} games; {killed} engine process groups killed",
+        processes::signal_name(signal),
+        results.total.games()
+    );
+    results.print(settings);
+    std::process::exit(128 + i32::try_from(signal).unwrap_or(0))
+}
+
+/// The match's results so far.
+struct Results {
+    total: Tally,
+    by_variant: Vec<Tally>,
+    by_side: [Tally; 2],
+    /// By engine (A, B), then by kind as `ForfeitKind::ALL` lists them.
+    forfeits: [[u32; ForfeitKind::ALL.len()]; 2],
+    restarts: [u32; 2],
+    sprt_verdict: Option<(SprtDecision, f64, u32)>,
+}
+
+impl Results {
+    fn new(settings: &Settings) -> Results {
+        Results {
+            total: Tally::default(),
+            by_variant: vec![Tally::default(); settings.variants.len()],
+            by_side: [Tally::default(); 2],
+            forfeits: [[0; ForfeitKind::ALL.len()]; 2],
+            restarts: [0; 2],
+            sprt_verdict: None,
+        }
+    }
+
+    fn add(
+        &mut self,
+        variant: usize,
+        a_side: Side,
+        a_won: Option<bool>,
+        forfeit: Option<(bool, ForfeitKind)>,
+    ) {
+        self.total.add(a_won);
+        self.by_variant[variant].add(a_won);
+        self.by_side[usize::from(a_side == Side::Defenders)].add(a_won);
+        if let Some((by_a, kind)) = forfeit {
+            let slot = ForfeitKind::ALL
+                .iter()
+                .position(|&k| k == kind)
+                .unwrap_or(0);
+            self.forfeits[usize::from(!by_a)][slot] += 1;
+        }
+    }
+
+    /// The summary; its last line is always `A vs B: +W =D -L of N; ...`.
+    fn print(&self, settings: &Settings) {
+        for (variant, tally) in settings.variants.iter().zip(&self.by_variant) {
+            if settings.variants.len() > 1 {
+                say(&summary(variant.name(), tally));
+            }
+        }
+        say(&summary("A as attackers", &self.by_side[0]));
+        say(&summary("A as defenders", &self.by_side[1]));
+        for (who, name) in [(0, "A"), (1, "B")] {
+            let counted: Vec<String> = ForfeitKind::ALL
+                .iter()
+                .zip(&self.forfeits[who])
+                .filter(|(_, count)| **count > 0)
+                .map(|(kind, count)| format!("{count} {}", kind.name()))
+                .collect();
+            if !counted.is_empty() || self.restarts[who] > 0 {
+                say(&format!(
+                    "{name} lost games by forfeit: {} (restarted {} times)",
+                    if counted.is_empty() {
+                        "none".to_string()
+                    } else {
+                        counted.join(", ")
+                    },
+                    self.restarts[who]
+                ));
+            }
+        }
+        let total = &self.total;
+        if let Some(sprt) = &settings.sprt {
+            let (lower, upper) = sprt.bounds();
+            match self.sprt_verdict {
+                Some((decision, llr, games)) => say(&format!(
+                    "SPRT [{}, {}]: {} after {games} games (LLR {llr:.2}, bounds {lower:.2} {upper:.2})",
+                    sprt.elo0,
+                    sprt.elo1,
+                    if decision == SprtDecision::AcceptH1 {
+                        "H1 accepted"
+                    } else {
+                        "H0 accepted"
+                    }
+                )),
+                None => say(&format!(
+                    "SPRT [{}, {}]: no decision (LLR {:.2}, bounds {lower:.2} {upper:.2})",
+                    sprt.elo0,
+                    sprt.elo1,
+                    sprt.llr(total)
+                )),
+            }
+        }
+        say(&format!(
+            "{} vs {}: {} of {}; score {:.3}; {}",
+            settings.a_name,
+            settings.b_name,
+            total.wdl(),
+            total.games(),
+            total.score(),
+            total.elo_text()
+        ));
+    }
 }
 
 fn summary(label: &str, tally: &Tally) -> String {

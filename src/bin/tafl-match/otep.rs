@@ -3,32 +3,53 @@
 //! after them), `clock` and `play`; `move <record>` once its move is accepted; `finish` at the
 //! end of a game; `goodbye` when the match is over.
 //!
-//! Nothing an engine writes can stop the host: its output is read on a thread of its own as
-//! bytes (invalid UTF-8 is replaced, lines are cut at 64 KiB), lines that mean nothing here
-//! are logged and skipped, and an engine that dies, hangs or gives up loses the game and is
-//! started afresh for the next one.
+//! Nothing an engine writes, or fails to read, can stop the host or make it grow:
+//! - its output is read on a thread of its own as bytes (invalid UTF-8 is replaced; a line over
+//!   64 KiB is skipped whole, never held), and passed on through a queue of [`EVENT_QUEUE`]
+//!   lines: when the host falls behind, the reader waits and the engine's pipe fills, so one
+//!   engine's output never takes more than about 4 MiB here;
+//! - the host checks its deadline after every line, so an engine that floods its output still
+//!   loses on time, and skips at most a queue's worth of old lines before a turn;
+//! - its input is written by another thread through a queue of [`INPUT_QUEUE`] lines, so an
+//!   engine that does not read cannot block the host: when the queue is full it has crashed;
+//! - with `--log`, its stderr is copied to a file up to [`MAX_STDERR_LOG`], the rest read and
+//!   dropped.
+//!
+//! Lines that mean nothing here are logged and skipped, and an engine that dies, hangs or gives
+//! up loses the game and is started afresh (its whole process group killed: see `processes`).
 
-use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, TryRecvError};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use tafl_engine::notation;
+use tafl_engine::protocol::{Input, LineReader};
 use tafl_engine::{Game, Move};
 
 use crate::log::GameLog;
 use crate::player::{Answer, Turn};
+use crate::processes;
 
-/// Longest line kept from an engine; the rest of a longer line is dropped.
-const MAX_LINE: u64 = 64 * 1024;
+/// Lines read from an engine and not yet looked at by the host, at most (each at most 64 KiB,
+/// the library's `MAX_LINE_BYTES`).
+pub const EVENT_QUEUE: usize = 64;
+
+/// Lines for an engine that it has not read yet, at most (beyond what its pipe holds).
+pub const INPUT_QUEUE: usize = 64;
+
+/// The most of an engine's stderr kept in its `--log` file (8 MiB); the rest is dropped.
+pub const MAX_STDERR_LOG: u64 = 8 << 20;
 
 /// What the reading thread passes on.
 enum Event {
     /// A line, without its line ending, and when it was read.
     Line(String, Instant),
+    /// A line over the length limit, skipped: its length in bytes.
+    TooLong(usize),
     /// The engine closed its output (it exited, most likely).
     Closed,
 }
@@ -36,31 +57,46 @@ enum Event {
 /// A running engine process.
 struct Process {
     child: Child,
-    stdin: ChildStdin,
+    input: SyncSender<String>,
     events: Receiver<Event>,
+    /// Set once the process has been killed and reaped.
+    ended: bool,
 }
 
 impl Process {
-    fn send(&mut self, line: &str) -> std::io::Result<()> {
-        self.stdin.write_all(line.as_bytes())?;
-        self.stdin.write_all(b"\n")?;
-        self.stdin.flush()
+    /// Queues a line for the engine; `Err` when it has stopped reading or closed its input.
+    fn send(&mut self, line: &str) -> Result<(), String> {
+        match self.input.try_send(line.to_string()) {
+            Ok(()) => Ok(()),
+            Err(TrySendError::Full(_)) => Err(format!(
+                "the engine does not read its input ({INPUT_QUEUE} lines wait for it)"
+            )),
+            Err(TrySendError::Disconnected(_)) => {
+                Err("cannot write to the engine: its input is closed".to_string())
+            }
+        }
     }
 
-    /// Asks the engine to leave, then makes sure it has.
+    /// Kills the engine's process group and reaps it.
+    fn end(&mut self) {
+        if !self.ended {
+            self.ended = true;
+            processes::end(&mut self.child);
+        }
+    }
+
+    /// Asks the engine to leave, then makes sure it and its group have.
     fn stop(mut self, polite: bool) {
-        if polite {
-            let _ = self.send("goodbye");
+        if polite && self.send("goodbye").is_ok() {
             let asked = Instant::now();
             while asked.elapsed() < Duration::from_millis(1000) {
                 if matches!(self.child.try_wait(), Ok(Some(_))) {
-                    return;
+                    break;
                 }
                 thread::sleep(Duration::from_millis(10));
             }
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.end();
     }
 
     /// How the process ended, if it has (waits a moment for the exit to show).
@@ -72,6 +108,12 @@ impl Process {
             thread::sleep(Duration::from_millis(10));
         }
         "still running with its output closed".to_string()
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        self.end();
     }
 }
 
@@ -137,39 +179,67 @@ impl OtepEngine {
     fn send(&mut self, line: &str, log: &mut GameLog) -> Result<(), String> {
         log.line(&format!("{}>", self.label), line);
         let process = self.process.as_mut().ok_or("the engine is not running")?;
-        process
-            .send(line)
-            .map_err(|error| format!("cannot write to the engine: {error}"))
+        process.send(line)
+    }
+
+    /// Logs a line read from the engine.
+    fn heard(&self, event: &Event, log: &mut GameLog) {
+        let who = format!("{}<", self.label);
+        match event {
+            Event::Line(line, _) => log.line(&who, line),
+            Event::TooLong(length) => log.line(
+                &who,
+                &format!("(a line of {length} bytes, over the 64 KiB a line may have: skipped)"),
+            ),
+            Event::Closed => {}
+        }
     }
 
     fn spawn(&mut self, log: &mut GameLog) -> Result<(), String> {
         let (program, arguments) = self.command.split_first().ok_or("an empty command line")?;
-        let stderr = match &self.stderr_log {
-            Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
-                Ok(file) => Stdio::from(file),
-                Err(_) => Stdio::null(),
-            },
-            None => Stdio::null(),
+        let stderr = if self.stderr_log.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
         };
-        let mut child = Command::new(program)
+        let mut command = Command::new(program);
+        command
             .args(arguments)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(stderr)
-            .spawn()
+            .stderr(stderr);
+        let mut child = processes::spawn(&mut command)
             .map_err(|error| format!("cannot start {program:?}: {error}"))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
-            let _ = child.kill();
-            let _ = child.wait();
+            processes::end(&mut child);
             return Err("the engine's pipes could not be set up".to_string());
         };
-        let (sender, events) = mpsc::channel();
-        thread::spawn(move || read_lines(stdout, sender));
-        self.process = Some(Process {
+        if let (Some(stderr), Some(path)) = (child.stderr.take(), self.stderr_log.clone()) {
+            let _ = thread::Builder::new()
+                .name("engine stderr".into())
+                .spawn(move || copy_stderr(stderr, &path));
+        }
+        let (sender, events) = mpsc::sync_channel(EVENT_QUEUE);
+        let (input, lines) = mpsc::sync_channel(INPUT_QUEUE);
+        let reader = thread::Builder::new()
+            .name("engine stdout".into())
+            .spawn(move || read_lines(stdout, sender));
+        let writer = thread::Builder::new()
+            .name("engine stdin".into())
+            .spawn(move || write_lines(stdin, lines));
+        // Dropped on an error here, the process is killed.
+        let process = Process {
             child,
-            stdin,
+            input,
             events,
-        });
+            ended: false,
+        };
+        if let Err(error) = reader.and(writer) {
+            return Err(format!(
+                "cannot start a thread to talk to the engine: {error}"
+            ));
+        }
+        self.process = Some(process);
         self.note(log, &format!("started {:?}", self.command));
         // Wait for hello; OpenTafl prints log lines first.
         let deadline = Instant::now() + self.hello_timeout;
@@ -178,26 +248,28 @@ impl OtepEngine {
                 return Err("the engine is not running".to_string());
             };
             let left = deadline.saturating_duration_since(Instant::now());
-            match process.events.recv_timeout(left) {
-                Ok(Event::Line(line, _)) => {
+            let event = process.events.recv_timeout(left);
+            match event {
+                Ok(Event::Line(line, _)) if line.trim() == "hello" => {
                     log.line(&format!("{}<", self.label), &line);
-                    if line.trim() == "hello" {
-                        self.started_once = true;
-                        return Ok(());
-                    }
+                    self.started_once = true;
+                    return Ok(());
                 }
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     let status = process.exit_status();
                     self.kill();
                     return Err(format!("the engine exited before saying hello ({status})"));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(format!(
-                        "no hello within {} ms",
-                        self.hello_timeout.as_millis()
-                    ));
-                }
+                Ok(other) => self.heard(&other, log),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            // Checked after every line, so that a flood of lines cannot hold it off.
+            if Instant::now() >= deadline {
+                self.kill();
+                return Err(format!(
+                    "no hello within {} ms",
+                    self.hello_timeout.as_millis()
+                ));
             }
         }
     }
@@ -234,26 +306,31 @@ impl OtepEngine {
         self.send(&line, log).inspect_err(|_| self.dirty = true)
     }
 
-    /// Logs what the engine said since we last listened; `Err` if it has exited or gave up.
+    /// Logs what the engine said since we last listened, a queue's worth at most (an engine
+    /// that floods cannot keep the host here); `Err` if it has exited or gave up.
     fn drain(&mut self, log: &mut GameLog) -> Result<(), String> {
-        loop {
+        for _ in 0..EVENT_QUEUE {
             let Some(process) = self.process.as_mut() else {
                 return Err("the engine is not running".to_string());
             };
-            match process.events.try_recv() {
-                Ok(Event::Line(line, _)) => {
-                    log.line(&format!("{}<", self.label), &line);
-                    if let Some(message) = critical_error(&line) {
-                        return Err(message);
-                    }
-                }
+            let event = process.events.try_recv();
+            match event {
                 Ok(Event::Closed) | Err(TryRecvError::Disconnected) => {
                     let status = process.exit_status();
                     return Err(format!("the engine exited ({status})"));
                 }
+                Ok(event) => {
+                    self.heard(&event, log);
+                    if let Event::Line(line, _) = &event {
+                        if let Some(message) = critical_error(line) {
+                            return Err(message);
+                        }
+                    }
+                }
                 Err(TryRecvError::Empty) => return Ok(()),
             }
         }
+        Ok(())
     }
 
     /// Tells the engine the moves it has not seen, its clock, and asks for a move.
@@ -306,12 +383,15 @@ impl OtepEngine {
                 return Answer::Crashed("the engine is not running".to_string());
             };
             let left = deadline.saturating_duration_since(Instant::now());
-            match process.events.recv_timeout(left) {
+            let event = process.events.recv_timeout(left);
+            match event {
                 Ok(Event::Line(line, at)) => {
                     log.line(&format!("{}<", self.label), &line);
                     let words: Vec<&str> = line.split_whitespace().collect();
                     match words.as_slice() {
                         ["move", text, ..] => {
+                            // Its time is judged by when it was read, not by when the host got
+                            // to it.
                             self.moved_at = Some(at);
                             return Answer::Move {
                                 text: (*text).to_string(),
@@ -340,15 +420,18 @@ impl OtepEngine {
                         }
                     }
                 }
+                Ok(event @ Event::TooLong(_)) => self.heard(&event, log),
                 Ok(Event::Closed) | Err(RecvTimeoutError::Disconnected) => {
                     let status = process.exit_status();
                     self.dirty = true;
                     return Answer::Crashed(format!("the engine exited ({status})"));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.dirty = true;
-                    return Answer::Silence;
-                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            // Checked after every line, so that a flood of lines cannot hold it off.
+            if Instant::now() >= deadline {
+                self.dirty = true;
+                return Answer::Silence;
             }
         }
     }
@@ -401,34 +484,73 @@ fn critical_error(line: &str) -> Option<String> {
     Some(format!("the engine gave up: error -1{message}"))
 }
 
-/// Reads the engine's output line by line until it closes, whatever the bytes.
-fn read_lines(stdout: impl Read, sender: mpsc::Sender<Event>) {
-    let mut reader = BufReader::new(stdout);
-    let mut buffer = Vec::new();
+/// Reads the engine's output line by line until it closes, whatever the bytes, never holding
+/// more than one line of at most 64 KiB; waits while the host's queue is full.
+fn read_lines(stdout: impl Read, sender: SyncSender<Event>) {
+    let mut reader = LineReader::new(BufReader::new(stdout));
     loop {
-        buffer.clear();
-        match reader
-            .by_ref()
-            .take(MAX_LINE)
-            .read_until(b'\n', &mut buffer)
-        {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {
-                let complete = buffer.last() == Some(&b'\n');
-                if !complete && buffer.len() as u64 >= MAX_LINE {
-                    // Too long: skip to the end of this line.
-                    let mut rest = Vec::new();
-                    let _ = reader.read_until(b'\n', &mut rest);
-                }
-                let text = String::from_utf8_lossy(&buffer);
-                let line = text.trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(Event::Line(line, Instant::now())).is_err() {
-                    return;
-                }
-            }
+        let event = match reader.next_input() {
+            Input::Line(line) => Event::Line(line, Instant::now()),
+            Input::TooLong(length) => Event::TooLong(length),
+            Input::End => break,
+        };
+        if sender.send(event).is_err() {
+            return;
         }
     }
     let _ = sender.send(Event::Closed);
+}
+
+/// Writes the host's lines to the engine until the host lets go of it or the engine's input
+/// closes. A write blocks while the engine does not read: here, not in the host.
+fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
+    for mut line in lines {
+        line.push('\n');
+        if stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush())
+            .is_err()
+        {
+            return;
+        }
+    }
+}
+
+/// Appends the engine's stderr to `path` while the file is under [`MAX_STDERR_LOG`]; reads and
+/// drops the rest, so that the engine never waits on it.
+fn copy_stderr(mut stderr: ChildStderr, path: &Path) {
+    let mut file: Option<File> = OpenOptions::new().create(true).append(true).open(path).ok();
+    let mut size = file
+        .as_ref()
+        .and_then(|file| file.metadata().ok())
+        .map_or(0, |metadata| metadata.len());
+    let mut buffer = [0u8; 8192];
+    loop {
+        let count = match stderr.read(&mut buffer) {
+            Ok(0) => return,
+            Ok(count) => count,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(_) => return,
+        };
+        if let Some(out) = &mut file {
+            let room = MAX_STDERR_LOG.saturating_sub(size);
+            let kept = count.min(usize::try_from(room).unwrap_or(usize::MAX));
+            if out.write_all(&buffer[..kept]).is_err() {
+                file = None;
+                continue;
+            }
+            size += kept as u64;
+            if kept < count {
+                let _ = writeln!(
+                    out,
+                    "\n[tafl-match: this file reached {} MiB; the rest of the engine's stderr is \
+                     dropped]",
+                    MAX_STDERR_LOG >> 20
+                );
+                file = None;
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -449,18 +571,19 @@ mod tests {
         let mut input = b"hello\r\n\xff\xfe junk\n".to_vec();
         input.extend(std::iter::repeat_n(b'x', 100_000));
         input.extend(b"\nmove e1-e2");
-        let (sender, events) = mpsc::channel();
+        let (sender, events) = mpsc::sync_channel(EVENT_QUEUE);
         read_lines(&input[..], sender);
         let lines: Vec<String> = events
             .iter()
             .filter_map(|event| match event {
                 Event::Line(line, _) => Some(line),
+                Event::TooLong(length) => Some(format!("too long: {length}")),
                 Event::Closed => None,
             })
             .collect();
         assert_eq!(lines[0], "hello");
         assert!(lines[1].ends_with(" junk"));
-        assert_eq!(lines[2].len() as u64, MAX_LINE);
+        assert_eq!(lines[2], "too long: 100000");
         assert_eq!(lines[3], "move e1-e2");
     }
 }
