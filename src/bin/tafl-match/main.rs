@@ -60,8 +60,9 @@ enum Report {
         /// Whether A (`true`) or B forfeited, and how.
         forfeit: Option<(bool, ForfeitKind)>,
     },
-    /// A worker's final word: how often its engines were restarted.
-    Restarts([u32; 2]),
+    /// How often a worker's engines (A, B) have been restarted so far: sent after each game and
+    /// at the end, so that a match stopped by a signal still counts them.
+    Restarts { worker: usize, counts: [u32; 2] },
     /// The match cannot go on.
     Fatal(String),
 }
@@ -196,9 +197,11 @@ fn run(settings: &Settings) -> Result<(), String> {
                     stop.store(true, Ordering::Relaxed);
                     fatal.get_or_insert(message);
                 }
-                Report::Restarts(counts) => {
-                    results.restarts[0] += counts[0];
-                    results.restarts[1] += counts[1];
+                Report::Restarts { worker, counts } => {
+                    if results.restarts.len() <= worker {
+                        results.restarts.resize(worker + 1, [0; 2]);
+                    }
+                    results.restarts[worker] = counts;
                 }
                 Report::Game {
                     index,
@@ -276,7 +279,8 @@ struct Results {
     by_side: [Tally; 2],
     /// By engine (A, B), then by kind as `ForfeitKind::ALL` lists them.
     forfeits: [[u32; ForfeitKind::ALL.len()]; 2],
-    restarts: [u32; 2],
+    /// By worker: its engines' restarts (A, B).
+    restarts: Vec<[u32; 2]>,
     sprt_verdict: Option<(SprtDecision, f64, u32)>,
 }
 
@@ -287,7 +291,7 @@ impl Results {
             by_variant: vec![Tally::default(); settings.variants.len()],
             by_side: [Tally::default(); 2],
             forfeits: [[0; ForfeitKind::ALL.len()]; 2],
-            restarts: [0; 2],
+            restarts: Vec::new(),
             sprt_verdict: None,
         }
     }
@@ -321,13 +325,14 @@ impl Results {
         say(&summary("A as attackers", &self.by_side[0]));
         say(&summary("A as defenders", &self.by_side[1]));
         for (who, name) in [(0, "A"), (1, "B")] {
+            let restarts: u32 = self.restarts.iter().map(|counts| counts[who]).sum();
             let counted: Vec<String> = ForfeitKind::ALL
                 .iter()
                 .zip(&self.forfeits[who])
                 .filter(|(_, count)| **count > 0)
                 .map(|(kind, count)| format!("{count} {}", kind.name()))
                 .collect();
-            if !counted.is_empty() || self.restarts[who] > 0 {
+            if !counted.is_empty() || restarts > 0 {
                 say(&format!(
                     "{name} lost games by forfeit: {} (restarted {} times)",
                     if counted.is_empty() {
@@ -335,7 +340,7 @@ impl Results {
                     } else {
                         counted.join(", ")
                     },
-                    self.restarts[who]
+                    restarts
                 ));
             }
         }
@@ -446,11 +451,18 @@ fn work(
             plies: played.game.moves().len(),
             forfeit,
         };
-        if sender.send(report).is_err() {
+        let restarts = Report::Restarts {
+            worker,
+            counts: [a.restarts(), b.restarts()],
+        };
+        if sender.send(report).is_err() || sender.send(restarts).is_err() {
             return;
         }
     }
-    let _ = sender.send(Report::Restarts([a.restarts(), b.restarts()]));
+    let _ = sender.send(Report::Restarts {
+        worker,
+        counts: [a.restarts(), b.restarts()],
+    });
 }
 
 fn write_record(dir: &Path, job: &Job, opening: &Opening, played: &Played, settings: &Settings) {
