@@ -14,6 +14,12 @@
 //! `side`, `move`, `opponent-move`, `error`, `finish`, `start`) stop it and drop its answer,
 //! because it answers a position that is gone; every other command waits for it, so that a
 //! script's commands run in the order given.
+//!
+//! Nothing the host sends can make the engine grow: the reader hands lines on through a queue of
+//! [`INPUT_QUEUE`] (it waits while the main thread is behind), and at most
+//! [`MAX_WAITING_COMMANDS`] commands, of at most [`MAX_WAITING_BYTES`] in all, wait for a job;
+//! a command that finds them full is refused at once with `error 0` and does nothing. After
+//! `goodbye` or end of input the program ends by [`CLOSING_LIMIT`], whatever is still waiting.
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
@@ -27,6 +33,7 @@ use std::time::{Duration, Instant};
 use crate::search::{SearchConfig, Searcher, StopHandle};
 
 use super::command::{Command, CommandError, MAX_LINE_BYTES, parse_command};
+use super::reply;
 use super::session::{Job, JobKind, JobOutcome, Session, SessionOptions, error_reply};
 
 /// One line of input, as the reader hands it on.
@@ -248,6 +255,16 @@ const CLOSING_LIMIT: Duration = Duration::from_millis(80);
 /// How often a wanted stop is repeated until the search notices it.
 const STOP_REPEAT: Duration = Duration::from_millis(5);
 
+/// Lines read and not yet taken by the main thread, at most: past them the reader waits, and the
+/// host's writes wait on the pipe.
+const INPUT_QUEUE: usize = 64;
+
+/// Commands waiting for a running job to end, at most; one more is refused.
+const MAX_WAITING_COMMANDS: usize = 1000;
+
+/// The waiting commands' lines, at most this many bytes in all (1 MiB); one more is refused.
+const MAX_WAITING_BYTES: usize = 1 << 20;
+
 struct Driver {
     session: Session,
     printer: Printer,
@@ -256,7 +273,10 @@ struct Driver {
     stop: Option<StopHandle>,
     stop_receiver: Receiver<StopHandle>,
     running: Option<Running>,
-    queue: VecDeque<Result<Command, CommandError>>,
+    /// Commands waiting for the running job, with the length of each one's line.
+    queue: VecDeque<(Result<Command, CommandError>, usize)>,
+    /// The sum of those lengths.
+    queued_bytes: usize,
     next_id: u64,
     /// `goodbye` or end of input seen: finish what was asked before, then exit.
     closing: bool,
@@ -342,8 +362,37 @@ impl Driver {
         }
     }
 
-    /// A command that arrives while a job runs.
-    fn arrive_while_running(&mut self, item: Result<Command, CommandError>) {
+    /// Puts a command behind the running job, or refuses it when [`MAX_WAITING_COMMANDS`] or
+    /// [`MAX_WAITING_BYTES`] would be passed: `false` then, and the refusal is printed.
+    fn enqueue(&mut self, item: Result<Command, CommandError>, bytes: usize) -> bool {
+        if self.queue.len() >= MAX_WAITING_COMMANDS
+            || self.queued_bytes.saturating_add(bytes) > MAX_WAITING_BYTES
+        {
+            self.printer.line(&reply::error(
+                false,
+                &format!(
+                    "refused, nothing done: {} commands already wait for the running search or \
+                     count (at most {MAX_WAITING_COMMANDS}, {} KiB); send 'stop' or wait",
+                    self.queue.len(),
+                    MAX_WAITING_BYTES >> 10
+                ),
+            ));
+            return false;
+        }
+        self.queued_bytes += bytes;
+        self.queue.push_back((item, bytes));
+        true
+    }
+
+    /// The next waiting command.
+    fn dequeue(&mut self) -> Option<Result<Command, CommandError>> {
+        let (item, bytes) = self.queue.pop_front()?;
+        self.queued_bytes -= bytes;
+        Some(item)
+    }
+
+    /// A command that arrives while a job runs; `bytes` is its line's length.
+    fn arrive_while_running(&mut self, item: Result<Command, CommandError>, bytes: usize) {
         match &item {
             Ok(Command::Goodbye) => self.close(true),
             Ok(Command::Stop) => self.stop_running(false),
@@ -373,10 +422,14 @@ impl Driver {
                 | Command::Finish(_)
                 | Command::Start,
             ) => {
-                self.stop_running(true);
-                self.queue.push_back(item);
+                // Refused, it changes nothing: the job goes on.
+                if self.enqueue(item, bytes) {
+                    self.stop_running(true);
+                }
             }
-            _ => self.queue.push_back(item),
+            _ => {
+                self.enqueue(item, bytes);
+            }
         }
     }
 
@@ -410,12 +463,13 @@ impl Driver {
             // Nothing after goodbye or end of input counts.
             return;
         }
-        let item = match input {
+        let (item, bytes) = match input {
             Input::End => {
                 self.close(false);
                 return;
             }
-            Input::TooLong(length) => Err(CommandError::TooLong(length)),
+            // The line itself is not kept: it counts for little.
+            Input::TooLong(length) => (Err(CommandError::TooLong(length)), 0),
             Input::Line(line) => {
                 if line
                     .trim_matches(|c: char| c.is_ascii_whitespace())
@@ -423,11 +477,11 @@ impl Driver {
                 {
                     return;
                 }
-                parse_command(&line)
+                (parse_command(&line), line.len())
             }
         };
         if self.running.is_some() {
-            self.arrive_while_running(item);
+            self.arrive_while_running(item, bytes);
         } else if item == Ok(Command::Goodbye) {
             self.close(true);
         } else {
@@ -445,7 +499,14 @@ impl Driver {
             self.session.finish_job(&running.job, outcome, &mut out);
         }
         while self.running.is_none() {
-            match self.queue.pop_front() {
+            // After goodbye or end of input, what still waits at the closing limit is dropped.
+            if self
+                .exit_by
+                .is_some_and(|exit_by| Instant::now() >= exit_by)
+            {
+                exit_now(&self.printer);
+            }
+            match self.dequeue() {
                 Some(Ok(Command::Goodbye)) => exit_now(&self.printer),
                 Some(item) => self.process(item),
                 None => break,
@@ -510,7 +571,7 @@ pub fn run_stdio(options: SessionOptions) -> ! {
     let printer = Printer(Arc::new(Mutex::new(io::stdout())));
     printer.line("hello");
 
-    let (events_in, events) = mpsc::channel::<Event>();
+    let (events_in, events) = mpsc::sync_channel::<Event>(INPUT_QUEUE);
 
     let reader_events = events_in.clone();
     let spawned = thread::Builder::new().name("stdin".into()).spawn(move || {
@@ -571,6 +632,7 @@ pub fn run_stdio(options: SessionOptions) -> ! {
         stop_receiver,
         running: None,
         queue: VecDeque::new(),
+        queued_bytes: 0,
         next_id: 0,
         closing: false,
         quiet: false,
