@@ -283,7 +283,14 @@ fn share_root_moves(
     };
     std::thread::scope(|scope| {
         for _ in 1..threads {
-            scope.spawn(work);
+            // A thread the system refuses to start is no error: the threads that did start
+            // (this one at least) take every root move between them.
+            if std::thread::Builder::new()
+                .spawn_scoped(scope, work)
+                .is_err()
+            {
+                break;
+            }
         }
         work();
     });

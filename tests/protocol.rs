@@ -866,6 +866,55 @@ fn commands_behind_a_search_are_bounded_and_end_of_input_ends_at_once() {
     commands_behind_a_search_are_bounded(false);
 }
 
+/// `--threads 256` under a memory limit too small for 256 threads (`ulimit -v`, 390 MiB): the
+/// search runs with the threads that could start, says so in a `status` line, and answers; it
+/// used to panic or abort (status 134).
+#[cfg(target_os = "linux")]
+#[test]
+fn threads_the_system_refuses_are_reported_not_fatal() {
+    let mut child = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 400000 && exec '{}' --threads 256 --hash 4",
+            env!("CARGO_BIN_EXE_tafl-engine")
+        ))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("sh starts");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"rules tablut\ngo movetime 300\n").unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut replies = Vec::new();
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        assert!(is_documented_reply(&line), "{line}");
+        let done = line.starts_with("bestmove ");
+        replies.push(line);
+        if done {
+            break;
+        }
+    }
+    stdin.write_all(b"goodbye\n").unwrap();
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(status.success(), "{status:?}: {stderr}");
+    let warning = replies
+        .iter()
+        .find(|l| l.starts_with("status only "))
+        .unwrap_or_else(|| panic!("no status about threads: {replies:?} {stderr}"));
+    assert!(
+        warning.contains(" of 256 search threads could be started"),
+        "{warning}"
+    );
+    assert!(
+        replies.last().unwrap().starts_with("bestmove "),
+        "{replies:?}"
+    );
+}
+
 #[test]
 fn stop_ends_a_search_with_an_answer() {
     let mut engine = Engine::start();

@@ -148,6 +148,15 @@ fn exit_now(printer: &Printer) -> ! {
     std::process::exit(0)
 }
 
+/// A thread the engine cannot work without could not be started: says so to the host (a critical
+/// error: the host ends the game) and on stderr, and exits with status 1.
+fn cannot_start(printer: &Printer, what: &str, error: &io::Error) -> ! {
+    let message = format!("cannot start the thread for {what}: {error}");
+    printer.line(&reply::error(true, &message));
+    eprintln!("tafl-engine: {message}");
+    std::process::exit(1)
+}
+
 /// The worker's searcher. Its table is written in full when it is set up, which takes from
 /// milliseconds to seconds (`--hash`): that is done on a thread of its own at start-up, while the
 /// main thread reads commands and the worker runs counts, which need no searcher.
@@ -584,8 +593,8 @@ pub fn run_stdio(options: SessionOptions) -> ! {
             }
         }
     });
-    if spawned.is_err() {
-        exit_now(&printer);
+    if let Err(error) = spawned {
+        cannot_start(&printer, "its input", &error);
     }
 
     let session = Session::new(options);
@@ -620,8 +629,8 @@ pub fn run_stdio(options: SessionOptions) -> ! {
             }
         }
     });
-    if spawned.is_err() {
-        exit_now(&printer);
+    if let Err(error) = spawned {
+        cannot_start(&printer, "the search", &error);
     }
 
     let mut driver = Driver {

@@ -857,9 +857,22 @@ impl Session {
                     depth: 0,
                     nodes: 0,
                     elapsed: Duration::ZERO,
+                    threads: self.options.threads,
                 }
             }
         };
+        let wanted = self.options.threads;
+        if result.threads == 0 {
+            out(reply::status(
+                "no memory for the search's tables: answering with a legal move, unsearched",
+            ));
+        } else if result.threads < wanted {
+            out(reply::status(&format!(
+                "only {} of {wanted} search threads could be started (the system refused the \
+                 others: memory or a limit on threads); searched with {}",
+                result.threads, result.threads
+            )));
+        }
         let position = *job.game.position();
         match &job.kind {
             JobKind::Play { refused, .. } => {

@@ -27,7 +27,7 @@ use crate::position::Position;
 use super::eval::{self, EvalWeights};
 use super::ordering::{
     CAPTURE, FIRST_KILLER, Heuristics, KING_CHECK, KING_FORK, MAX_PLY, MovePicker, NEAR_KING,
-    QUIET_LIMIT, SECOND_KILLER, TT_MOVE,
+    QUIET_LIMIT, SECOND_KILLER, TT_MOVE, filled,
 };
 use super::table::{Bound, TranspositionTable};
 use super::threats::{self, KingLines};
@@ -94,7 +94,12 @@ pub(crate) struct RootResult {
 }
 
 impl<'a> Thread<'a> {
-    pub(crate) fn new(shared: &'a Shared<'a>, history: &[Position], main: bool) -> Thread<'a> {
+    /// A thread's state, or `None` when its memory cannot be had (see `ordering::filled`).
+    pub(crate) fn new(
+        shared: &'a Shared<'a>,
+        history: &[Position],
+        main: bool,
+    ) -> Option<Thread<'a>> {
         let mut reductions = [[0u8; 64]; 64];
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (index, cell) in row.iter_mut().enumerate().skip(1) {
@@ -102,32 +107,31 @@ impl<'a> Thread<'a> {
                 *cell = r.max(0.0) as u8;
             }
         }
-        let mut heuristics = Heuristics::new();
+        let mut heuristics = Heuristics::new()?;
         heuristics.new_search();
-        Thread {
+        let mut path = Vec::new();
+        path.try_reserve_exact(history.len() + MAX_PLY + 1).ok()?;
+        path.extend(history.iter().enumerate().map(|(index, p)| {
+            // C14: a start position that the rules do not count can never be repeated: a piece
+            // count no position has ends the look-back there.
+            if index == 0 && !p.rules().repetition().counts_start() {
+                (p.hash(), u32::MAX)
+            } else {
+                (p.hash(), p.occupied().count())
+            }
+        }));
+        Some(Thread {
             shared,
             heuristics,
             main,
             nodes: 0,
             unreported_nodes: 0,
             aborted: false,
-            path: history
-                .iter()
-                .enumerate()
-                .map(|(index, p)| {
-                    // C14: a start position that the rules do not count can never be repeated:
-                    // a piece count no position has ends the look-back there.
-                    if index == 0 && !p.rules().repetition().counts_start() {
-                        (p.hash(), u32::MAX)
-                    } else {
-                        (p.hash(), p.occupied().count())
-                    }
-                })
-                .collect(),
-            pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
+            path,
+            pv: filled(MAX_PLY + 1, [None; MAX_PLY + 1])?,
             pv_length: [0; MAX_PLY + 1],
             reductions,
-        }
+        })
     }
 
     /// Nodes this thread has searched.
@@ -718,18 +722,23 @@ impl<'a> Thread<'a> {
 
 /// Runs iterative deepening on a helper thread until the main thread is done (lazy SMP: the
 /// helpers fill the shared table; odd helpers search one ply deeper to spread the work). Helpers
-/// do not stop at the main thread's depth limit: going deeper keeps feeding it.
+/// do not stop at the main thread's depth limit: going deeper keeps feeding it. `started` is
+/// told whether the helper's memory could be had, before it searches; `None` when it could not:
+/// the helper did not search.
 pub(crate) fn helper(
     shared: &Shared<'_>,
     history: &[Position],
     index: usize,
     max_depth: i32,
-) -> u64 {
-    let mut thread = Thread::new(shared, history, false);
+    started: impl FnOnce(bool),
+) -> Option<u64> {
+    let thread = Thread::new(shared, history, false);
+    started(thread.is_some());
+    let mut thread = thread?;
     let root = history[history.len() - 1];
     let mut root_moves: Vec<(Move, u64)> = root.legal_moves().into_iter().map(|m| (m, 0)).collect();
     if root_moves.is_empty() {
-        return 0;
+        return Some(0);
     }
     let mut depth = 1 + (index % 2) as i32;
     while depth <= max_depth && !thread.aborted {
@@ -737,7 +746,7 @@ pub(crate) fn helper(
         depth += 1;
     }
     thread.flush_nodes();
-    thread.nodes()
+    Some(thread.nodes())
 }
 
 /// Forced results are stored relative to the node, so that they stay right at other plies.

@@ -11,6 +11,7 @@ use crate::position::Position;
 use super::MAX_DRAW_COST;
 use super::alphabeta::{self, Shared, Thread};
 use super::eval::{EvalWeights, evaluate};
+use super::ordering;
 use super::ordering::MAX_PLY;
 use super::table::TranspositionTable;
 use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
@@ -19,6 +20,12 @@ use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandl
 const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
 /// Helpers iterate up to this depth (or until the main thread is done).
 const HELPER_DEPTH: i32 = MAX_DEPTH as i32;
+/// Memory held back while helper threads start (16 MiB), then given back: room for the rest of
+/// the search when the helpers have taken all the system allows.
+const HELPER_RESERVE: usize = 16 << 20;
+/// Memory that must be free before a helper starts (4 MiB: its stack, 2 MiB, and its tables,
+/// under 0.2 MiB, with room to spare).
+const HELPER_ROOM: usize = 4 << 20;
 /// First half-width of the aspiration window, in hundredths of a soldier.
 const ASPIRATION: i32 = 35;
 
@@ -84,6 +91,7 @@ pub(crate) fn run(
         depth: 0,
         nodes: 0,
         elapsed: Duration::ZERO,
+        threads: 0,
     };
     if legal.is_empty() {
         result.elapsed = start.elapsed();
@@ -113,13 +121,41 @@ pub(crate) fn run(
     };
     let lines = lines.clamp(1, legal.len());
     std::thread::scope(|scope| {
-        let helpers: Vec<_> = (1..setup.threads)
-            .map(|index| {
-                let (shared, history) = (&shared, &history);
-                scope.spawn(move || alphabeta::helper(shared, history, index, HELPER_DEPTH))
-            })
-            .collect();
-        let mut thread = Thread::new(&shared, &history, true);
+        let Some(mut thread) = Thread::new(&shared, &history, true) else {
+            // No memory for the main thread's tables: no search, the first legal move.
+            return;
+        };
+        result.threads = 1;
+        // A helper the system refuses to start (memory, a limit on threads) is not an error:
+        // the search goes on with those that started, and says how many in `threads`. Helpers
+        // start one at a time, each after room for it was found and the one before has set
+        // itself up, and memory is held back meanwhile and given back after: so when the
+        // system runs out, it is at a start that can fail (`spawn`, the helper's tables), not
+        // at one of the program's allocations, which would abort it.
+        let reserve = if setup.threads > 1 {
+            ordering::filled(HELPER_RESERVE, 0u8)
+        } else {
+            None
+        };
+        let mut helpers = Vec::new();
+        for index in 1..setup.threads {
+            if reserve.is_none() || ordering::filled(HELPER_ROOM, 0u8).is_none() {
+                break;
+            }
+            let (told, ready) = std::sync::mpsc::sync_channel(1);
+            let (shared, history) = (&shared, &history);
+            let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
+                alphabeta::helper(shared, history, index, HELPER_DEPTH, |set_up| {
+                    let _ = told.send(set_up);
+                })
+            });
+            let Ok(helper) = spawned else { break };
+            helpers.push(helper);
+            if ready.recv() != Ok(true) {
+                break;
+            }
+        }
+        drop(reserve);
         let mut root_moves: Vec<(Move, u64)> = legal.iter().map(|&m| (m, 0)).collect();
         let mut previous: Option<i32> = None;
         for depth in 1..=max_depth {
@@ -208,7 +244,9 @@ pub(crate) fn run(
         thread.flush_nodes();
         for helper in helpers {
             // A helper that panicked only loses its nodes; the main result stands.
-            let _ = helper.join();
+            if let Ok(Some(_)) = helper.join() {
+                result.threads += 1;
+            }
         }
     });
     result.nodes = nodes.load(Ordering::Relaxed);

@@ -138,6 +138,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// Time taken.
     pub elapsed: Duration,
+    /// Threads that searched: [`SearchConfig::threads`], or fewer when the system refused to
+    /// start some (memory, a limit on threads); 0 when even the calling thread's tables could not
+    /// be had (then `best_move` is the first legal move, unsearched).
+    pub threads: usize,
 }
 
 /// Stops a running search from another thread. Cheap to clone.

@@ -25,6 +25,16 @@ pub(crate) const QUIET_LIMIT: i32 = NEAR_KING;
 /// History scores stay below this, under the killers.
 const HISTORY_MAX: i32 = 1 << 20;
 
+/// `length` copies of `value`, or `None` when the memory cannot be had: a search thread's
+/// tables are set up this way, so that a thread started with too little memory left does not
+/// search instead of aborting the program.
+pub(crate) fn filled<T: Clone>(length: usize, value: T) -> Option<Vec<T>> {
+    let mut values = Vec::new();
+    values.try_reserve_exact(length).ok()?;
+    values.resize(length, value);
+    Some(values)
+}
+
 /// Killer moves and history scores of one search thread.
 #[derive(Clone, Debug)]
 pub(crate) struct Heuristics {
@@ -33,11 +43,12 @@ pub(crate) struct Heuristics {
 }
 
 impl Heuristics {
-    pub(crate) fn new() -> Heuristics {
-        Heuristics {
-            killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; 2 * SQUARES * SQUARES],
-        }
+    /// Empty heuristics, or `None` when their memory (about 120 KB) cannot be had.
+    pub(crate) fn new() -> Option<Heuristics> {
+        Some(Heuristics {
+            killers: filled(MAX_PLY + 1, [None; 2])?,
+            history: filled(2 * SQUARES * SQUARES, 0)?,
+        })
     }
 
     fn history_index(side: Side, m: Move) -> usize {
