@@ -509,3 +509,80 @@ fn a_first_state_that_is_not_the_start_is_taken_as_it_is() {
         "{stderr}"
     );
 }
+
+/// The client with `--timeout 1`.
+fn start_with_timeout(side: &str) -> Match {
+    let mut args = args(side, MOVE_TIME_MS);
+    args.extend(["--timeout".to_string(), "1".to_string()]);
+    Match::start(&args.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
+#[test]
+fn a_server_silent_after_our_move_is_given_up_after_the_timeout() {
+    let mut game_match = start_with_timeout("white");
+    let start = variant().start();
+    game_match.send_state(&start);
+    let m = game_match.recv_move(Side::Defenders);
+    // Then nothing: the connection stays open, and the client used to wait forever.
+    let waiting = Instant::now();
+    let (status, stderr) = game_match.finish();
+    let waited = waiting.elapsed();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: the server sent nothing for 1 s after our move {m}: giving up (--timeout)"
+        )),
+        "{stderr}"
+    );
+    assert!(waited >= Duration::from_millis(900), "{waited:?}");
+    assert!(waited < Duration::from_secs(10), "{waited:?}");
+}
+
+#[test]
+fn a_server_that_stalls_in_the_middle_of_a_message_is_given_up() {
+    let mut game_match = start_with_timeout("black");
+    let text = state_json(&variant().start(), "WHITE");
+    let mut frame = (text.len() as i32).to_be_bytes().to_vec();
+    frame.extend_from_slice(&text.as_bytes()[..100]);
+    game_match.send_bytes(&frame);
+    let (status, stderr) = game_match.finish();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "error: the server stopped sending in the middle of a message (104 of its {} bytes \
+             came, then nothing for 1 s)",
+            text.len() + 4
+        )),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn unknown_names_are_quoted_to_80_characters() {
+    let mut game_match = start("white", MOVE_TIME_MS);
+    let start = variant().start();
+    let good = state_json(&start, "WHITE");
+    let long = "P".repeat(300_000);
+    game_match.send(&good.replacen("\"BLACK\"", &format!("\"{long}\""), 1));
+    game_match.send(&good.replace("\"WHITE\"}", &format!("\"{long}\"}}")));
+    game_match.send(&good);
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(start.is_legal(m));
+    game_match.stream.shutdown(std::net::Shutdown::Both).ok();
+    let (_, stderr) = game_match.finish();
+    let quoted = format!("\"{}\"...", "P".repeat(80));
+    assert!(
+        stderr.contains(&format!(
+            "board[0][3] (d1) is {quoted}, not EMPTY, WHITE, BLACK, KING or THRONE"
+        )),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    assert!(
+        stderr.contains(&format!("\"turn\" is {quoted}, not WHITE")),
+        "{}",
+        &stderr[..stderr.len().min(2000)]
+    );
+    let longest = stderr.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 600, "a line of {longest} bytes");
+}

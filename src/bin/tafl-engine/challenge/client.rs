@@ -28,11 +28,11 @@ use std::time::{Duration, Instant};
 use tafl_engine::search::{Limits, SearchConfig, SearchResult, Searcher};
 use tafl_engine::{Game, Move, Position, Side, Variant};
 
-use super::Options;
 use super::board;
 use super::framing::{self, FrameError};
 use super::json;
 use super::messages::{self, State, Turn, colour};
+use super::{MESSAGE_TIMEOUT, Options};
 
 /// How long connecting to one address of the server may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -79,6 +79,11 @@ impl Client {
             searcher,
             move_time,
         }
+    }
+
+    /// Our last move, while we wait for the server's state after it.
+    pub fn waiting_for_answer(&self) -> Option<Move> {
+        self.sent
     }
 
     /// The game as we know it.
@@ -330,12 +335,7 @@ impl Client {
 /// Reads a message's bytes as a state; the error says what was wrong, and quotes the start of
 /// the message.
 fn decode(bytes: &[u8]) -> Result<State, String> {
-    let excerpt = || {
-        let text = String::from_utf8_lossy(bytes);
-        let shown: String = text.chars().take(80).collect();
-        let more = if text.chars().count() > 80 { "..." } else { "" };
-        format!("{shown:?}{more}")
-    };
+    let excerpt = || messages::excerpt(&String::from_utf8_lossy(bytes));
     let text = std::str::from_utf8(bytes).map_err(|error| {
         format!(
             "not UTF-8 (byte {} of {}): {}",
@@ -405,7 +405,28 @@ pub fn run(options: &Options, variant: Variant) -> i32 {
         return 1;
     }
     loop {
-        let bytes = match framing::read_message(&mut stream) {
+        // A long wait for the next message to begin (the other player thinks), a short one for
+        // the rest of it once it has.
+        let _ = stream.set_read_timeout(Some(options.timeout));
+        match stream.peek(&mut [0u8; 1]) {
+            Ok(_) => {}
+            Err(error) if matches!(error.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                log(format!(
+                    "error: the server sent nothing for {} s{}: giving up (--timeout)",
+                    options.timeout.as_secs(),
+                    match client.waiting_for_answer() {
+                        Some(m) => format!(" after our move {m}"),
+                        None => String::new(),
+                    }
+                ));
+                return 1;
+            }
+            // Read below, where it is told apart from the end of the stream.
+            Err(_) => {}
+        }
+        let inside = MESSAGE_TIMEOUT.min(options.timeout);
+        let _ = stream.set_read_timeout(Some(inside));
+        let bytes = match framing::read_message(&mut stream, inside) {
             Ok(bytes) => bytes,
             Err(FrameError::Closed) => {
                 log(client.closed_early(None));

@@ -184,7 +184,7 @@ pub enum StateError {
     },
     /// A cell's name is not one of the five.
     #[error(
-        "board[{row}][{column}] ({}) is {name:?}, not EMPTY, WHITE, BLACK, KING or THRONE",
+        "board[{row}][{column}] ({}) is {name}, not EMPTY, WHITE, BLACK, KING or THRONE",
         square_name(*.row, *.column)
     )]
     UnknownCell {
@@ -192,15 +192,26 @@ pub enum StateError {
         row: usize,
         /// The column.
         column: usize,
-        /// The name found.
+        /// The name found, quoted, cut to its first [`EXCERPT_CHARS`] characters ([`excerpt`]).
         name: String,
     },
     /// `turn` is not a string.
     #[error("\"turn\" is {0}, not a string")]
     TurnNotAString(&'static str),
-    /// `turn` is not one of the five.
-    #[error("\"turn\" is {0:?}, not WHITE, BLACK, WHITEWIN, BLACKWIN or DRAW")]
+    /// `turn` is not one of the five; the name found, quoted and cut ([`excerpt`]).
+    #[error("\"turn\" is {0}, not WHITE, BLACK, WHITEWIN, BLACKWIN or DRAW")]
     UnknownTurn(String),
+}
+
+/// The most characters of the server's text quoted in a message: 80.
+pub const EXCERPT_CHARS: usize = 80;
+
+/// `text` quoted for a message, cut to its first [`EXCERPT_CHARS`] characters (`...` after the
+/// quotes when it was cut): a server's junk never makes a line of stderr longer than that.
+pub fn excerpt(text: &str) -> String {
+    let shown: String = text.chars().take(EXCERPT_CHARS).collect();
+    let more = if shown.len() < text.len() { "..." } else { "" };
+    format!("{shown:?}{more}")
 }
 
 /// The one member named `name` of an object.
@@ -249,15 +260,15 @@ impl State {
                 *cell = Cell::from_name(name).ok_or_else(|| StateError::UnknownCell {
                     row,
                     column,
-                    name: name.to_string(),
+                    name: excerpt(name),
                 })?;
             }
         }
         let turn_name = turn_value
             .as_str()
             .ok_or(StateError::TurnNotAString(turn_value.kind()))?;
-        let turn =
-            Turn::from_name(turn_name).ok_or_else(|| StateError::UnknownTurn(turn_name.into()))?;
+        let turn = Turn::from_name(turn_name)
+            .ok_or_else(|| StateError::UnknownTurn(excerpt(turn_name)))?;
         Ok(State { board, turn })
     }
 
@@ -420,7 +431,10 @@ mod tests {
             })
         );
         let turn = start.replace(r#""turn":"WHITE""#, r#""turn":"W""#);
-        assert_eq!(read(&turn), Err(StateError::UnknownTurn("W".to_string())));
+        assert_eq!(
+            read(&turn),
+            Err(StateError::UnknownTurn("\"W\"".to_string()))
+        );
         let turn = start.replace(r#""turn":"WHITE""#, r#""turn":null"#);
         assert_eq!(read(&turn), Err(StateError::TurnNotAString("null")));
     }

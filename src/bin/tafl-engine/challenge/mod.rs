@@ -21,7 +21,7 @@ use tafl_engine::{Side, Variant};
 /// The command line of the subcommand.
 pub const USAGE: &str =
     "usage: tafl-engine tablut-challenge <white|black> [--host <host>] [--port <port>]
-         [--name <name>] [--movetime <ms>] [--threads <n>] [--hash <MiB>]
+         [--name <name>] [--movetime <ms>] [--threads <n>] [--hash <MiB>] [--timeout <s>]
 Plays one game in the Tablut Challenge's server (Ashton Tablut) as white (the defenders and
 the king, who move first) or black (the attackers). Progress and the result go to stderr.
   --host <host>    the server (default 127.0.0.1: the Java clients' default is \"localhost\",
@@ -37,6 +37,10 @@ the king, who move first) or black (the attackers). Progress and the result go t
                    e.g. --movetime 8000 for -t 10)
   --threads <n>    search threads (default 1)
   --hash <MiB>     transposition table size (default 64)
+  --timeout <s>    how long to wait for the server's next message before giving up (default
+                   360: the server waits 300 s for the second player, then 60 s a move; raise
+                   it with the server's -t). Once a message has begun, the rest must come
+                   within 10 s (or the timeout, if shorter).
 Exit status: 0 when the game ended, 1 if the connection failed or closed first, 2 for a bad
 command line.";
 
@@ -49,6 +53,15 @@ pub const BLACK_PORT: u16 = 5801;
 /// s, which it checks by sleeping one second at a time; 5 s are left for the network, the
 /// server's polling and our own start of the search.
 pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(55_000);
+
+/// How long the client waits for the server's next message unless `--timeout` says otherwise:
+/// the server waits up to 300 s for the second player to connect, then gives each move 60 s by
+/// default.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(360);
+
+/// Once a message has begun, how long the client waits for each next part of it (or the
+/// `--timeout`, if shorter).
+pub const MESSAGE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,6 +80,8 @@ pub struct Options {
     pub threads: usize,
     /// Transposition table size in MiB.
     pub hash_mb: usize,
+    /// How long to wait for the server's next message.
+    pub timeout: Duration,
 }
 
 /// The rules the challenge's server plays, with the side that moves first (white): the one
@@ -85,6 +100,7 @@ pub fn options(args: &[String]) -> Result<Options, String> {
     let mut move_time = DEFAULT_MOVE_TIME;
     let mut threads = 1;
     let mut hash_mb = 64;
+    let mut timeout = DEFAULT_TIMEOUT;
     let mut args = args.iter().filter(|arg| !arg.trim().is_empty());
     while let Some(arg) = args.next() {
         let mut value = |flag: &str| -> Result<String, String> {
@@ -113,6 +129,9 @@ pub fn options(args: &[String]) -> Result<Options, String> {
             }
             "--threads" => threads = number("--threads", value("--threads")?, 256)? as usize,
             "--hash" => hash_mb = number("--hash", value("--hash")?, 1 << 16)? as usize,
+            "--timeout" => {
+                timeout = Duration::from_secs(number("--timeout", value("--timeout")?, 86_400)?);
+            }
             "--help" | "-h" => return Err(USAGE.to_string()),
             word if !word.starts_with('-') && side.is_none() => {
                 side = Some(match word.to_ascii_lowercase().as_str() {
@@ -136,6 +155,7 @@ pub fn options(args: &[String]) -> Result<Options, String> {
         move_time,
         threads,
         hash_mb,
+        timeout,
     })
 }
 
@@ -165,6 +185,7 @@ mod tests {
         assert_eq!(white.port, 5800);
         assert_eq!(white.host, "127.0.0.1");
         assert_eq!(white.move_time, Duration::from_secs(55));
+        assert_eq!(white.timeout, Duration::from_secs(360));
         let black = options(&args("BLACK")).unwrap();
         assert_eq!(black.side, Side::Attackers);
         assert_eq!(black.port, 5801);
@@ -173,7 +194,8 @@ mod tests {
     #[test]
     fn every_option() {
         let o = options(&args(
-            "--host example.org black --port 7000 --name me --movetime 200 --threads 2 --hash 4",
+            "--host example.org black --port 7000 --name me --movetime 200 --threads 2 --hash 4 \
+             --timeout 30",
         ))
         .unwrap();
         assert_eq!(
@@ -186,6 +208,7 @@ mod tests {
                 move_time: Duration::from_millis(200),
                 threads: 2,
                 hash_mb: 4,
+                timeout: Duration::from_secs(30),
             }
         );
     }
