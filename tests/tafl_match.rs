@@ -153,12 +153,13 @@ fn sprt_stops_a_lopsided_match_early() {
     assert!(games < 100, "{stdout}");
 }
 
-/// A broken engine as A against a random mover: A loses every game, the reason is named, and the
-/// engine is restarted for the next game.
-fn broken_engine_loses(mode: &str, reason: &str) {
-    let (output, stdout) = run(&[
+/// A broken engine as A against a random mover, with `extra` flags: A loses every game, the
+/// reason is named, and the engine is restarted for the next game. A hang fails the test.
+fn broken_engine_loses(mode: &str, reason: &str, extra: &[&str]) -> Timed {
+    let engine = broken(mode);
+    let mut args = vec![
         "--a",
-        &broken(mode),
+        &engine,
         "--a-name",
         "broken",
         "--b",
@@ -171,10 +172,13 @@ fn broken_engine_loses(mode: &str, reason: &str) {
         "50",
         "--margin",
         "150",
-    ]);
-    assert!(output.status.success(), "{mode}: {stdout}");
+    ];
+    args.extend_from_slice(extra);
+    let timed = run_timed(&args, std::time::Duration::from_secs(60));
+    let stdout = &timed.stdout;
+    assert!(timed.status.success(), "{mode}: {stdout}{}", timed.stderr);
     assert_eq!(
-        last_line(&stdout),
+        last_line(stdout),
         "broken vs random: +0 =0 -2 of 2; score 0.000; Elo -inf ± inf",
         "{mode}: {stdout}"
     );
@@ -184,49 +188,57 @@ fn broken_engine_loses(mode: &str, reason: &str) {
         )),
         "{mode}: {stdout}"
     );
+    timed
 }
 
 #[test]
 fn an_engine_that_dies_loses_and_is_restarted() {
-    broken_engine_loses("dies", "crashes");
+    broken_engine_loses("dies", "crashes", &[]);
 }
 
 #[test]
 fn an_engine_that_answers_junk_loses() {
-    broken_engine_loses("junk", "illegal moves");
+    broken_engine_loses("junk", "illegal moves", &[]);
 }
 
 #[test]
 fn an_engine_that_answers_an_illegal_move_loses() {
-    broken_engine_loses("illegal", "illegal moves");
+    broken_engine_loses("illegal", "illegal moves", &[]);
 }
 
 #[test]
 fn an_engine_that_never_answers_loses_on_time() {
-    broken_engine_loses("silent", "time losses");
+    broken_engine_loses("silent", "time losses", &[]);
 }
 
 #[test]
 fn an_engine_that_gives_up_loses() {
-    broken_engine_loses("gives-up", "gave up (error -1)");
+    broken_engine_loses("gives-up", "gave up (error -1)", &[]);
 }
 
-#[test]
-fn an_engine_that_never_says_hello_stops_the_match_with_an_error() {
-    let (output, stdout) = run(&[
+/// `engine` as A never says hello within 300 ms: the match stops with an error (status 1).
+fn no_hello_stops_the_match(engine: &str) -> Timed {
+    let args = [
         "--a",
-        &broken("no-hello"),
+        engine,
         "--b",
         "random",
         "--variant",
         "tablut",
         "--hello-timeout",
         "300",
-    ]);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    ];
+    let timed = run_timed(&args, std::time::Duration::from_secs(30));
+    let stderr = &timed.stderr;
+    assert_eq!(timed.status.code(), Some(1), "{}{stderr}", timed.stdout);
     assert!(stderr.contains("cannot be started: "), "{stderr}");
     assert!(stderr.contains("no hello within 300 ms"), "{stderr}");
+    timed
+}
+
+#[test]
+fn an_engine_that_never_says_hello_stops_the_match_with_an_error() {
+    no_hello_stops_the_match(&broken("no-hello"));
 }
 
 #[test]
@@ -390,46 +402,7 @@ fn alive(pid: u32) -> bool {
 /// soon after its time is up, in little memory, and with `--log` its logs stay under their limit.
 fn flooding_engine_loses_on_time(mode: &str) {
     let logs = scratch(&format!("flood-{mode}"));
-    let timed = run_timed(
-        &[
-            "--a",
-            &broken(mode),
-            "--a-name",
-            "broken",
-            "--b",
-            "random",
-            "--variant",
-            "tablut",
-            "--games",
-            "2",
-            "--movetime",
-            "50",
-            "--margin",
-            "150",
-            "--log",
-            logs.to_str().unwrap(),
-        ],
-        std::time::Duration::from_secs(60),
-    );
-    assert!(
-        timed.status.success(),
-        "{mode}: {}{}",
-        timed.stdout,
-        timed.stderr
-    );
-    assert_eq!(
-        last_line(&timed.stdout),
-        "broken vs random: +0 =0 -2 of 2; score 0.000; Elo -inf ± inf",
-        "{mode}: {}",
-        timed.stdout
-    );
-    assert!(
-        timed
-            .stdout
-            .contains("A lost games by forfeit: 2 time losses (restarted 1 times)"),
-        "{mode}: {}",
-        timed.stdout
-    );
+    let timed = broken_engine_loses(mode, "time losses", &["--log", logs.to_str().unwrap()]);
     // Two games of 200 ms each; before the fix the first never ended. Seconds of slack for a
     // loaded machine.
     assert!(
@@ -460,111 +433,98 @@ fn an_engine_that_writes_one_endless_line_loses_on_time() {
 
 #[test]
 fn an_engine_that_floods_instead_of_saying_hello_stops_the_match_in_time() {
-    let timed = run_timed(
-        &[
-            "--a",
-            "otep:yes junk",
-            "--b",
-            "random",
-            "--variant",
-            "tablut",
-            "--hello-timeout",
-            "300",
-        ],
-        std::time::Duration::from_secs(30),
-    );
-    assert_eq!(timed.status.code(), Some(1), "{}", timed.stderr);
-    assert!(
-        timed.stderr.contains("no hello within 300 ms"),
-        "{}",
-        timed.stderr
-    );
+    let timed = no_hello_stops_the_match("otep:yes junk");
     assert!(timed.elapsed < std::time::Duration::from_secs(10));
     if let Some(peak) = timed.peak_kib {
         assert!(peak < 64 * 1024, "peak {peak} KiB");
     }
 }
 
-/// The process ids an `orphan` engine wrote: its background `sleep`'s and its own, per start.
+/// `orphan` engines (tests/engines/broken.sh) and the process ids they write: each start's
+/// background `sleep` and its own.
 #[cfg(target_os = "linux")]
-fn orphan_pids(file: &std::path::Path) -> Vec<u32> {
-    std::fs::read_to_string(file)
-        .unwrap_or_default()
-        .lines()
-        .filter_map(|line| line.trim().parse().ok())
-        .collect()
+struct Orphans {
+    pids: PathBuf,
+    /// The engine's specification for `--a` or `--b`.
+    engine: String,
+}
+
+#[cfg(target_os = "linux")]
+impl Orphans {
+    fn new(name: &str) -> Orphans {
+        let dir = scratch(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        let pids = dir.join("pids");
+        let engine = format!("{} '{}'", broken("orphan"), pids.display());
+        Orphans { pids, engine }
+    }
+
+    /// A Tablut match of `games` between two of them at `movetime` ms a move.
+    fn match_args(&self, games: &str, movetime: &str) -> Vec<String> {
+        let engine = self.engine.as_str();
+        ["--a", engine, "--b", engine, "--variant", "tablut"]
+            .into_iter()
+            .chain(["--games", games, "--movetime", movetime])
+            .map(str::to_string)
+            .collect()
+    }
+
+    fn started(&self) -> Vec<u32> {
+        std::fs::read_to_string(&self.pids)
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|line| line.trim().parse().ok())
+            .collect()
+    }
+
+    /// After tafl-match has exited: none of them is alive.
+    fn assert_none_left(&self) {
+        // The kill is done before tafl-match exits; a moment for the kernel to finish it.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        let left: Vec<u32> = self
+            .started()
+            .into_iter()
+            .filter(|&pid| alive(pid))
+            .collect();
+        assert!(left.is_empty(), "left running: {left:?}");
+    }
 }
 
 #[cfg(target_os = "linux")]
 #[test]
 fn no_engine_process_or_grandchild_is_left_after_a_match() {
-    let dir = scratch("orphans");
-    std::fs::create_dir_all(&dir).unwrap();
-    let pids = dir.join("pids");
-    let engine = format!("{} '{}'", broken("orphan"), pids.display());
-    let timed = run_timed(
-        &[
-            "--a",
-            &engine,
-            "--b",
-            &engine,
-            "--variant",
-            "tablut",
-            "--games",
-            "2",
-            "--movetime",
-            "30",
-            "--margin",
-            "100",
-        ],
-        std::time::Duration::from_secs(60),
-    );
+    let orphans = Orphans::new("orphans");
+    let mut args = orphans.match_args("2", "30");
+    args.extend(["--margin".to_string(), "100".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let timed = run_timed(&args, std::time::Duration::from_secs(60));
     assert!(timed.status.success(), "{}{}", timed.stdout, timed.stderr);
-    let started = orphan_pids(&pids);
+    let started = orphans.started();
     // Each of the two engines, started and restarted after its forfeit: a script and its sleep.
     assert!(started.len() >= 4, "{started:?}");
-    // The kill is done before tafl-match exits; a moment for the kernel to finish it.
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let left: Vec<u32> = started.into_iter().filter(|&pid| alive(pid)).collect();
-    assert!(left.is_empty(), "left running: {left:?}");
+    orphans.assert_none_left();
 }
 
 /// Sends `signal` to tafl-match in the middle of a game against engines that leave grandchildren:
 /// it exits with 128 + the signal's number, prints the summary, and leaves no process behind.
 #[cfg(target_os = "linux")]
 fn a_signal_stops_the_match_and_every_engine(signal: &str, status: i32) {
-    let dir = scratch(&format!("signal-{signal}"));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pids = dir.join("pids");
-    let engine = format!("{} '{}'", broken("orphan"), pids.display());
-    let timed = run_timed_with(
-        &[
-            "--a",
-            &engine,
-            "--b",
-            &engine,
-            "--variant",
-            "tablut",
-            "--games",
-            "4",
-            "--movetime",
-            "60000",
-        ],
-        std::time::Duration::from_secs(60),
-        |child| {
-            // Both engines started (two lines each), then the signal.
-            let waiting = std::time::Instant::now();
-            while orphan_pids(&pids).len() < 4 {
-                assert!(waiting.elapsed() < std::time::Duration::from_secs(30));
-                std::thread::sleep(std::time::Duration::from_millis(10));
-            }
-            let sent = Command::new("kill")
-                .args([&format!("-{signal}"), &child.id().to_string()])
-                .status()
-                .unwrap();
-            assert!(sent.success());
-        },
-    );
+    let orphans = Orphans::new(&format!("signal-{signal}"));
+    let args = orphans.match_args("4", "60000");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let timed = run_timed_with(&args, std::time::Duration::from_secs(60), |child| {
+        // Both engines started (two lines each), then the signal.
+        let waiting = std::time::Instant::now();
+        while orphans.started().len() < 4 {
+            assert!(waiting.elapsed() < std::time::Duration::from_secs(30));
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+    });
     assert_eq!(timed.status.code(), Some(status), "{}", timed.stderr);
     assert!(
         timed.stderr.contains(&format!(
@@ -584,12 +544,7 @@ fn a_signal_stops_the_match_and_every_engine(signal: &str, status: i32) {
         "{}",
         timed.stdout
     );
-    std::thread::sleep(std::time::Duration::from_millis(200));
-    let left: Vec<u32> = orphan_pids(&pids)
-        .into_iter()
-        .filter(|&pid| alive(pid))
-        .collect();
-    assert!(left.is_empty(), "left running: {left:?}");
+    orphans.assert_none_left();
 }
 
 #[cfg(target_os = "linux")]
