@@ -12,7 +12,8 @@
 # VmHWM), threads and open files, and deletes game logs older than a minute (keeping the size
 # of the largest). At the end it sends SIGTERM, and reports: the exit status, the summary,
 # peak memory (and memory after the first 5 minutes, to show any growth), the most threads and
-# open files seen, the largest log, and every process an engine started that is still alive.
+# open files seen, the largest log, and every process tafl-match or an engine started that is
+# still alive (found by a mark in their environment: process ids are reused over an hour).
 # Linux only (it reads /proc). Needs `cargo build --release` first.
 set -eu
 
@@ -75,7 +76,9 @@ done
 EOF
 
 echo "soak: $seconds s in $work"
-nice -n 19 taskset -c 0 "$work/tafl-match" \
+# Every process tafl-match starts inherits this mark: at the end, any live process that has it
+# was left behind (process ids alone are reused by the system over an hour).
+TAFL_SOAK="$work" nice -n 19 taskset -c 0 "$work/tafl-match" \
     --a "otep:sh $work/chaos.sh $work" --a-name chaos \
     --b "otep:$work/tafl-engine --hash 4" --b-name tafl-engine \
     --variant tablut,tawlbwrdd --games 10000 --movetime 100 --margin 200 \
@@ -112,11 +115,12 @@ wait "$match" || code=$?
 sleep 1
 
 alive=""
-for pid in $(sort -u "$pids"); do
-    state=$(awk '{sub(/.*\) /, ""); print $1}' "/proc/$pid/stat" 2>/dev/null || true)
+for dir in /proc/[0-9]*; do
+    { tr '\0' '\n' < "$dir/environ"; } 2>/dev/null | grep -qx "TAFL_SOAK=$work" || continue
+    state=$(awk '{sub(/.*\) /, ""); print $1}' "$dir/stat" 2>/dev/null || true)
     case "$state" in
         ""|Z|X) ;;
-        *) alive="$alive $pid($(tr '\0' ' ' < "/proc/$pid/cmdline" | cut -c1-60))" ;;
+        *) alive="$alive ${dir#/proc/}($(tr '\0' ' ' < "$dir/cmdline" | cut -c1-60))" ;;
     esac
 done
 

@@ -524,6 +524,10 @@ fn copy_stderr(mut stderr: ChildStderr, path: &Path) {
         .as_ref()
         .and_then(|file| file.metadata().ok())
         .map_or(0, |metadata| metadata.len());
+    if size >= MAX_STDERR_LOG {
+        // Full already, and said so by the engine process that filled it.
+        file = None;
+    }
     let mut buffer = [0u8; 8192];
     loop {
         let count = match stderr.read(&mut buffer) {
