@@ -21,7 +21,7 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStderr, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender, TryRecvError, TrySendError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -517,14 +517,16 @@ fn write_lines(mut stdin: ChildStdin, lines: Receiver<String>) {
 }
 
 /// Appends the engine's stderr to `path` while the file is under [`MAX_STDERR_LOG`]; reads and
-/// drops the rest, so that the engine never waits on it.
-fn copy_stderr(mut stderr: ChildStderr, path: &Path) {
+/// drops the rest, so that the engine never waits on it. The file's size is read before each
+/// write: the copier of the engine's previous process may still be appending the last of its
+/// pipe (seen in the soak test: 70 KB over the limit when each counted only its own bytes).
+fn copy_stderr(mut stderr: impl Read, path: &Path) {
     let mut file: Option<File> = OpenOptions::new().create(true).append(true).open(path).ok();
-    let mut size = file
+    let size_of = |file: &File| file.metadata().map_or(0, |metadata| metadata.len());
+    if file
         .as_ref()
-        .and_then(|file| file.metadata().ok())
-        .map_or(0, |metadata| metadata.len());
-    if size >= MAX_STDERR_LOG {
+        .is_some_and(|file| size_of(file) >= MAX_STDERR_LOG)
+    {
         // Full already, and said so by the engine process that filled it.
         file = None;
     }
@@ -537,13 +539,12 @@ fn copy_stderr(mut stderr: ChildStderr, path: &Path) {
             Err(_) => return,
         };
         if let Some(out) = &mut file {
-            let room = MAX_STDERR_LOG.saturating_sub(size);
+            let room = MAX_STDERR_LOG.saturating_sub(size_of(out));
             let kept = count.min(usize::try_from(room).unwrap_or(usize::MAX));
             if out.write_all(&buffer[..kept]).is_err() {
                 file = None;
                 continue;
             }
-            size += kept as u64;
             if kept < count {
                 let _ = writeln!(
                     out,
@@ -568,6 +569,28 @@ mod tests {
         assert!(critical_error("error 0 unknown command").is_none());
         assert!(critical_error("error -10").is_none());
         assert!(critical_error("status error -1").is_none());
+    }
+
+    #[test]
+    fn stderr_files_stop_at_their_limit_even_with_two_copiers_at_once() {
+        let path = std::env::temp_dir().join(format!("tafl-match-stderr-{}", std::process::id()));
+        let _ = std::fs::remove_file(&path);
+        let noise = vec![b'x'; 6 << 20];
+        thread::scope(|scope| {
+            for _ in 0..2 {
+                scope.spawn(|| copy_stderr(&noise[..], &path));
+            }
+        });
+        let first = std::fs::metadata(&path).unwrap().len();
+        // A third engine process finds the file full and adds nothing.
+        copy_stderr(&noise[..], &path);
+        let last = std::fs::metadata(&path).unwrap().len();
+        let _ = std::fs::remove_file(&path);
+        // The limit, at most a read's worth each over it (the other's write between a size
+        // check and a write), and the note.
+        assert!(first <= MAX_STDERR_LOG + 2 * 8192 + 200, "{first}");
+        assert!(first >= MAX_STDERR_LOG, "{first}");
+        assert_eq!(last, first);
     }
 
     #[test]
