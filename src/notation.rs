@@ -88,8 +88,9 @@ fn squares_in_row(found: usize, expected: usize) -> String {
 }
 
 /// The pieces of a record for a board `size` squares wide. `top_down` reads the first row as
-/// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1. The number of rows is
-/// checked first, so that a row is only ever measured against the board the rules play on.
+/// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1. After the characters,
+/// the number of rows is checked, so that a row is only ever measured against the board the
+/// rules play on.
 pub(crate) fn parse_record_pieces(
     record: &str,
     top_down: bool,
@@ -100,6 +101,18 @@ pub(crate) fn parse_record_pieces(
     let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
     if trimmed.is_empty() {
         return Err(RecordError::Empty);
+    }
+    // A character that is no piece and no digit is named first: it says most about junk.
+    for (row_index, row) in trimmed.split('/').enumerate() {
+        let bad = row
+            .chars()
+            .find(|&c| c.to_digit(10).is_none() && Piece::from_record_char(c).is_none());
+        if let Some(found) = bad {
+            return Err(RecordError::BadCharacter {
+                row: row_index + 1,
+                found,
+            });
+        }
     }
     let rows = trimmed.split('/').count();
     if rows > usize::from(MAX_BOARD_SIZE) {

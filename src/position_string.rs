@@ -161,7 +161,7 @@ mod tests {
                 "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3tqt3/ a".to_string(),
                 "'q'",
             ),
-            ("/7/7/7/7/7/7/7/ d".to_string(), "7x7"),
+            ("/7/7/7/7/7/7/7/ d".to_string(), "the record has 7 rows"),
             ("é/ü a".to_string(), "'é'"),
             ("é ü".to_string(), "'ü' at column 3"),
         ];
