@@ -212,7 +212,7 @@ def test_from_record_and_from_rules():
         (lambda: te.Game.from_rules("dim:9 bogus:1"), "unknown field 'bogus'"),
         (lambda: te.Game.from_rules("hello"), "not a key:value field"),
         (lambda: te.Game.from_record("tablut", "/9/9/", "attackers"), "bad position record"),
-        (lambda: te.Game.from_record("tablut", "/7/7/7/7/7/7/7/", "attackers"), "7x7"),
+        (lambda: te.Game.from_record("tablut", "/7/7/7/7/7/7/7/", "attackers"), "7 rows"),
         (lambda: te.Game.from_record("tablut", "/K8/9/9/9/9/9/9/9/8K/"), "second king"),
         (lambda: te.Game.from_record("tablut", TABLUT_START, "white"), "'white' is not a side"),
         (lambda: te.Game.from_record("tablut", "/9/9/9/9/9/9/9/9/8x/"), "'x'"),
