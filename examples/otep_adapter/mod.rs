@@ -179,6 +179,8 @@ struct Table {
     game: Game,
     /// Our program's move, sent to the host and not yet confirmed with `move`.
     pending: Option<Move>,
+    /// Whether the program was brought up to the game after `pending` already.
+    pending_caught_up: bool,
     /// Why the program cannot go on with this game, once it cannot.
     stuck: Option<String>,
     /// Disagreements reported in this game.
@@ -332,7 +334,10 @@ fn handle<O: Opponent>(
                 );
                 return Err(Failure::Stuck(format!("{m} cannot be played here")));
             }
-            catch_up(opponent, link, table)?;
+            if !std::mem::take(&mut table.pending_caught_up) {
+                let game = table.game.clone();
+                catch_up(opponent, link, table, &game)?;
+            }
             compare_with_host(table, O::NAME, &record);
             Ok(())
         }
@@ -342,18 +347,21 @@ fn handle<O: Opponent>(
                 return Ok(());
             };
             table.pending = None;
+            table.pending_caught_up = false;
             for m in moves {
                 if let Err(error) = table.game.play(m) {
                     say(&reply::error(false, &format!("illegal move {m}: {error}")));
                     return Ok(());
                 }
-                catch_up(opponent, link, table)?;
+                let game = table.game.clone();
+                catch_up(opponent, link, table, &game)?;
             }
             compare_with_host(table, O::NAME, &record);
             Ok(())
         }
         Command::HostError { code, message } => {
             if let Some(table) = table.as_mut() {
+                table.pending_caught_up = false;
                 if table.pending.take().is_some() {
                     report(
                         table,
@@ -416,6 +424,7 @@ fn new_game<O: Opponent>(
     let fresh = table.insert(Table {
         game,
         pending: None,
+        pending_caught_up: false,
         stuck: None,
         disagreements: 0,
     });
@@ -454,13 +463,20 @@ fn play<O: Opponent>(
     }
     match opponent.think(link, &table.game, clock)? {
         Answer::Move { text, read: Ok(m) } => {
-            if let Err(error) = table.game.position().check_move(m) {
+            let mut after = table.game.clone();
+            match after.play(m) {
+                // Compare the game after the move now, before the host has it: the host may
+                // end the game at once, and what is reported then belongs to this game's log.
+                Ok(_) => {
+                    catch_up(opponent, link, table, &after)?;
+                    table.pending_caught_up = true;
+                }
                 // The referee will refuse it; say why here, where the program's view is known.
-                report(
+                Err(error) => report(
                     table,
                     O::NAME,
                     &format!("its move {text} ({m}) is illegal under the referee's rules: {error}"),
-                );
+                ),
             }
             table.pending = Some(m);
             say(&format!("move {m}"));
@@ -486,26 +502,30 @@ fn play<O: Opponent>(
     Ok(())
 }
 
-/// Brings the program up to the table's game and reports what it sees differently; a program
-/// that cannot go on with the game is marked so (and left alone until the next game).
+/// Brings the program up to `game` (the table's, or the table's after our pending move) and
+/// reports what it sees differently; a program that cannot go on with the game is marked so
+/// (and left alone until the next game).
 fn catch_up<O: Opponent>(
     opponent: &mut O,
     link: &mut Link,
     table: &mut Table,
+    game: &Game,
 ) -> Result<(), Failure> {
     if table.stuck.is_some() {
         return Ok(());
     }
-    match opponent.catch_up(link, &table.game) {
+    let ply = game.moves().len();
+    match opponent.catch_up(link, game) {
         Ok(differences) => {
             for difference in differences {
-                report(table, O::NAME, &difference);
+                report_at(table, ply, O::NAME, &difference);
             }
             Ok(())
         }
         Err(Failure::Stuck(why)) => {
-            report(
+            report_at(
                 table,
+                ply,
                 O::NAME,
                 &format!("cannot go on with this game: {why}"),
             );
@@ -547,8 +567,13 @@ fn compare_with_host(table: &mut Table, name: &str, record: &str) {
 /// Reports a disagreement: on stderr, and to the host as a `status` line (which `tafl-match`
 /// logs).
 fn report(table: &mut Table, name: &str, text: &str) {
-    table.disagreements += 1;
     let ply = table.game.moves().len();
+    report_at(table, ply, name, text);
+}
+
+/// [`report`] for the game after `ply` plies.
+fn report_at(table: &mut Table, ply: usize, name: &str, text: &str) {
+    table.disagreements += 1;
     eprintln!("[{name}] DISAGREEMENT at ply {ply}: {text}");
     say(&reply::status(&format!(
         "{name} disagrees at ply {ply}: {text}"
