@@ -38,7 +38,8 @@
 //! reported, and ZevTafl is then given the adapter's board as a FEN, its history from there on);
 //! and its repetition rule (a position's third occurrence is an attackers' win,
 //! `src/evaluation/terminal.rs`; it does not count the position its game was set up from)
-//! against the referee's verdict. Rules differences: docs/opponents.md.
+//! against the referee's verdict; and the referee's ends that ZevTafl's rules lack (no defender
+//! can move, no legal move, no attacker left). Rules differences: docs/opponents.md.
 
 mod otep_adapter;
 
@@ -156,6 +157,7 @@ impl Opponent for ZevTafl {
             Err(why) => found.push(format!("ZevTafl's board does not read: {why}")),
         }
         found.extend(repetition_disagreement(game, self.base_ply));
+        found.extend(ending_it_lacks(game));
         Ok(found)
     }
 
@@ -265,6 +267,24 @@ fn repetition_disagreement(game: &Game, base_ply: usize) -> Option<String> {
              position {occurrences} times and plays on"
         )
     })
+}
+
+/// The referee's end of `game` if ZevTafl's rules have no such end (`src/evaluation/terminal.rs`
+/// knows a captured king, a king in a corner, the third repetition, encircled defenders and an
+/// edge fort only).
+fn ending_it_lacks(game: &Game) -> Option<String> {
+    let outcome = game.outcome()?;
+    let lacking = matches!(
+        outcome,
+        tafl_engine::Outcome::Win {
+            reason: tafl_engine::WinReason::DefendersImmobile
+                | tafl_engine::WinReason::NoLegalMoves
+                | tafl_engine::WinReason::AllPiecesCaptured,
+            ..
+        }
+    );
+    lacking
+        .then(|| format!("the referee ends the game ({outcome}) by a rule ZevTafl does not have"))
 }
 
 /// ZevTafl's number for a square: `row * 11 + column`, row 0 at the bottom (`src/board`).
@@ -609,6 +629,19 @@ mod tests {
         let end = clock("clock 300 300 0 0 0");
         let share = share_of_clock(&end, Side::Attackers, rules).unwrap();
         assert!(share < Duration::from_millis(30), "{share:?}");
+    }
+
+    #[test]
+    fn the_referees_endings_it_lacks_are_reported() {
+        // The king on c1, the attackers about to shut his last square: no defender can move.
+        let rules = Variant::copenhagen().rules();
+        let record = "/1tKt7/11/2t8/11/11/11/11/11/11/11/11/";
+        let start = notation::parse_position_record(record, rules, Side::Attackers).unwrap();
+        let mut game = Game::from_position(start);
+        assert_eq!(ending_it_lacks(&game), None);
+        game.play("c3-c2".parse().unwrap()).unwrap();
+        let report = ending_it_lacks(&game).unwrap();
+        assert!(report.contains("no defender can move"), "{report}");
     }
 
     #[test]
