@@ -350,37 +350,47 @@ fn read_zev_move(text: &str) -> Result<Move, String> {
 /// move.
 fn fen(position: &Position) -> String {
     let size = position.rules().size();
-    let mut rows = Vec::new();
-    for y in (0..size).rev() {
-        let mut row = String::new();
-        let mut empty = 0;
-        for x in 0..size {
-            let piece = Square::new(x, y).and_then(|square| position.piece_at(square));
-            match piece {
-                None => empty += 1,
-                Some(piece) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(match piece {
-                        Piece::Attacker => 'a',
-                        Piece::Defender => 'd',
-                        Piece::King => 'k',
-                    });
-                }
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows.push(row);
-    }
+    let rows: Vec<String> = (0..size)
+        .rev()
+        .map(|y| {
+            row_text((0..size).map(|x| {
+                let piece = Square::new(x, y).and_then(|square| position.piece_at(square));
+                piece.map(|piece| match piece {
+                    Piece::Attacker => 'a',
+                    Piece::Defender => 'd',
+                    Piece::King => 'k',
+                })
+            }))
+        })
+        .collect();
     let side = match position.side_to_move() {
         Side::Attackers => 'a',
         Side::Defenders => 'd',
     };
     format!("{} {side}", rows.join("/"))
+}
+
+/// A row as a FEN or a position record writes it: a piece's letter, or the number of empty
+/// squares in a run of them (`None`).
+fn row_text(squares: impl IntoIterator<Item = Option<char>>) -> String {
+    let mut row = String::new();
+    let mut empty = 0;
+    for square in squares {
+        match square {
+            None => empty += 1,
+            Some(letter) => {
+                if empty > 0 {
+                    row.push_str(&empty.to_string());
+                    empty = 0;
+                }
+                row.push(letter);
+            }
+        }
+    }
+    if empty > 0 {
+        row.push_str(&empty.to_string());
+    }
+    row
 }
 
 /// The board ZevTafl's `board` command draws, as a position under `rules` with `side` to move.
@@ -401,31 +411,17 @@ fn read_board(lines: &[String], rules: Rules, side: Side) -> Result<Position, St
         if !(1..=size).contains(&rank) || cells.len() != size {
             return Err(format!("a row that does not read: {plain:?}"));
         }
-        let mut row = String::new();
-        let mut empty = 0;
-        for cell in cells {
-            let letter = match cell {
-                "." => None,
-                "A" => Some('t'),
-                "D" => Some('T'),
-                "K" => Some('K'),
-                other => return Err(format!("unknown square {other:?} in {plain:?}")),
-            };
-            match letter {
-                None => empty += 1,
-                Some(letter) => {
-                    if empty > 0 {
-                        row.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    row.push(letter);
-                }
-            }
-        }
-        if empty > 0 {
-            row.push_str(&empty.to_string());
-        }
-        rows[rank - 1] = Some(row);
+        let letters = cells
+            .iter()
+            .map(|&cell| match cell {
+                "." => Ok(None),
+                "A" => Ok(Some('t')),
+                "D" => Ok(Some('T')),
+                "K" => Ok(Some('K')),
+                other => Err(format!("unknown square {other:?} in {plain:?}")),
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        rows[rank - 1] = Some(row_text(letters));
     }
     let rows: Option<Vec<String>> = rows.into_iter().collect();
     let rows = rows.ok_or("the board has missing rows")?;

@@ -187,6 +187,19 @@ struct Table {
     disagreements: usize,
 }
 
+impl Table {
+    /// A table for `game`, nothing pending.
+    fn new(game: Game) -> Table {
+        Table {
+            game,
+            pending: None,
+            pending_caught_up: false,
+            stuck: None,
+            disagreements: 0,
+        }
+    }
+}
+
 /// Runs the adapter for the program `opponent`, started as `options` say; returns when the host
 /// says goodbye or the program is lost.
 pub fn run<O: Opponent>(mut opponent: O, options: &Options) -> ExitCode {
@@ -279,14 +292,71 @@ fn handle<O: Opponent>(
                 say(&reply::error(true, &format!("rules refused: {why}")));
                 return Ok(());
             }
-            new_game(opponent, link, table, Game::new(&variant))
+            let fresh = table.insert(Table::new(Game::new(&variant)));
+            opponent.new_game(link, &fresh.game)
         }
-        Command::Position(record) => {
-            let Some(current) = table.as_ref() else {
+        Command::Finish(code) => {
+            if let Some(table) = table.as_ref() {
+                eprintln!(
+                    "[{}] game over ({code:?}) after {} plies; disagreements reported: {}",
+                    O::NAME,
+                    table.game.moves().len(),
+                    table.disagreements
+                );
+            }
+            Ok(())
+        }
+        Command::HostError { code, message } => {
+            if let Some(table) = table.as_mut() {
+                table.pending_caught_up = false;
+                if table.pending.take().is_some() {
+                    report(
+                        table,
+                        O::NAME,
+                        &format!("the host refused its move (error {code} {message})"),
+                    );
+                    // The program may have played the move on its own board already.
+                    table.stuck = Some("the host refused its move".to_string());
+                }
+            }
+            Ok(())
+        }
+        Command::Position(_)
+        | Command::Side(_)
+        | Command::Play(_)
+        | Command::Move(_)
+        | Command::OpponentMove { .. } => match table.as_mut() {
+            Some(table) => handle_in_game(opponent, link, table, clock, command),
+            None => {
                 say(&reply::error(false, "no game yet: send rules first"));
-                return Ok(());
-            };
-            let position = current.game.position();
+                Ok(())
+            }
+        },
+        other => {
+            say(&reply::error(
+                false,
+                &format!(
+                    "'{}' is not a command of this adapter (an OTEP engine for tafl-match)",
+                    other.name()
+                ),
+            ));
+            Ok(())
+        }
+    }
+}
+
+/// A host command about the game under way: `position`, `side`, `play`, `move`,
+/// `opponent-move` (other commands do nothing here).
+fn handle_in_game<O: Opponent>(
+    opponent: &mut O,
+    link: &mut Link,
+    table: &mut Table,
+    clock: Option<&ClockCommand>,
+    command: Command,
+) -> Result<(), Failure> {
+    let position = *table.game.position();
+    match command {
+        Command::Position(record) => {
             match notation::parse_position_record(
                 &record,
                 position.rules(),
@@ -302,26 +372,9 @@ fn handle<O: Opponent>(
                 }
             }
         }
-        Command::Side(side) => {
-            let Some(current) = table.as_ref() else {
-                say(&reply::error(false, "no game yet: send rules first"));
-                return Ok(());
-            };
-            let start = current.game.position().with_side_to_move(side);
-            set_up(opponent, link, table, start)
-        }
-        Command::Play(side) => {
-            let Some(table) = table.as_mut() else {
-                say(&reply::error(false, "no game yet: send rules first"));
-                return Ok(());
-            };
-            play(opponent, link, table, clock, side)
-        }
+        Command::Side(side) => set_up(opponent, link, table, position.with_side_to_move(side)),
+        Command::Play(side) => play(opponent, link, table, clock, side),
         Command::Move(record) => {
-            let Some(table) = table.as_mut() else {
-                say(&reply::error(false, "no game yet: send rules first"));
-                return Ok(());
-            };
             let Some(m) = table.pending.take() else {
                 say(&reply::error(false, "move: no move of ours is waiting"));
                 return Ok(());
@@ -342,10 +395,6 @@ fn handle<O: Opponent>(
             Ok(())
         }
         Command::OpponentMove { moves, record } => {
-            let Some(table) = table.as_mut() else {
-                say(&reply::error(false, "no game yet: send rules first"));
-                return Ok(());
-            };
             table.pending = None;
             table.pending_caught_up = false;
             for m in moves {
@@ -359,42 +408,7 @@ fn handle<O: Opponent>(
             compare_with_host(table, O::NAME, &record);
             Ok(())
         }
-        Command::HostError { code, message } => {
-            if let Some(table) = table.as_mut() {
-                table.pending_caught_up = false;
-                if table.pending.take().is_some() {
-                    report(
-                        table,
-                        O::NAME,
-                        &format!("the host refused its move (error {code} {message})"),
-                    );
-                    // The program may have played the move on its own board already.
-                    table.stuck = Some("the host refused its move".to_string());
-                }
-            }
-            Ok(())
-        }
-        Command::Finish(code) => {
-            if let Some(table) = table.as_ref() {
-                eprintln!(
-                    "[{}] game over ({code:?}) after {} plies; disagreements reported: {}",
-                    O::NAME,
-                    table.game.moves().len(),
-                    table.disagreements
-                );
-            }
-            Ok(())
-        }
-        other => {
-            say(&reply::error(
-                false,
-                &format!(
-                    "'{}' is not a command of this adapter (an OTEP engine for tafl-match)",
-                    other.name()
-                ),
-            ));
-            Ok(())
-        }
+        _ => Ok(()),
     }
 }
 
@@ -402,7 +416,7 @@ fn handle<O: Opponent>(
 fn set_up<O: Opponent>(
     opponent: &mut O,
     link: &mut Link,
-    table: &mut Option<Table>,
+    table: &mut Table,
     start: Position,
 ) -> Result<(), Failure> {
     if let Some(why) = opponent.refuses_start(&start) {
@@ -412,23 +426,8 @@ fn set_up<O: Opponent>(
         ));
         return Ok(());
     }
-    new_game(opponent, link, table, Game::from_position(start))
-}
-
-fn new_game<O: Opponent>(
-    opponent: &mut O,
-    link: &mut Link,
-    table: &mut Option<Table>,
-    game: Game,
-) -> Result<(), Failure> {
-    let fresh = table.insert(Table {
-        game,
-        pending: None,
-        pending_caught_up: false,
-        stuck: None,
-        disagreements: 0,
-    });
-    opponent.new_game(link, &fresh.game)
+    *table = Table::new(Game::from_position(start));
+    opponent.new_game(link, &table.game)
 }
 
 /// `play <side>`: the program's move.
