@@ -18,7 +18,14 @@ const OTHER_PROGRAMS_FILES: &[&str] = &[
 ];
 
 /// Folders of OpenTafl's (paths in them are named in the install steps), and the build's output.
-const OTHER_PROGRAMS_FOLDERS: &[&str] = &["engines/", "unbuilt/", "target/"];
+// `taflzero/`, `hnefatafl-copenhagen/`: the other programs' sources, cited in docs/opponents.md.
+const OTHER_PROGRAMS_FOLDERS: &[&str] = &[
+    "engines/",
+    "unbuilt/",
+    "target/",
+    "taflzero/",
+    "hnefatafl-copenhagen/",
+];
 
 /// Extensions of the files a document may name.
 const EXTENSIONS: &[&str] = &[
