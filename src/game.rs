@@ -5,6 +5,7 @@ use thiserror::Error;
 
 use crate::bitboard::Bitboard;
 use crate::moves::{Move, MoveList};
+use crate::piece::Side;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
 use crate::rules::RepetitionRule;
 
@@ -17,6 +18,10 @@ pub enum PlayError {
     /// The move is not legal in the current position.
     #[error("illegal move: {0}")]
     Illegal(#[from] IllegalMoveError),
+    /// The defenders' move would put the pieces as they stood earlier in the game, which
+    /// hnefatafl.org's rules forbid (H12); legal on the board alone.
+    #[error("illegal move: {0} would recreate an earlier position, which the defenders may not")]
+    RecreatesEarlierPosition(Move),
 }
 
 /// A game in progress: the start position, the moves played and the positions they led to.
@@ -106,57 +111,187 @@ impl Game {
         }
     }
 
+    /// Whether the move limit of the rules (H10) has been reached: as many moves played since the
+    /// game's start as the limit.
+    fn move_limit_reached(&self) -> bool {
+        self.position()
+            .rules()
+            .move_limit()
+            .is_some_and(|limit| self.moves.len() >= limit)
+    }
+
+    /// Whether `m`, a legal move of the defenders on the board, would put the pieces as they
+    /// stood at an earlier point of the game (after a move, or at the start when the rule counts
+    /// it), under a rule that forbids it (H12). The placement is the one before the move's
+    /// captures, whoever was to move then; only positions with as many pieces can match, and
+    /// pieces never come back, so the look stops at the last capture.
+    fn recreates_earlier_position(&self, m: Move) -> bool {
+        let position = self.position();
+        let rule = position.rules().repetition();
+        if !rule.forbids_defenders_recreating() || position.side_to_move() != Side::Defenders {
+            return false;
+        }
+        let path = Bitboard::from_square(m.from()) | Bitboard::from_square(m.to());
+        let (mut defenders, mut king) = (position.defenders(), position.king_set());
+        if king.contains(m.from()) {
+            king ^= path;
+        } else {
+            defenders ^= path;
+        }
+        let attackers = position.attackers();
+        let pieces = position.occupied().count();
+        let first_counted = usize::from(!rule.counts_start());
+        self.positions
+            .iter()
+            .enumerate()
+            .rev()
+            .take_while(|(index, earlier)| {
+                *index >= first_counted && earlier.occupied().count() == pieces
+            })
+            .any(|(_, earlier)| {
+                earlier.attackers() == attackers
+                    && earlier.defenders() == defenders
+                    && earlier.king_set() == king
+            })
+    }
+
     /// The result, once the game has ended: a win on the board (R13, R14), a draw by repetition
     /// (R16), by lack of moves (R17) or by agreement (R18). Under custom rules, the other wins on
     /// the board, and the third occurrence of a position as the rules say (draw, or a win).
+    /// Under hnefatafl.org's rules (H10-H12), in its server's order: a win on the board but
+    /// H11, then the move limit's draw, then H11, then the side to move without a legal move
+    /// (the defenders' moves that would recreate an earlier position not counting) loses.
     pub fn outcome(&self) -> Option<Outcome> {
         let position = self.position();
-        if position.winner().is_some() {
-            return position.outcome();
+        // On the board: a win (R13, R14, the custom ends), or no legal move at all (R17, C10).
+        let on_board = position.outcome();
+        let no_moves = matches!(
+            on_board,
+            Some(Outcome::Draw(DrawReason::NoLegalMoves))
+                | Some(Outcome::Win {
+                    reason: WinReason::NoLegalMoves,
+                    ..
+                })
+        );
+        let limit_reached = self.move_limit_reached();
+        if on_board.is_some() && !no_moves {
+            // H10: the move limit's draw comes before the server's last test of the board (H11).
+            let after_the_limit = matches!(
+                on_board,
+                Some(Outcome::Win {
+                    reason: WinReason::CannotEscape,
+                    ..
+                })
+            );
+            if !(limit_reached && after_the_limit) {
+                return on_board;
+            }
         }
         if self.agreed_draw {
             return Some(Outcome::Draw(DrawReason::Agreement));
         }
-        let rule = position.rules().repetition();
-        if let Some(count) = rule.end_count() {
-            if self.counted_repetitions(rule) >= count {
-                // The side to move now did not make the repeating move: the other side did.
-                let to_move = position.side_to_move();
-                return Some(match rule {
-                    RepetitionRule::ThirdOccurrenceLosesForMover => Outcome::Win {
-                        winner: to_move,
-                        reason: WinReason::Repetition,
-                    },
-                    RepetitionRule::ThirdOccurrenceWinsForMover => Outcome::Win {
-                        winner: to_move.opponent(),
-                        reason: WinReason::Repetition,
-                    },
-                    _ => Outcome::Draw(DrawReason::Repetition),
-                });
-            }
+        if limit_reached {
+            return Some(Outcome::Draw(DrawReason::MoveLimit));
         }
-        position.outcome()
+        let rule = position.rules().repetition();
+        if rule.forbids_defenders_recreating()
+            && position.side_to_move() == Side::Defenders
+            && !no_moves
+            && position
+                .unwon_legal_moves()
+                .iter()
+                .all(|&m| self.recreates_earlier_position(m))
+        {
+            // H12: no move left that the rules allow.
+            return Some(Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::NoLegalMoves,
+            });
+        }
+        if let Some(outcome) = self.repetition_outcome() {
+            return Some(outcome);
+        }
+        on_board
     }
 
-    /// The legal moves: none once the game has ended.
+    /// The end a repetition makes, when the rules' count is reached (R16, C11).
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        let position = self.position();
+        let rule = position.rules().repetition();
+        let count = rule.end_count()?;
+        if self.counted_repetitions(rule) < count {
+            return None;
+        }
+        // The side to move now did not make the repeating move: the other side did.
+        let to_move = position.side_to_move();
+        Some(match rule {
+            RepetitionRule::ThirdOccurrenceLosesForMover => Outcome::Win {
+                winner: to_move,
+                reason: WinReason::Repetition,
+            },
+            RepetitionRule::ThirdOccurrenceWinsForMover => Outcome::Win {
+                winner: to_move.opponent(),
+                reason: WinReason::Repetition,
+            },
+            RepetitionRule::ThirdOccurrenceAttackersWin => Outcome::Win {
+                winner: Side::Attackers,
+                reason: WinReason::Repetition,
+            },
+            _ => Outcome::Draw(DrawReason::Repetition),
+        })
+    }
+
+    /// The legal moves: none once the game has ended; under hnefatafl.org's rules, not the
+    /// defenders' moves that would recreate an earlier position (H12).
     pub fn legal_moves(&self) -> MoveList {
         if self.outcome().is_some() {
-            MoveList::new()
-        } else {
-            self.position().legal_moves()
+            return MoveList::new();
         }
+        // Not over, so not won on the board.
+        let mut moves = self.position().unwon_legal_moves();
+        if self
+            .position()
+            .rules()
+            .repetition()
+            .forbids_defenders_recreating()
+        {
+            moves.retain(|&m| !self.recreates_earlier_position(m));
+        }
+        moves
     }
 
     /// Plays `m` and returns what it captured, or says why it cannot be played.
     pub fn play(&mut self, m: Move) -> Result<Bitboard, PlayError> {
-        if let Some(outcome) = self.outcome() {
-            return Err(PlayError::GameOver(outcome));
+        // The ends of the history first (cheap); the board's are found by the move's check, and
+        // a game without a legal move (R17, C10, H12) by whatever refuses every move.
+        if self.agreed_draw || self.move_limit_reached() || self.repetition_outcome().is_some() {
+            if let Some(outcome) = self.outcome() {
+                return Err(PlayError::GameOver(outcome));
+            }
         }
+        match self.position().check_move(m) {
+            Ok(()) => {}
+            Err(IllegalMoveError::GameOver(outcome)) => return Err(PlayError::GameOver(outcome)),
+            Err(error) => return Err(self.over_or(PlayError::Illegal(error))),
+        }
+        if self.recreates_earlier_position(m) {
+            return Err(self.over_or(PlayError::RecreatesEarlierPosition(m)));
+        }
+        Ok(self.play_unchecked(m))
+    }
+
+    /// `GameOver` if the game has ended, else `error`.
+    fn over_or(&self, error: PlayError) -> PlayError {
+        self.outcome().map_or(error, PlayError::GameOver)
+    }
+
+    /// Plays `m`, one of [`Game::legal_moves`], without checking it (perft's moves).
+    pub(crate) fn play_unchecked(&mut self, m: Move) -> Bitboard {
         let mut next = *self.position();
-        let captured = next.play(m)?;
+        let captured = next.play_unchecked(m);
         self.positions.push(next);
         self.moves.push((m, captured));
-        Ok(captured)
+        captured
     }
 
     /// Takes back the last thing that happened: a draw agreement made since the last move (then

@@ -128,6 +128,26 @@ impl MoveList {
         self.len = 0;
     }
 
+    /// Keeps the moves for which `keep` returns `true`, in their order.
+    ///
+    /// ```
+    /// use tafl_engine::Position;
+    /// let mut moves = Position::tablut().legal_moves();
+    /// moves.retain(|m| m.to().x() == 0);
+    /// assert!(!moves.is_empty() && moves.iter().all(|m| m.to().x() == 0));
+    /// ```
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+        let mut kept = 0;
+        for index in 0..self.len {
+            let m = self.moves[index];
+            if keep(&m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
+
     /// Keeps the first `len` moves (does nothing if there are fewer).
     #[inline]
     pub fn truncate(&mut self, len: usize) {

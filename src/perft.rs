@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use crate::game::Game;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
@@ -147,6 +148,40 @@ fn played(position: &Position, lists: &mut [MoveList]) -> u64 {
         position.for_each_child(moves, |child| total += played(child, deeper));
     }
     total
+}
+
+/// Perft of a game (docs/rules.md, P3): like [`perft()`], but each node's moves are the
+/// game's legal moves ([`Game::legal_moves`]), so the rules that depend on the history count:
+/// hnefatafl.org's defenders may not recreate an earlier position (H12), a game drawn by its
+/// move limit (H10) or ended by a repetition has no moves.
+///
+/// ```
+/// use tafl_engine::{Game, Variant, perft};
+/// let game = Game::new(&Variant::hnefatafl_org_brandubh());
+/// assert_eq!(perft::perft_game(&game, 2), perft::perft(&game.position(), 2));
+/// ```
+pub fn perft_game(game: &Game, depth: u32) -> u64 {
+    let mut game = game.clone();
+    perft_game_in(&mut game, depth)
+}
+
+/// [`perft_game`] on a game that each move is played on and taken back from.
+fn perft_game_in(game: &mut Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let moves = game.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    let mut count = 0;
+    for &m in &moves {
+        // The game's own legal moves, each played and taken back.
+        game.play_unchecked(m);
+        count += perft_game_in(game, depth - 1);
+        game.undo();
+    }
+    count
 }
 
 /// Perft split by first move: each legal move with `perft` of the position after it, sorted by

@@ -16,6 +16,7 @@ use crate::zobrist;
 
 mod captures;
 mod ends;
+mod hnefatafl_org;
 mod shieldwall;
 
 /// How a game ended.
@@ -70,6 +71,9 @@ pub enum WinReason {
     NoLegalMoves,
     /// Custom rules: the third occurrence of a position decided the game.
     Repetition,
+    /// hnefatafl.org's rules: the attackers hold the corners and the edges (or trap the king on
+    /// one) so that the king can no longer escape (H11).
+    CannotEscape,
 }
 
 impl fmt::Display for WinReason {
@@ -83,6 +87,7 @@ impl fmt::Display for WinReason {
             WinReason::Encircled => "the defenders are encircled",
             WinReason::NoLegalMoves => "the side to move has no legal move",
             WinReason::Repetition => "the position occurred a third time",
+            WinReason::CannotEscape => "the king can no longer escape",
         })
     }
 }
@@ -96,6 +101,8 @@ pub enum DrawReason {
     NoLegalMoves,
     /// The players agreed (R18).
     Agreement,
+    /// Custom rules: the game reached its move limit (hnefatafl.org's rules, H10).
+    MoveLimit,
 }
 
 impl fmt::Display for DrawReason {
@@ -104,6 +111,7 @@ impl fmt::Display for DrawReason {
             DrawReason::Repetition => "the position repeated",
             DrawReason::NoLegalMoves => "the side to move has no legal move",
             DrawReason::Agreement => "agreed",
+            DrawReason::MoveLimit => "the move limit was reached",
         })
     }
 }
@@ -252,6 +260,18 @@ impl Position {
     pub(crate) fn ashton() -> Position {
         Position::from_placement(Rules::ashton(), crate::rules::ashton::START)
             .with_side_to_move(Side::Defenders)
+    }
+
+    /// The start of hnefatafl.org's game on a board of `size`, 7 or 11, with the side its server
+    /// moves first to move: the defenders on 7x7, the attackers on 11x11 (H1).
+    pub(crate) fn hnefatafl_org(size: u8) -> Option<Position> {
+        use crate::rules::hnefatafl_org::{START_7, START_11};
+        let rules = Rules::hnefatafl_org(size)?;
+        Some(if size == 7 {
+            Position::from_placement(rules, &START_7).with_side_to_move(Side::Defenders)
+        } else {
+            Position::from_placement(rules, &START_11)
+        })
     }
 
     /// A start placement with the attackers to move (R4).

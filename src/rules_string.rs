@@ -7,7 +7,8 @@
 //! alone cannot say (a first repetition draws, R16; no move is a draw, R17); the classic games
 //! print it, so that their strings read back to the same games. Another is `ashton:y`: the
 //! Ashton Tablut rules of the Tablut Challenge (C12-C14), which have camps that OpenTafl's fields
-//! cannot describe.
+//! cannot describe; another `hnefatafl-org:y`, the rules of hnefatafl.org's server (H1-H12).
+//! The value `tfr:a` (the third occurrence wins for the attackers) is this engine's too.
 
 use thiserror::Error;
 
@@ -16,7 +17,7 @@ use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::ashton;
-use crate::rules::custom::{KindRules, Letters, RuleSpec, SquareKind};
+use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind};
 use crate::rules::{
     Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall,
 };
@@ -75,13 +76,54 @@ pub enum RulesStringError {
     },
 }
 
-/// Every field of an OpenTafl rules string that this engine reads, and its own `classic` and
-/// `ashton`.
-const KNOWN_FIELDS: [&str; 44] = [
-    "dim", "name", "esc", "surf", "atkf", "tfr", "ka", "ks", "kj", "nj", "cj", "mj", "gj", "sw",
-    "swf", "efe", "linc", "ber", "spd", "cor", "cen", "afor", "dfor", "corp", "cenp", "aforp",
-    "dforp", "cors", "cens", "afors", "dfors", "corh", "cenh", "cenhe", "aforh", "dforh", "corre",
-    "cenre", "aforre", "dforre", "start", "starti", "classic", "ashton",
+/// Every field of an OpenTafl rules string that this engine reads, and its own `classic`,
+/// `ashton` and `hnefatafl-org`.
+const KNOWN_FIELDS: [&str; 45] = [
+    "dim",
+    "name",
+    "esc",
+    "surf",
+    "atkf",
+    "tfr",
+    "ka",
+    "ks",
+    "kj",
+    "nj",
+    "cj",
+    "mj",
+    "gj",
+    "sw",
+    "swf",
+    "efe",
+    "linc",
+    "ber",
+    "spd",
+    "cor",
+    "cen",
+    "afor",
+    "dfor",
+    "corp",
+    "cenp",
+    "aforp",
+    "dforp",
+    "cors",
+    "cens",
+    "afors",
+    "dfors",
+    "corh",
+    "cenh",
+    "cenhe",
+    "aforh",
+    "dforh",
+    "corre",
+    "cenre",
+    "aforre",
+    "dforre",
+    "start",
+    "starti",
+    "classic",
+    "ashton",
+    "hnefatafl-org",
 ];
 
 /// The fields of a string, in order, once each.
@@ -232,15 +274,22 @@ pub(crate) fn parse(text: &str) -> Result<(String, Position), RulesStringError> 
         None => false,
         Some(value) => yes_no("ashton", value)?,
     };
+    let hnefatafl_org = match fields.get("hnefatafl-org") {
+        None => false,
+        Some(value) => yes_no("hnefatafl-org", value)?,
+    };
+    let own_rules = [classic, ashton, hnefatafl_org];
+    if own_rules.iter().filter(|&&asked| asked).count() > 1 {
+        return Err(unsupported(
+            "classic",
+            "y",
+            "two of the classic, Ashton and hnefatafl.org rules at once",
+        ));
+    }
     let rules = if ashton {
-        if classic {
-            return Err(unsupported(
-                "classic",
-                "y",
-                "the classic rules and the Ashton rules at once",
-            ));
-        }
         ashton_rules(&fields, size)?
+    } else if hnefatafl_org {
+        hnefatafl_org_rules(&fields, size)?
     } else if classic {
         classic_rules(&fields, size)?
     } else {
@@ -265,6 +314,35 @@ fn ashton_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
         }
     }
     Ok(Rules::from_spec(ashton::spec())?)
+}
+
+/// The rules of a string with `hnefatafl-org:y` (H1-H12): a 7x7 or 11x11 board, and no field
+/// that would change the rules (only the name, who moves first and the start position may be
+/// given).
+fn hnefatafl_org_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
+    for (key, value) in &fields.0 {
+        if !matches!(
+            key.as_str(),
+            "dim" | "name" | "atkf" | "hnefatafl-org" | "start" | "starti"
+        ) {
+            return Err(unsupported(key, value, "a change to hnefatafl.org's rules"));
+        }
+    }
+    match size {
+        7 | 11 => Rules::hnefatafl_org(size).ok_or(RulesStringError::Size(
+            RulesError::TooManyRuleSets(crate::rules::custom::REGISTRY_CAPACITY - 1),
+        )),
+        13 => Err(unsupported(
+            "dim",
+            "13",
+            "hnefatafl.org's 13x13 game, which needs boards over 11x11",
+        )),
+        _ => Err(bad_value(
+            "dim",
+            &size.to_string(),
+            "7 or 11 with hnefatafl-org:y",
+        )),
+    }
 }
 
 /// The fields of a string for the classic rules (with `classic:y`): they must describe R1-R18,
@@ -539,6 +617,8 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
         camp_move_limit: 0,
         camp_hostility: [Bitboard::EMPTY; 2],
         opentafl_ends: true,
+        dialect: Dialect::OpenTafl,
+        move_limit: 0,
     };
     // Berserk first: its string also asks for jumping pieces, but berserk is what it is.
     if let Some(value) = fields.get("ber") {
@@ -573,7 +653,9 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
                     "d" | "i" | "n" => RepetitionRule::ThirdOccurrenceDraws,
                     "w" => RepetitionRule::ThirdOccurrenceLosesForMover,
                     "l" => RepetitionRule::ThirdOccurrenceWinsForMover,
-                    _ => return Err(bad_value(key, value, "d, w or l")),
+                    // This engine's own: the published Copenhagen rules' repetition.
+                    "a" => RepetitionRule::ThirdOccurrenceAttackersWin,
+                    _ => return Err(bad_value(key, value, "d, w, l or a")),
                 }
             }
             "ka" => {
@@ -728,6 +810,9 @@ pub(crate) fn write(
     match rules.custom() {
         None => write_classic(out, rules, atkf)?,
         Some(_) if rules == Rules::ashton() => write!(out, " atkf:{atkf} ashton:y")?,
+        Some(set) if set.spec.dialect == Dialect::HnefataflOrg => {
+            write!(out, " atkf:{atkf} hnefatafl-org:y")?;
+        }
         Some(set) => write_custom(out, &set.spec, atkf)?,
     }
     write!(out, " start:{}", notation::position_record(start))
@@ -781,6 +866,7 @@ fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> 
     match spec.repetition {
         RepetitionRule::ThirdOccurrenceLosesForMover => out.write_str(" tfr:w")?,
         RepetitionRule::ThirdOccurrenceWinsForMover => out.write_str(" tfr:l")?,
+        RepetitionRule::ThirdOccurrenceAttackersWin => out.write_str(" tfr:a")?,
         _ => {}
     }
     match (spec.king_hammer, spec.king_anvil) {
@@ -794,6 +880,8 @@ fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> 
         KingStrength::StrongAtThrone => out.write_str(" ks:c")?,
         KingStrength::Weak => out.write_str(" ks:w")?,
         KingStrength::Middleweight => out.write_str(" ks:m")?,
+        // Only hnefatafl.org's Brandubh has it, written as `hnefatafl-org:y` (see `write`).
+        KingStrength::StrongOnThrone => {}
     }
     match spec.shieldwall {
         Shieldwall::None => {}

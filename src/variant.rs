@@ -66,7 +66,7 @@ pub const OPENTAFL_GAMES: [(&str, &str); 9] = [
 ];
 
 /// Every name [`Variant::by_name`] takes.
-const NAMES: [&str; 12] = [
+const NAMES: [&str; 15] = [
     "tablut",
     "tawlbwrdd",
     OPENTAFL_GAMES[0].0,
@@ -79,7 +79,14 @@ const NAMES: [&str; 12] = [
     OPENTAFL_GAMES[7].0,
     OPENTAFL_GAMES[8].0,
     "ashton",
+    "copenhagen-aagenielsen",
+    "hnefatafl-org-copenhagen",
+    "hnefatafl-org-brandubh",
 ];
+
+/// Copenhagen as its published rules (aagenielsen.dk) end it: OpenTafl's Copenhagen string with
+/// the third occurrence of a position a win for the attackers (`tfr:a`, this engine's own value).
+const COPENHAGEN_AAGENIELSEN: &str = "dim:11 name:Copenhagen_(aagenielsen.dk) atkf:y tfr:a sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 impl Variant {
     /// A game from its parts. The name is made safe for a rules string: runs of white space
@@ -180,8 +187,64 @@ impl Variant {
         Variant::new("Ashton Tablut", Position::ashton())
     }
 
+    /// Copenhagen as the community plays it by its published rules (aagenielsen.dk, the World
+    /// Tafl Federation's): OpenTafl's Copenhagen but for repetition, where "perpetual repetition
+    /// is a loss for the defenders" is read as the third occurrence of a position (the same
+    /// placement, the same side to move) winning for the attackers, whichever side made it
+    /// (docs/rules.md, "Copenhagen as the community plays it").
+    ///
+    /// ```
+    /// use tafl_engine::{RepetitionRule, Variant};
+    /// let community = Variant::copenhagen_aagenielsen();
+    /// assert_eq!(community.rules().repetition(), RepetitionRule::ThirdOccurrenceAttackersWin);
+    /// let same_pieces = community.start().pieces_with_squares()
+    ///     .eq(Variant::copenhagen().start().pieces_with_squares());
+    /// assert!(same_pieces);
+    /// ```
+    pub fn copenhagen_aagenielsen() -> Variant {
+        Variant::opentafl(COPENHAGEN_AAGENIELSEN)
+    }
+
+    /// Copenhagen Hnefatafl 11x11 as hnefatafl.org's server plays it (docs/rules.md, H1-H12):
+    /// OpenTafl's Copenhagen board and moves, the server's own shieldwall, exit-fort and
+    /// encirclement tests, a win for the attackers once the defenders can no longer escape, a
+    /// draw at the 141st move, and defenders who may not recreate an earlier placement.
+    ///
+    /// ```
+    /// use tafl_engine::{Game, Side, Variant};
+    /// let variant = Variant::hnefatafl_org_copenhagen();
+    /// assert_eq!(variant.start().side_to_move(), Side::Attackers);
+    /// assert_eq!(variant.rules().move_limit(), Some(141));
+    /// assert_eq!(Game::new(&variant).legal_moves().len(), 116);
+    /// ```
+    pub fn hnefatafl_org_copenhagen() -> Variant {
+        Variant::hnefatafl_org(11, "Copenhagen (hnefatafl.org)")
+    }
+
+    /// Brandubh 7x7 as hnefatafl.org's server plays it (H1-H12): the defenders move first, only
+    /// the king passes the throne, he is captured by four attackers on it and by two elsewhere,
+    /// no exit forts; otherwise the server's Copenhagen rules.
+    ///
+    /// ```
+    /// use tafl_engine::{Side, Variant};
+    /// let variant = Variant::hnefatafl_org_brandubh();
+    /// assert_eq!(variant.start().side_to_move(), Side::Defenders);
+    /// assert_eq!(variant.to_string().parse::<Variant>().unwrap(), variant);
+    /// ```
+    pub fn hnefatafl_org_brandubh() -> Variant {
+        Variant::hnefatafl_org(7, "Brandubh (hnefatafl.org)")
+    }
+
+    /// hnefatafl.org's game on a board of `size` (7 or 11), named `name`.
+    fn hnefatafl_org(size: u8, name: &str) -> Variant {
+        // Not reached: 7 and 11 are played, and their rules take one registry slot each.
+        let start = Position::hnefatafl_org(size).unwrap_or_else(Position::tablut);
+        Variant::new(name, start)
+    }
+
     /// The names [`Variant::by_name`] accepts, in the order `help` lists them: this project's two
-    /// games, then OpenTafl's built-in games (all but Berserk), then Ashton Tablut.
+    /// games, then OpenTafl's built-in games (all but Berserk), then Ashton Tablut, Copenhagen by
+    /// its published rules, and hnefatafl.org's games.
     ///
     /// ```
     /// use tafl_engine::Variant;
@@ -201,6 +264,9 @@ impl Variant {
             "tablut" => Some(Variant::tablut()),
             "tawlbwrdd" => Some(Variant::tawlbwrdd()),
             "ashton" => Some(Variant::ashton()),
+            "copenhagen-aagenielsen" => Some(Variant::copenhagen_aagenielsen()),
+            "hnefatafl-org-copenhagen" => Some(Variant::hnefatafl_org_copenhagen()),
+            "hnefatafl-org-brandubh" => Some(Variant::hnefatafl_org_brandubh()),
             _ => OPENTAFL_GAMES
                 .iter()
                 .find(|(game, _)| *game == name)

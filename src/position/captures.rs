@@ -5,7 +5,7 @@
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::{Piece, Side};
 use crate::position::Position;
-use crate::rules::custom::{KingStrength, RuleSet, Shieldwall};
+use crate::rules::custom::{Dialect, KingStrength, RuleSet, Shieldwall};
 
 impl Position {
     /// After the mover's `piece` has landed on `to` (the turn not yet passed), takes what the move
@@ -35,7 +35,10 @@ impl Position {
             }
         }
         if set.spec.shieldwall != Shieldwall::None {
-            captured |= self.capture_shieldwalls(set, mover, to);
+            captured |= match set.spec.dialect {
+                Dialect::OpenTafl => self.capture_shieldwalls(set, mover, to),
+                Dialect::HnefataflOrg => self.capture_hnefatafl_org_shieldwalls(set, mover, to),
+            };
         }
         if (set.linnaean_squares & to).any() && mover == Side::Attackers {
             captured |= self.capture_linnaean(to);
@@ -125,7 +128,13 @@ impl Position {
                 _ => neighbours.count() == 4 && (neighbours - hostile).is_empty(),
             }
         } else {
-            // Weak: held between the mover and a hostile square in line.
+            // Weak: held between the mover and a hostile square in line; off the throne, a king
+            // strong on it alone is not held against it (H4).
+            let hostile = if set.spec.king_strength == KingStrength::StrongOnThrone {
+                hostile - set.throne()
+            } else {
+                hostile
+            };
             let landing = Bitboard::from_square(to);
             Direction::ALL.into_iter().any(|direction| {
                 landing.shift(direction) == king

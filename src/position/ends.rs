@@ -4,11 +4,14 @@
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::position::{Position, WinReason};
-use crate::rules::custom::{Class, Escape, RuleSet};
+use crate::rules::custom::{Class, Dialect, Escape, RuleSet};
 
 impl Position {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
     pub(super) fn custom_winner(&self, set: &RuleSet) -> Option<(Side, WinReason)> {
+        if set.spec.dialect == Dialect::HnefataflOrg {
+            return self.hnefatafl_org_winner(set);
+        }
         if self.attackers.is_empty() && set.spec.opentafl_ends {
             return Some((Side::Defenders, WinReason::AllPiecesCaptured));
         }

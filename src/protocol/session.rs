@@ -353,6 +353,8 @@ const HELP: &[&str] = &[
     "  sea-battle, fetlar, copenhagen, copenhagen-relaxed, brandub, opentafl-tawlbwrdd,",
     "  opentafl-tablut, foteviken-tablut, magpie: OpenTafl's built-in games, by its rules",
     "  ashton: Ashton Tablut, the Tablut Challenge's rules (defenders first; docs/rules.md C12-C14)",
+    "  copenhagen-aagenielsen: Copenhagen by its published rules (a third repetition wins for the attackers)",
+    "  hnefatafl-org-copenhagen, hnefatafl-org-brandubh: hnefatafl.org's server's rules (docs/rules.md H1-H12)",
     "position <record>: set the board (rank 1 first); side <attackers|defenders>: set the side to move",
     "clock <atk-ms>[*] <def-ms>[*] <overtime-s> <atk-periods> <def-periods>: the time left",
     "play <side>: answer 'move <from-to>'; analyze <n> <seconds>: answer 'analysis ...'",
@@ -874,6 +876,8 @@ impl Session {
             )));
         }
         let position = *job.game.position();
+        // The game's legal moves: its history may forbid some of the board's (H12).
+        let legal = job.game.legal_moves();
         match &job.kind {
             JobKind::Play { refused, .. } => {
                 let candidates = result
@@ -881,9 +885,9 @@ impl Session {
                     .iter()
                     .filter_map(|line| line.moves.first().copied())
                     .chain(result.best_move)
-                    .chain(position.legal_moves());
+                    .chain(legal.iter().copied());
                 let choice = candidates
-                    .filter(|m| position.is_legal(*m))
+                    .filter(|m| legal.contains(m))
                     .find(|m| !refused.contains(m));
                 match choice {
                     Some(m) => {
@@ -928,9 +932,9 @@ impl Session {
                 }
                 out(line);
             }
-            JobKind::Go => match result.best_move.filter(|m| position.is_legal(*m)) {
+            JobKind::Go => match result.best_move.filter(|m| legal.contains(m)) {
                 Some(m) => out(format!("bestmove {m}")),
-                None => out(match position.legal_moves().first() {
+                None => out(match legal.first() {
                     Some(m) => format!("bestmove {m}"),
                     None => "bestmove none".to_string(),
                 }),

@@ -10,7 +10,7 @@
 use crate::bitboard::Bitboard;
 use crate::square::Square;
 
-use super::custom::{KindRules, Letters, RuleSpec, SquareKind};
+use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind};
 use super::{Escape, KingStrength, RepetitionRule, Shieldwall, StartPlacement};
 
 /// The board is 9x9.
@@ -91,6 +91,8 @@ pub(crate) fn spec() -> RuleSpec {
         camp_hostility: [camps - squares(&MIDDLE_CAMPS), camps],
         // C14: no win by taking every attacker, none for defenders walled in.
         opentafl_ends: false,
+        dialect: Dialect::OpenTafl,
+        move_limit: 0,
     }
 }
 

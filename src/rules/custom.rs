@@ -32,6 +32,22 @@ pub enum KingStrength {
     Weak,
     /// Every neighbouring square hostile: four, three on an edge, two in a corner (`ks:m`).
     Middleweight,
+    /// Strong on the throne (attackers on his four sides), captured like a soldier elsewhere,
+    /// the empty throne not hostile to him (hnefatafl.org's Brandubh, H4; no OpenTafl field says
+    /// it).
+    StrongOnThrone,
+}
+
+/// Which program's version of the rules that two programs word alike but decide differently:
+/// shieldwalls, edge forts, encirclement and the other ends of the game (C8, C9).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum Dialect {
+    /// OpenTafl's (C8, C9).
+    OpenTafl,
+    /// hnefatafl.org's server's (H5, H7-H9, H11): its own shieldwall, exit fort and encirclement
+    /// tests, the attackers' win when the defenders can no longer escape, no win by immobile
+    /// defenders.
+    HnefataflOrg,
 }
 
 /// Shieldwall captures (OpenTafl `sw:`): a row of enemies along an edge, each held by a piece on
@@ -169,6 +185,11 @@ pub(crate) struct RuleSpec {
     /// The game ends OpenTafl adds to every game (C9): the defenders win when the attackers have
     /// no piece left, the attackers when no defender can move at all.
     pub(crate) opentafl_ends: bool,
+    /// Whose shieldwall, edge-fort, encirclement and end tests these rules use.
+    pub(crate) dialect: Dialect,
+    /// The game is drawn when this many moves have been played since its start, unless the last
+    /// of them won it on the board (H10; 0: no limit).
+    pub(crate) move_limit: u16,
 }
 
 /// The piece classes that move and are captured differently: soldiers of each side, and the king.
@@ -220,7 +241,8 @@ pub(crate) struct RuleSet {
     pub(crate) hostile_when_empty: [Bitboard; 2],
     /// The throne squares hostile to each side's pieces while occupied.
     pub(crate) hostile_when_occupied: [Bitboard; 2],
-    /// Where the king is strong (4 hostile sides; middleweight: all sides).
+    /// Where the king is strong (4 hostile sides; middleweight: all sides; `StrongOnThrone`: the
+    /// throne).
     pub(crate) king_strong_squares: Bitboard,
     /// The four squares two steps from the board's centre, where an attacker's move may make a
     /// Linnaean capture (empty unless `linnaean`).
@@ -299,6 +321,7 @@ impl RuleSet {
         let king_strong_squares = match spec.king_strength {
             KingStrength::Strong | KingStrength::Middleweight => board,
             KingStrength::StrongAtThrone => (throne | throne.neighbours()) & board,
+            KingStrength::StrongOnThrone => throne,
             KingStrength::Weak => Bitboard::EMPTY,
         };
         let linnaean_squares = if spec.linnaean {

@@ -14,6 +14,7 @@ use crate::square::{MAX_BOARD_SIZE, Square};
 
 pub(crate) mod ashton;
 pub(crate) mod custom;
+pub(crate) mod hnefatafl_org;
 
 pub use custom::{Escape, KingStrength, Shieldwall};
 use custom::{RuleSet, RuleSpec};
@@ -56,18 +57,33 @@ pub enum RepetitionRule {
     /// game started from is not counted (Ashton Tablut, C14: the Tablut Challenge server
     /// remembers the positions after each move, not the first one).
     SecondOccurrenceDrawsStartUncounted,
+    /// The third occurrence wins for the attackers, whichever side's move made it: the published
+    /// Copenhagen rules' "perpetual repetition is a loss for the defenders" (docs/rules.md,
+    /// "Copenhagen as the community plays it"; this engine's own `tfr:a`).
+    ThirdOccurrenceAttackersWin,
+    /// Repetitions never end the game, but the defenders may not make a move that puts the
+    /// pieces as they stood after an earlier move or at the start, whoever was then to move
+    /// (hnefatafl.org's server, H12: the placement is compared before the move's captures). A
+    /// side without a legal move loses.
+    DefendersMayNotRecreate,
+    /// [`RepetitionRule::DefendersMayNotRecreate`], the start position not counted
+    /// (hnefatafl.org's server on its 7x7 and 13x13 boards, H12).
+    DefendersMayNotRecreateStartUncounted,
 }
 
 impl RepetitionRule {
     /// How many occurrences of one position end the game, if any do.
     pub const fn end_count(self) -> Option<usize> {
         match self {
-            RepetitionRule::Ignored => None,
+            RepetitionRule::Ignored
+            | RepetitionRule::DefendersMayNotRecreate
+            | RepetitionRule::DefendersMayNotRecreateStartUncounted => None,
             RepetitionRule::SecondOccurrenceDraws
             | RepetitionRule::SecondOccurrenceDrawsStartUncounted => Some(2),
             RepetitionRule::ThirdOccurrenceDraws
             | RepetitionRule::ThirdOccurrenceLosesForMover
-            | RepetitionRule::ThirdOccurrenceWinsForMover => Some(3),
+            | RepetitionRule::ThirdOccurrenceWinsForMover
+            | RepetitionRule::ThirdOccurrenceAttackersWin => Some(3),
         }
     }
 
@@ -82,9 +98,24 @@ impl RepetitionRule {
         }
     }
 
-    /// Whether the position a game starts from counts as an occurrence.
+    /// Whether the position a game starts from counts as an occurrence (or, for the rules that
+    /// forbid the defenders to recreate a placement, as an earlier placement).
     pub const fn counts_start(self) -> bool {
-        !matches!(self, RepetitionRule::SecondOccurrenceDrawsStartUncounted)
+        !matches!(
+            self,
+            RepetitionRule::SecondOccurrenceDrawsStartUncounted
+                | RepetitionRule::DefendersMayNotRecreateStartUncounted
+        )
+    }
+
+    /// Whether the defenders may not recreate an earlier placement of the pieces (H12): a
+    /// history-dependent legality rule, kept by [`Game`](crate::Game) and the search.
+    pub const fn forbids_defenders_recreating(self) -> bool {
+        matches!(
+            self,
+            RepetitionRule::DefendersMayNotRecreate
+                | RepetitionRule::DefendersMayNotRecreateStartUncounted
+        )
     }
 }
 
@@ -183,6 +214,21 @@ impl Rules {
         // rule sets can refuse it; the classic Tablut rules then stand in, never silently: the
         // variant's name and rules string would show it.
         Rules::from_spec(ashton::spec()).unwrap_or(Rules::TABLUT)
+    }
+
+    /// hnefatafl.org's rules (H1-H12) for a board of `size`, 7 or 11 (`None` otherwise).
+    pub(crate) fn hnefatafl_org(size: u8) -> Option<Rules> {
+        // One spec per size takes one registry slot for the whole run: only a registry filled
+        // by thousands of other rule sets refuses it.
+        Rules::from_spec(hnefatafl_org::spec(size)?).ok()
+    }
+
+    /// The game is drawn once this many moves have been played since its start, unless the last
+    /// of them won it on the board (hnefatafl.org's rules, H10); `None` for no limit.
+    pub fn move_limit(self) -> Option<usize> {
+        self.custom()
+            .map(|set| usize::from(set.spec.move_limit))
+            .filter(|&limit| limit > 0)
     }
 
     /// The compiled custom rules, or `None` for the classic rules.
