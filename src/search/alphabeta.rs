@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
-use crate::position::Position;
+use crate::position::{Outcome, Position, WinReason};
 
 use super::eval::{self, EvalWeights};
 use super::ordering::{
@@ -82,6 +82,13 @@ pub(crate) struct Thread<'a> {
     /// Hashes of the game's positions and of the search path, each with its number of pieces:
     /// a capture can never be undone, so a repetition is looked for only back to the last one.
     path: Vec<(u64, u32)>,
+    /// How many moves the game had at the root: the path's positions alternate sides from
+    /// there (H10 counts them).
+    game_moves: usize,
+    /// The rules' move limit (H10), if any.
+    move_limit: Option<usize>,
+    /// Whether the defenders may not recreate an earlier placement (H12).
+    forbid_recreating: bool,
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
@@ -120,7 +127,12 @@ impl<'a> Thread<'a> {
                 (p.hash(), p.occupied().count())
             }
         }));
+        let rules = history.first().map(Position::rules);
         Some(Thread {
+            game_moves: history.len().saturating_sub(1),
+            move_limit: rules.and_then(|rules| rules.move_limit()),
+            forbid_recreating: rules
+                .is_some_and(|rules| rules.repetition().forbids_defenders_recreating()),
             shared,
             heuristics,
             main,
@@ -277,6 +289,12 @@ impl<'a> Thread<'a> {
         if self.aborted {
             return Some(0);
         }
+        if self
+            .move_limit
+            .is_some_and(|limit| self.game_moves + ply >= limit)
+        {
+            return Some(self.move_limit_score(position, ply));
+        }
         match position.winner() {
             None => None,
             // Under custom rules a move can also win for the other side (an attacker stepping
@@ -286,14 +304,79 @@ impl<'a> Thread<'a> {
         }
     }
 
-    /// The score of a position that repeats one of the game or of the path (R16; under custom
-    /// rules the third occurrence ends the game as they say, and an earlier repetition is
-    /// scored as a draw where the third draws), or `None`.
-    fn repetition_score(&self, position: &Position, ply: usize) -> Option<i32> {
-        if !self.is_repetition(position) {
+    /// The score of a position reached by the move that brings the game to its move limit
+    /// (H10): a win on the board stands, but for the ends the server tests after the limit (the
+    /// defenders can no longer escape, H11; no legal move, H12); else a draw.
+    #[cold]
+    fn move_limit_score(&self, position: &Position, ply: usize) -> i32 {
+        match position.outcome() {
+            Some(Outcome::Win { winner, reason })
+                if !matches!(reason, WinReason::CannotEscape | WinReason::NoLegalMoves) =>
+            {
+                if winner == position.side_to_move() {
+                    Score::win_in(ply as u32).0
+                } else {
+                    Score::loss_in(ply as u32).0
+                }
+            }
+            _ => self.draw_score(position),
+        }
+    }
+
+    /// H12, at a node where the defenders are to move (the node last in the path): a filter of
+    /// the placements a move of theirs may not recreate, those of the game and of the path since
+    /// the last capture (a move captures nothing before it is compared), or `None` when the
+    /// rules allow every move. The path alternates sides: a position an even number of places
+    /// before the node has the defenders to move, and its hash their key.
+    fn recreatable_boards(&self, position: &Position) -> Option<u128> {
+        if !self.forbid_recreating || position.side_to_move() != Side::Defenders {
             return None;
         }
+        let pieces = position.occupied().count();
+        let mut filter = 0u128;
+        for (distance, &(hash, count)) in self.path.iter().rev().enumerate() {
+            if count != pieces {
+                break;
+            }
+            filter |= 1 << (board_hash(hash, distance % 2 == 0) >> 57);
+        }
+        Some(filter)
+    }
+
+    /// H12: whether the defenders' move `m`, at a node last in the path, puts the pieces as
+    /// they stood at a position of the game or of the path (`filter` from
+    /// [`Thread::recreatable_boards`]; the hashes are compared where the filter lets a move
+    /// through).
+    fn recreates(&self, filter: u128, position: &Position, m: Move) -> bool {
+        let piece = if position.king() == Some(m.from()) {
+            crate::piece::Piece::King
+        } else {
+            crate::piece::Piece::Defender
+        };
+        let moved = board_hash(position.hash(), true)
+            ^ crate::zobrist::piece_key(piece, m.from())
+            ^ crate::zobrist::piece_key(piece, m.to());
+        if filter >> (moved >> 57) & 1 == 0 {
+            return false;
+        }
+        let pieces = position.occupied().count();
+        self.path
+            .iter()
+            .rev()
+            .enumerate()
+            .take_while(|&(_, &(_, count))| count == pieces)
+            .any(|(distance, &(hash, _))| board_hash(hash, distance % 2 == 0) == moved)
+    }
+
+    /// The score of a position that repeats one of the game or of the path (R16; under custom
+    /// rules the third occurrence ends the game as they say, and an earlier repetition is
+    /// scored as a draw where the third draws), or `None`. Under hnefatafl.org's rules a
+    /// repetition decides nothing (H12 is kept by the moves: [`Thread::recreates`]).
+    fn repetition_score(&self, position: &Position, ply: usize) -> Option<i32> {
         let rule = position.rules().repetition();
+        if rule.forbids_defenders_recreating() || !self.is_repetition(position) {
+            return None;
+        }
         if rule.draw_count() == Some(2) || rule.end_count().is_none() {
             return Some(self.draw_score(position));
         }
@@ -324,6 +407,14 @@ impl<'a> Thread<'a> {
             }
             crate::rules::RepetitionRule::ThirdOccurrenceWinsForMover => {
                 Score::loss_in(ply as u32).0
+            }
+            // Whoever made it: a win for the attackers.
+            crate::rules::RepetitionRule::ThirdOccurrenceAttackersWin => {
+                if position.side_to_move() == Side::Attackers {
+                    Score::win_in(ply as u32).0
+                } else {
+                    Score::loss_in(ply as u32).0
+                }
             }
             _ => self.draw_score(position),
         })
@@ -487,7 +578,14 @@ impl<'a> Thread<'a> {
         let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
         let mut index = 0usize;
         self.path.push((hash, position.occupied().count()));
+        // H12: the defenders' moves that would recreate a placement are not moves.
+        let recreatable = self.recreatable_boards(position);
+        let mut any_legal = false;
         while let Some((m, key)) = picker.next() {
+            if recreatable.is_some_and(|filter| self.recreates(filter, position, m)) {
+                continue;
+            }
+            any_legal = true;
             let tactical = key >= QUIET_LIMIT;
             // Quiet moves near the horizon may be skipped, at non-PV nodes without an open king
             // line and once a move that does not lose was found (so forced scores stay proofs).
@@ -564,6 +662,9 @@ impl<'a> Thread<'a> {
             }
         }
         self.path.pop();
+        if !any_legal {
+            return self.no_moves_score(position, ply); // H12: every move recreates a placement.
+        }
         if best_move.is_none() {
             // Every move was pruned as futile: the static score stands for them.
             return static_eval.min(beta).max(alpha);
@@ -722,12 +823,14 @@ impl<'a> Thread<'a> {
 
 /// Runs iterative deepening on a helper thread until the main thread is done (lazy SMP: the
 /// helpers fill the shared table; odd helpers search one ply deeper to spread the work). Helpers
-/// do not stop at the main thread's depth limit: going deeper keeps feeding it. `started` is
-/// told whether the helper's memory could be had, before it searches; `None` when it could not:
-/// the helper did not search.
+/// do not stop at the main thread's depth limit: going deeper keeps feeding it. `legal` are the
+/// game's legal moves at the root (its history may forbid some of the board's, H12). `started`
+/// is told whether the helper's memory could be had, before it searches; `None` when it could
+/// not: the helper did not search.
 pub(crate) fn helper(
     shared: &Shared<'_>,
     history: &[Position],
+    legal: &[Move],
     index: usize,
     max_depth: i32,
     started: impl FnOnce(bool),
@@ -736,7 +839,7 @@ pub(crate) fn helper(
     started(thread.is_some());
     let mut thread = thread?;
     let root = history[history.len() - 1];
-    let mut root_moves: Vec<(Move, u64)> = root.legal_moves().into_iter().map(|m| (m, 0)).collect();
+    let mut root_moves: Vec<(Move, u64)> = legal.iter().map(|&m| (m, 0)).collect();
     if root_moves.is_empty() {
         return Some(0);
     }
@@ -747,6 +850,16 @@ pub(crate) fn helper(
     }
     thread.flush_nodes();
     Some(thread.nodes())
+}
+
+/// The hash of a position's placement alone (H12 compares placements whoever is to move):
+/// its hash without the side-to-move key, which a position with the defenders to move has.
+fn board_hash(hash: u64, defenders_to_move: bool) -> u64 {
+    if defenders_to_move {
+        hash ^ crate::zobrist::DEFENDERS_TO_MOVE
+    } else {
+        hash
+    }
 }
 
 /// Forced results are stored relative to the node, so that they stay right at other plies.

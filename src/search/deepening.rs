@@ -143,9 +143,9 @@ pub(crate) fn run(
                 break;
             }
             let (told, ready) = std::sync::mpsc::sync_channel(1);
-            let (shared, history) = (&shared, &history);
+            let (shared, history, legal) = (&shared, &history, &legal);
             let spawned = std::thread::Builder::new().spawn_scoped(scope, move || {
-                alphabeta::helper(shared, history, index, HELPER_DEPTH, |set_up| {
+                alphabeta::helper(shared, history, legal, index, HELPER_DEPTH, |set_up| {
                     let _ = told.send(set_up);
                 })
             });
