@@ -3,8 +3,13 @@
 //!
 //! `tafl-engine tablut-challenge <white|black> ...` instead plays one game in the Tablut
 //! Challenge's server over TCP: see `challenge` and docs/tablut-challenge.md.
+//! `tafl-engine hnefatafl-org ...` plays on a hnefatafl.org server as a bot account: see
+//! `hnefatafl_org` and docs/hnefatafl-org.md.
 
 mod challenge;
+mod hnefatafl_org;
+mod json;
+mod remote;
 
 use std::time::Duration;
 
@@ -14,6 +19,7 @@ use tafl_engine::search::MAX_DRAW_COST;
 const USAGE: &str =
     "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>] [--contempt <n>]
        tafl-engine tablut-challenge <white|black> [options]
+       tafl-engine hnefatafl-org --user <name> [options]
   --hash <MiB>     transposition table size (default 64)
   --threads <n>    search threads (default 1)
   --movetime <ms>  time per move when the host sends no clock (default 5000)
@@ -21,7 +27,8 @@ const USAGE: &str =
                    (a draw is even) to 1500 (play on unless lost; the default)
 Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
-'tafl-engine tablut-challenge --help').";
+'tafl-engine tablut-challenge --help'); 'hnefatafl-org' on a hnefatafl.org server
+('tafl-engine hnefatafl-org --help').";
 
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
@@ -66,11 +73,13 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if let Some(("tablut-challenge", rest)) = args
+    match args
         .split_first()
         .map(|(first, rest)| (first.as_str(), rest))
     {
-        std::process::exit(challenge::main(rest));
+        Some(("tablut-challenge", rest)) => std::process::exit(challenge::main(rest)),
+        Some(("hnefatafl-org", rest)) => std::process::exit(hnefatafl_org::main(rest)),
+        _ => {}
     }
     match options(args.into_iter()) {
         Ok(options) => run_stdio(options),

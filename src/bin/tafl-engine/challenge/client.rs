@@ -20,25 +20,17 @@
 //!   board, no move.)
 
 use std::io::ErrorKind;
-use std::net::{TcpStream, ToSocketAddrs};
-use std::sync::mpsc;
-use std::thread;
 use std::time::{Duration, Instant};
 
-use tafl_engine::search::{Limits, SearchConfig, SearchResult, Searcher};
+use tafl_engine::search::{SearchConfig, SearchResult, Searcher};
 use tafl_engine::{Game, Move, Position, Side, Variant};
 
 use super::board;
 use super::framing::{self, FrameError};
-use super::json;
 use super::messages::{self, State, Turn, colour};
 use super::{MESSAGE_TIMEOUT, Options};
-
-/// How long connecting to one address of the server may take.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// The search is stopped this long after its time is up if it has not stopped by itself.
-const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
+use crate::json;
+use crate::remote::{self, connect};
 
 /// What to do after a state.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,13 +266,7 @@ impl Client {
         let result = self.search(budget);
         // The search's choice if it is legal and not refused, else the next best, else any
         // allowed move: never an illegal one.
-        let choice = result
-            .lines
-            .iter()
-            .filter_map(|line| line.moves.first().copied())
-            .chain(result.best_move)
-            .find(|m| allowed.contains(m))
-            .unwrap_or(allowed[0]);
+        let choice = remote::choose(&result, &allowed).unwrap_or(allowed[0]);
         if let Err(error) = self.game.play(choice) {
             // Not reached: the move is one of the game's legal moves.
             log(format!(
@@ -305,30 +291,10 @@ impl Client {
         Answer::Send(choice)
     }
 
-    /// Searches the current position for at most `budget`; a watchdog stops the search if it
-    /// has not stopped by itself shortly after.
+    /// Searches the current position for at most `budget` (see [`remote::search_within`]).
     fn search(&mut self, budget: Duration) -> SearchResult {
-        let limits = Limits::move_time(budget);
         let lines = self.refused.len() + 1;
-        let stop = self.searcher.stop_handle();
-        let (done, finished) = mpsc::channel::<()>();
-        let searcher = &mut self.searcher;
-        let game = &self.game;
-        thread::scope(|scope| {
-            scope.spawn(move || {
-                if finished.recv_timeout(budget + WATCHDOG_GRACE).is_err() {
-                    stop.stop();
-                }
-            });
-            let result = if lines > 1 {
-                searcher.search_multi_pv(game, &limits, lines, |_| {})
-            } else {
-                searcher.search(game, &limits, |_| {})
-            };
-            // Wakes the watchdog: its thread ends, the scope with it.
-            let _ = done.send(());
-            result
-        })
+        remote::search_within(&mut self.searcher, &self.game, budget, lines)
     }
 }
 
@@ -346,24 +312,6 @@ fn decode(bytes: &[u8]) -> Result<State, String> {
     })?;
     let value = json::parse(text).map_err(|error| format!("{error}: {}", excerpt()))?;
     State::from_json(&value).map_err(|error| format!("not a state: {error}: {}", excerpt()))
-}
-
-/// Connects to the server, trying each address the host name gives.
-fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
-    let addresses: Vec<_> = (host, port)
-        .to_socket_addrs()
-        .map_err(|error| format!("cannot find the server {host}: {error}"))?
-        .collect();
-    let mut last = format!("{host} has no address");
-    for address in addresses {
-        match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(stream) => return Ok(stream),
-            Err(error) => last = format!("{address}: {error}"),
-        }
-    }
-    Err(format!(
-        "cannot connect to the server at {host} port {port}: {last}"
-    ))
 }
 
 /// Plays one game; returns the exit status (0 once the game has ended).

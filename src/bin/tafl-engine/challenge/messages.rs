@@ -9,7 +9,7 @@
 use tafl_engine::{Move, Side};
 use thiserror::Error;
 
-use super::json::{Value, quote};
+use crate::json::{Value, quote};
 
 /// The server's board is 9x9 (`StateTablut`).
 pub const SIZE: usize = 9;
@@ -318,8 +318,8 @@ pub fn action_message(m: Move, side: Side) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::super::json::parse;
     use super::*;
+    use crate::json::parse;
 
     /// The server's start state (`StateTablut` with the turn set to WHITE), as gson writes it.
     fn start_json() -> String {

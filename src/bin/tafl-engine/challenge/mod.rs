@@ -3,7 +3,6 @@
 //! under "Ashton" Tablut rules over TCP. See docs/tablut-challenge.md.
 //!
 //! - `framing`: the 4-byte length prefix of every message (the server's `StreamUtils`);
-//! - `json`: a small strict JSON reader, and the string writer;
 //! - `messages`: the server's state, our name and our move, as gson writes and reads them;
 //! - `board`: the server's board as a library `Position`, and the move between two positions;
 //! - `client`: the connection and the game loop (keeping in step, thinking, answering).
@@ -11,7 +10,6 @@
 mod board;
 mod client;
 mod framing;
-mod json;
 mod messages;
 
 use std::time::Duration;

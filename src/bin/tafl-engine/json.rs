@@ -1,11 +1,11 @@
-//! A small, strict JSON reader (RFC 8259), enough for the Tablut Challenge server's messages, and
-//! the string writer for ours.
+//! A small, strict JSON reader (RFC 8259), enough for the messages of the Tablut Challenge's
+//! server and of hnefatafl.org's, and the string writer for ours.
 //!
 //! The reader takes a whole document and gives a [`Value`] or a [`JsonError`] that says where
 //! (byte offset) and what was wrong. It never panics, whatever the input: nesting is limited to
 //! [`MAX_DEPTH`] (so a document of ten thousand `[` cannot overflow the stack), and every index
-//! is checked. Numbers are checked against JSON's grammar and kept as their text (the server's
-//! messages have none; nothing here needs their value).
+//! is checked. Numbers are checked against JSON's grammar and kept as their text (whoever reads
+//! one parses it: hnefatafl.org's game ids are 128-bit).
 
 use std::fmt::Write as _;
 

@@ -1,0 +1,519 @@
+//! `tafl-engine hnefatafl-org`, the real binary, against a fake hnefatafl.org server: a TCP
+//! listener on 127.0.0.1 (port 0, passed with `--port`) that speaks the server's line protocol
+//! (hnefatafl-copenhagen 6.4.1: the login, `generate_move`, `resume_game_json`, `game ... play`,
+//! `= game`, `= game_over`) and referees with the library under hnefatafl.org's rules
+//! (docs/hnefatafl-org.md). Every move the client sends must be legal in the fake server's game,
+//! history included.
+//!
+//! Every read has a timeout and every wait for the client's exit a deadline, so a hung client
+//! fails a test instead of hanging it.
+
+use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use tafl_engine::{Game, Move, Piece, Side, Square, Variant};
+
+/// How long the fake server waits for the client to connect, answer or exit.
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The client's thinking time in these tests.
+const MOVE_TIME_MS: &str = "100";
+
+/// The server's role word of a side.
+fn role(side: Side) -> &'static str {
+    match side {
+        Side::Attackers => "attacker",
+        Side::Defenders => "defender",
+    }
+}
+
+/// The start as the server writes it (`open_tafl_serialize`): top row first, `A`, `D`, `K`.
+fn server_start(variant: &Variant) -> String {
+    let start = variant.start();
+    let size = start.rules().size();
+    let mut text = String::new();
+    for y in (0..size).rev() {
+        text.push('/');
+        let mut empty = 0;
+        for x in 0..size {
+            let piece = start.piece_at(Square::new(x, y).expect("a square"));
+            let letter = match piece {
+                Some(Piece::Attacker) => 'A',
+                Some(Piece::Defender) => 'D',
+                Some(Piece::King) => 'K',
+                None => {
+                    empty += 1;
+                    continue;
+                }
+            };
+            if empty > 0 {
+                text.push_str(&empty.to_string());
+                empty = 0;
+            }
+            text.push(letter);
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+    }
+    text.push('/');
+    text
+}
+
+/// A small random number generator, so that the fake server's games are repeatable.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+/// A game the fake server referees: its id, players, and the moves with their captures.
+struct Table {
+    id: u64,
+    attackers: String,
+    defenders: String,
+    variant: Variant,
+    game: Game,
+    record: Vec<String>,
+}
+
+impl Table {
+    fn new(id: u64, attackers: &str, defenders: &str, variant: Variant) -> Table {
+        Table {
+            id,
+            attackers: attackers.to_string(),
+            defenders: defenders.to_string(),
+            game: Game::new(&variant),
+            variant,
+            record: Vec::new(),
+        }
+    }
+
+    /// Plays `m`, which must be legal; records it as the server does (`a1-a2xb3`).
+    fn play(&mut self, m: Move) {
+        let captured = self
+            .game
+            .play(m)
+            .unwrap_or_else(|e| panic!("{m} is not legal here: {e}"));
+        let mut text = m.to_string();
+        for square in captured {
+            text.push('x');
+            text.push_str(&square.to_string());
+        }
+        self.record.push(text);
+    }
+
+    /// `resume_game_json`'s answer.
+    fn json(&self, dim: u8) -> String {
+        format!(
+            "= resume_game_json {{\"id\":{},\"attackers\":\"{}\",\"defenders\":\"{}\",\"dim\":{dim},\"start\":\"{}\",\"time_control\":null,\"time_remaining_ms\":null,\"moves\":\"{}\",\"rated\":false,\"messages\":[{{\"username\":\"x\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"content\":\"a message with spaces and \\\"quotes\\\"\"}}]}}",
+            self.id,
+            self.attackers,
+            self.defenders,
+            server_start(&self.variant),
+            self.record.join(" ")
+        )
+    }
+
+    fn to_move(&self) -> Side {
+        self.game.position().side_to_move()
+    }
+}
+
+/// One connection of the client to the fake server.
+struct Connection {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Connection {
+    fn send(&mut self, line: &str) {
+        // A client that has gone has gone: the test's later checks say what happened.
+        let _ = self.writer.write_all(format!("{line}\n").as_bytes());
+    }
+
+    fn send_bytes(&mut self, bytes: &[u8]) {
+        let _ = self.writer.write_all(bytes);
+    }
+
+    /// The client's next line, or `None` if it closed the connection.
+    fn recv(&mut self, stderr: &Shared) -> Option<String> {
+        let mut line = String::new();
+        match self.reader.read_line(&mut line) {
+            Ok(0) => None,
+            Ok(_) => Some(line.trim_end().to_string()),
+            Err(error) => panic!(
+                "no line from the client ({error}); stderr:\n{}",
+                stderr.text()
+            ),
+        }
+    }
+
+    /// The client's next line, which must start with `prefix`, skipping its pings.
+    fn expect(&mut self, prefix: &str, stderr: &Shared) -> String {
+        loop {
+            let line = self
+                .recv(stderr)
+                .unwrap_or_else(|| panic!("the client closed; stderr:\n{}", stderr.text()));
+            if line == "ping" {
+                self.send("= ping");
+                continue;
+            }
+            assert!(
+                line.starts_with(prefix),
+                "expected '{prefix}...', got '{line}'; stderr:\n{}",
+                stderr.text()
+            );
+            return line;
+        }
+    }
+}
+
+/// The client's stderr, gathered by a thread.
+#[derive(Clone)]
+struct Shared(Arc<Mutex<String>>);
+
+impl Shared {
+    fn text(&self) -> String {
+        self.0.lock().expect("stderr").clone()
+    }
+}
+
+/// The fake server and the client process.
+struct Server {
+    listener: TcpListener,
+    child: Child,
+    stderr: Shared,
+}
+
+impl Server {
+    /// Starts the client with `args` after `hnefatafl-org` and `--port <port>`.
+    fn start(args: &[&str]) -> Server {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener
+            .local_addr()
+            .expect("an address")
+            .port()
+            .to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg("hnefatafl-org")
+            .args(args)
+            .args(["--port", &port, "--movetime", MOVE_TIME_MS, "--hash", "4"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the client starts");
+        let stderr = Shared(Arc::new(Mutex::new(String::new())));
+        let mut pipe = child.stderr.take().expect("piped stderr");
+        let collected = stderr.clone();
+        thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buffer) {
+                if n == 0 {
+                    return;
+                }
+                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                collected.0.lock().expect("stderr").push_str(&text);
+            }
+        });
+        listener.set_nonblocking(true).expect("non-blocking");
+        Server {
+            listener,
+            child,
+            stderr,
+        }
+    }
+
+    /// Accepts the client's next connection.
+    fn accept(&mut self) -> Connection {
+        let started = Instant::now();
+        let stream = loop {
+            match self.listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    if started.elapsed() > PATIENCE {
+                        let _ = self.child.kill();
+                        panic!("the client did not connect: {}", self.stderr.text());
+                    }
+                    thread::sleep(Duration::from_millis(5));
+                }
+                Err(error) => panic!("accept: {error}"),
+            }
+        };
+        stream.set_nonblocking(false).expect("blocking");
+        stream.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+        Connection {
+            reader: BufReader::new(stream.try_clone().expect("a clone")),
+            writer: stream,
+        }
+    }
+
+    /// Accepts a connection and answers its login with `= login`; returns the login line.
+    fn logged_in(&mut self) -> (Connection, String) {
+        let mut connection = self.accept();
+        let login = connection.expect("32d9a140 ", &self.stderr);
+        connection.send("= login");
+        connection.expect("software_id tafl-engine-", &self.stderr);
+        (connection, login)
+    }
+
+    /// Waits for the client to exit.
+    fn exit(&mut self) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("a status") {
+                return status;
+            }
+            if started.elapsed() > PATIENCE {
+                let _ = self.child.kill();
+                panic!("the client did not exit: {}", self.stderr.text());
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// The client's next move in `table` (as `us`): asked with `generate_move`, the record sent
+/// when it asks for it, the move read and checked legal, played.
+fn client_move(server: &Server, connection: &mut Connection, table: &mut Table, us: Side) -> Move {
+    connection.send(&format!("game {} generate_move {}", table.id, role(us)));
+    connection.expect(&format!("resume_game_json {}", table.id), &server.stderr);
+    let dim = table.variant.rules().size();
+    connection.send(&table.json(dim));
+    let line = connection.expect(
+        &format!("game {} play {}", table.id, role(us)),
+        &server.stderr,
+    );
+    let words: Vec<&str> = line.split_whitespace().collect();
+    assert_eq!(words.len(), 6, "{line}");
+    let m: Move = format!("{}-{}", words[4], words[5])
+        .parse()
+        .unwrap_or_else(|e| panic!("{line}: {e}"));
+    assert!(
+        table.game.legal_moves().contains(&m),
+        "{m} is not legal in\n{}",
+        tafl_engine::notation::diagram(table.game.position())
+    );
+    table.play(m);
+    m
+}
+
+/// The fake opponent's move: a random legal one, played; returns the line that tells it.
+fn opponent_plays(table: &mut Table, random: &mut Lcg) -> String {
+    let mut moves = table.game.legal_moves();
+    moves.sort_by_key(|m| (m.from().index(), m.to().index()));
+    let m = moves[random.below(moves.len())];
+    let side = table.to_move();
+    table.play(m);
+    format!(
+        "game {} play {} {} {}",
+        table.id,
+        role(side),
+        m.from(),
+        m.to()
+    )
+}
+
+/// The fake opponent's move, told to the client as the server tells it.
+fn opponent_move(connection: &mut Connection, table: &mut Table, random: &mut Lcg) {
+    let line = opponent_plays(table, random);
+    connection.send(&line);
+}
+
+#[test]
+fn a_whole_game_as_the_attackers_through_the_server_s_noise() {
+    let mut server = Server::start(&["--user", "ai-test", "--password", "pw word", "--games", "1"]);
+    let (mut connection, login) = server.logged_in();
+    assert_eq!(login, "32d9a140 login ai-test pw word");
+    let mut table = Table::new(5, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(11);
+    // The noise a real server sends: lists of users and games, texts, a line of two megabytes,
+    // bytes that are not UTF-8, lines about other games.
+    connection.send("= users_updated (updated:{},removed:[])");
+    connection.send("version 6.4.1");
+    connection.send_bytes(&[b'x'; 2 << 20]);
+    connection.send_bytes(b"\n\xff\xfe\x00 broken\n");
+    connection.send("game x generate_move attacker");
+    connection.send("= games_updated {\"created\":[],\"removed\":[],\"updated\":{}}");
+    connection.send("request_draw 5 defender");
+    for _ in 0..6 {
+        client_move(&server, &mut connection, &mut table, Side::Attackers);
+        connection.send("= game");
+        connection.send("= game_time {\"id\":5,\"attacker_ms_left\":1,\"defender_ms_left\":2}");
+        if table.game.outcome().is_some() {
+            break;
+        }
+        opponent_move(&mut connection, &mut table, &mut random);
+        if table.game.outcome().is_some() {
+            break;
+        }
+    }
+    connection.send("= game_over 5 defender_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    assert!(stderr.contains("game 5 over after"), "{stderr}");
+    assert!(stderr.contains("defender won"), "{stderr}");
+    assert!(
+        stderr.contains("dropped a line of 2097152 bytes"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("a draw offered, not taken"), "{stderr}");
+    assert!(stderr.contains("done: 1 games played"), "{stderr}");
+}
+
+#[test]
+fn a_refused_move_is_replaced_by_another() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(8, "human", "ai-test", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(3);
+    opponent_move(&mut connection, &mut table, &mut random);
+    connection.send("game 8 generate_move defender");
+    connection.expect("resume_game_json 8", &server.stderr);
+    connection.send(&table.json(11));
+    let first = connection.expect("game 8 play defender", &server.stderr);
+    connection.send("? game play: you already reached that position");
+    connection.expect("resume_game_json 8", &server.stderr);
+    connection.send(&table.json(11));
+    let second = connection.expect("game 8 play defender", &server.stderr);
+    assert_ne!(first, second);
+    connection.send("= game_over 8 attacker_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    assert!(server.stderr.text().contains("refused our move"));
+}
+
+#[test]
+fn after_a_dropped_connection_it_logs_in_again_and_resumes() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(2, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(5);
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game");
+    drop(connection);
+    // The opponent moves while the client is away; at its new login the server asks for the
+    // move in every game of its, as the real one does.
+    opponent_plays(&mut table, &mut random);
+    let (mut connection, _) = server.logged_in();
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game");
+    connection.send("= game_over 2 attacker_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    assert!(stderr.contains("connection lost"), "{stderr}");
+    assert!(stderr.contains("attacker won"), "{stderr}");
+}
+
+#[test]
+fn it_waits_when_the_record_says_it_is_not_its_turn() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(4, "human", "ai-test", Variant::hnefatafl_org_copenhagen());
+    // At login the server asks for a move in every game, whoever is to move.
+    connection.send("game 4 generate_move defender");
+    connection.expect("resume_game_json 4", &server.stderr);
+    connection.send(&table.json(11));
+    let mut random = Lcg(9);
+    opponent_move(&mut connection, &mut table, &mut random);
+    // The next line must answer the next request, not the first.
+    let m = client_move(&server, &mut connection, &mut table, Side::Defenders);
+    assert!(table.game.moves().any(|played| played == m));
+    connection.send("= game_over 4 attacker_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+}
+
+#[test]
+fn it_creates_its_account_offers_a_brandubh_game_and_counts_the_draw() {
+    let mut server = Server::start(&[
+        "--user",
+        "ai-new",
+        "--password",
+        "pw",
+        "--create-account",
+        "--new-game",
+        "defender",
+        "--size",
+        "7",
+        "--time",
+        "untimed",
+        "--games",
+        "1",
+    ]);
+    let mut connection = server.accept();
+    assert_eq!(
+        connection.expect("32d9a140 login", &server.stderr),
+        "32d9a140 login ai-new pw"
+    );
+    connection.send("? login multiple_possible_errors account_not_in_database");
+    assert_eq!(
+        connection.expect("32d9a140 create_account", &server.stderr),
+        "32d9a140 create_account ai-new pw"
+    );
+    connection.send("= login");
+    connection.expect("software_id", &server.stderr);
+    let offer = connection.expect("new_game", &server.stderr);
+    assert_eq!(
+        offer,
+        r#"new_game {"role":"Defender","rated":false,"time_settings":"UnTimed","board_size":7}"#
+    );
+    connection.send("= new_game 9");
+    connection.send("= challenge_requested 9");
+    connection.expect("join_game 9", &server.stderr);
+    connection.send("= join_game human ai-new unrated UnTimed 7");
+    // On 7x7 the defenders move first.
+    let mut table = Table::new(9, "human", "ai-new", Variant::hnefatafl_org_brandubh());
+    let mut random = Lcg(1);
+    for _ in 0..3 {
+        client_move(&server, &mut connection, &mut table, Side::Defenders);
+        connection.send("= game");
+        if table.game.outcome().is_some() {
+            break;
+        }
+        opponent_move(&mut connection, &mut table, &mut random);
+        if table.game.outcome().is_some() {
+            break;
+        }
+    }
+    connection.send("= draw accept");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    assert!(
+        server.stderr.text().contains("game 9 over"),
+        "{}",
+        server.stderr.text()
+    );
+}
+
+#[test]
+fn a_13x13_game_is_resigned_and_a_refused_login_ends_the_client() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    connection.send("game 6 generate_move attacker");
+    connection.expect("resume_game_json 6", &server.stderr);
+    let start =
+        "/3AAAAAAA3/6A6/13/A5D5A/A5D5A/A4DDD4A/AA1DDDKDDD1AA/A4DDD4A/A5D5A/A5D5A/13/6A6/3AAAAAAA3/";
+    connection.send(&format!(
+        "= resume_game_json {{\"id\":6,\"attackers\":\"ai-test\",\"defenders\":\"human\",\"dim\":13,\"start\":\"{start}\",\"time_control\":null,\"time_remaining_ms\":null,\"moves\":\"\",\"rated\":false,\"messages\":[]}}"
+    ));
+    connection.expect("game 6 play attacker resigns _", &server.stderr);
+    connection.send("= game_over 6 defender_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+
+    let mut server = Server::start(&["--user", "ai-test"]);
+    let mut connection = server.accept();
+    connection.expect("32d9a140 login", &server.stderr);
+    connection.send("? login multiple_possible_errors wrong_password");
+    let status = server.exit();
+    assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
+    assert!(server.stderr.text().contains("refuses the login"));
+}
