@@ -6,6 +6,9 @@
 //! Every read has a timeout and every wait for the client's exit a deadline, so a hung client
 //! fails a test instead of hanging it.
 
+mod common;
+
+use common::seeded::Lcg;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -69,19 +72,6 @@ fn without(position: &Position, square: &str, side: Side) -> Position {
         "{square} had a piece"
     );
     Position::from_pieces(position.rules(), side, pieces).expect("a position")
-}
-
-/// A small random number generator, so that the fake server's games are repeatable.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// The fake server and the client connected to it.

@@ -166,6 +166,18 @@ impl Position {
         target
     }
 
+    /// Takes a shieldwall's `squares` (C8, H5), which hold pieces of the side that did not
+    /// move, `mover`'s opponent: all but the king; returns the squares taken.
+    pub(super) fn take_wall(&mut self, mover: Side, squares: Bitboard) -> Bitboard {
+        let taken = squares - self.king;
+        let piece = match mover {
+            Side::Attackers => Piece::Defender,
+            Side::Defenders => Piece::Attacker,
+        };
+        self.remove(piece, taken);
+        taken
+    }
+
     /// Removes the pieces `piece` on `squares` (all of them hold one), keeping the hash.
     pub(super) fn remove(&mut self, piece: Piece, squares: Bitboard) {
         *self.set_mut(piece) = self.set(piece) - squares;

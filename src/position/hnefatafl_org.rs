@@ -11,7 +11,7 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::piece::{Piece, Side};
+use crate::piece::Side;
 use crate::position::{Position, WinReason};
 use crate::rules::custom::RuleSet;
 use crate::square::{MAX_BOARD_SIZE, Square};
@@ -137,16 +137,10 @@ impl Position {
                     continue;
                 };
                 if length > 1 && bracket(self, closing) && (to == opening || to == closing) {
-                    let taken = run[..length]
+                    let wall = run[..length]
                         .iter()
-                        .fold(Bitboard::EMPTY, |taken, &square| taken | square)
-                        - self.king;
-                    let piece = match mover {
-                        Side::Attackers => Piece::Defender,
-                        Side::Defenders => Piece::Attacker,
-                    };
-                    self.remove(piece, taken);
-                    captured |= taken;
+                        .fold(Bitboard::EMPTY, |wall, &square| wall | square);
+                    captured |= self.take_wall(mover, wall);
                 }
             }
         }

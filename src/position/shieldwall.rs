@@ -11,7 +11,7 @@
 //!   something clears them, and a wall already found keeps growing with them.
 
 use crate::bitboard::Bitboard;
-use crate::piece::{Piece, Side};
+use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::custom::{RuleSet, Shieldwall};
 use crate::square::{MAX_BOARD_SIZE, Square};
@@ -249,16 +249,10 @@ impl Position {
             if !full_of_enemies {
                 continue;
             }
-            let taken = held
+            let wall = held
                 .iter()
-                .fold(Bitboard::EMPTY, |set, &square| set | square)
-                - self.king;
-            let piece = match mover {
-                Side::Attackers => Piece::Defender,
-                Side::Defenders => Piece::Attacker,
-            };
-            self.remove(piece, taken);
-            captured |= taken;
+                .fold(Bitboard::EMPTY, |set, &square| set | square);
+            captured |= self.take_wall(mover, wall);
         }
         captured
     }

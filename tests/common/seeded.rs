@@ -23,3 +23,18 @@ pub fn middlegame(variant: &Variant, plies: usize, seed: u64) -> Game {
     }
     game
 }
+
+/// A small random number generator (a linear congruential one), so that the fake servers'
+/// games are repeatable.
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    /// A number below `n` (at least 1).
+    pub fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}

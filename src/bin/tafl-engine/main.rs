@@ -30,6 +30,13 @@ Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tafl-engine tablut-challenge --help'); 'hnefatafl-org' on a hnefatafl.org server
 ('tafl-engine hnefatafl-org --help').";
 
+/// A subcommand's exit status for a command line it could not take: its message on stderr, 0
+/// for the usage itself (`--help`), 2 for a bad command line.
+fn refused(message: &str, usage: &str) -> i32 {
+    eprintln!("{message}");
+    if message == usage { 0 } else { 2 }
+}
+
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
     let mut options = SessionOptions::default();

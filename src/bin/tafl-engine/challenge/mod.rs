@@ -161,10 +161,7 @@ pub fn options(args: &[String]) -> Result<Options, String> {
 pub fn main(args: &[String]) -> i32 {
     match options(args) {
         Ok(options) => client::run(&options, variant()),
-        Err(message) => {
-            eprintln!("{message}");
-            if message == USAGE { 0 } else { 2 }
-        }
+        Err(message) => crate::refused(&message, USAGE),
     }
 }
 

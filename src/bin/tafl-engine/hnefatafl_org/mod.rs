@@ -221,10 +221,7 @@ pub fn main(args: &[String]) -> i32 {
             }
             client::Client::new(options).run(&mut log)
         }
-        Err(message) => {
-            eprintln!("{message}");
-            if message == USAGE { 0 } else { 2 }
-        }
+        Err(message) => crate::refused(&message, USAGE),
     }
 }
 
