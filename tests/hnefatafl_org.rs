@@ -8,6 +8,9 @@
 //! Every read has a timeout and every wait for the client's exit a deadline, so a hung client
 //! fails a test instead of hanging it.
 
+mod common;
+
+use common::seeded::Lcg;
 use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -62,19 +65,6 @@ fn server_start(variant: &Variant) -> String {
     }
     text.push('/');
     text
-}
-
-/// A small random number generator, so that the fake server's games are repeatable.
-struct Lcg(u64);
-
-impl Lcg {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
 }
 
 /// A game the fake server referees: its id, players, and the moves with their captures.
@@ -362,7 +352,10 @@ fn a_whole_game_as_the_attackers_through_the_server_s_noise() {
     connection.send("= game_over 5 defender_wins");
     assert!(server.exit().success(), "{}", server.stderr.text());
     let stderr = server.stderr.text();
-    assert!(stderr.contains("game 5 over after"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("game 5 over after {} moves", table.record.len())),
+        "{stderr}"
+    );
     assert!(stderr.contains("defender won"), "{stderr}");
     assert!(
         stderr.contains("dropped a line of 2097152 bytes"),
@@ -516,4 +509,17 @@ fn a_13x13_game_is_resigned_and_a_refused_login_ends_the_client() {
     let status = server.exit();
     assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
     assert!(server.stderr.text().contains("refuses the login"));
+}
+
+#[test]
+fn a_game_its_own_move_ends_counts_that_move() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(3, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    // The server answers a move that ends the game with the end alone, no `= game`.
+    connection.send("= game_over 3 attacker_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    assert!(stderr.contains("game 3 over after 1 moves"), "{stderr}");
 }

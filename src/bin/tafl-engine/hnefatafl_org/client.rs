@@ -355,6 +355,9 @@ impl Client {
             Incoming::MoveAccepted => {
                 if let Some((id, ..)) = self.pending.take() {
                     self.asked.remove(&id);
+                    if let Some(plies) = self.plies.get_mut(&id) {
+                        *plies += 1;
+                    }
                 }
             }
             Incoming::MoveRefused(why) => match self.pending.take() {
@@ -425,6 +428,9 @@ impl Client {
             Incoming::LoginRefused(why) => log(format!("unexpected: {why}")),
             Incoming::Played { id, side, from, to } => {
                 log(format!("game {id}: {} played {from}-{to}", role_word(side)));
+                if let Some(plies) = self.plies.get_mut(&id) {
+                    *plies += 1;
+                }
             }
             Incoming::JoinRequested(id) => log(format!("asked to join game {id}")),
             Incoming::GameStarted => log(text.to_string()),
