@@ -18,7 +18,7 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use tafl_engine::{Game, Move, Piece, Side, Square, Variant};
+use tafl_engine::{Game, Move, Outcome, Piece, Side, Square, Variant};
 
 /// How long the fake server waits for the client to connect, answer or exit.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -75,6 +75,9 @@ struct Table {
     variant: Variant,
     game: Game,
     record: Vec<String>,
+    /// The clock, if the game is timed: milliseconds left to the attackers and the defenders,
+    /// and the seconds added a move.
+    clock: Option<(i64, i64, i64)>,
 }
 
 impl Table {
@@ -86,6 +89,7 @@ impl Table {
             game: Game::new(&variant),
             variant,
             record: Vec::new(),
+            clock: None,
         }
     }
 
@@ -105,8 +109,17 @@ impl Table {
 
     /// `resume_game_json`'s answer.
     fn json(&self, dim: u8) -> String {
+        let (time_control, time_remaining) = match self.clock {
+            Some((attackers_ms, defenders_ms, increment_s)) => (
+                format!("{{\"main_time_seconds\":900,\"increment_length\":{increment_s}}}"),
+                format!(
+                    "{{\"attackers\":{attackers_ms},\"defenders\":{defenders_ms},\"last_move\":\"2026-01-01T00:00:00Z\"}}"
+                ),
+            ),
+            None => ("null".to_string(), "null".to_string()),
+        };
         format!(
-            "= resume_game_json {{\"id\":{},\"attackers\":\"{}\",\"defenders\":\"{}\",\"dim\":{dim},\"start\":\"{}\",\"time_control\":null,\"time_remaining_ms\":null,\"moves\":\"{}\",\"rated\":false,\"messages\":[{{\"username\":\"x\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"content\":\"a message with spaces and \\\"quotes\\\"\"}}]}}",
+            "= resume_game_json {{\"id\":{},\"attackers\":\"{}\",\"defenders\":\"{}\",\"dim\":{dim},\"start\":\"{}\",\"time_control\":{time_control},\"time_remaining_ms\":{time_remaining},\"moves\":\"{}\",\"rated\":false,\"messages\":[{{\"username\":\"x\",\"timestamp\":\"2026-01-01T00:00:00Z\",\"content\":\"a message with spaces and \\\"quotes\\\"\"}}]}}",
             self.id,
             self.attackers,
             self.defenders,
@@ -187,7 +200,8 @@ struct Server {
 }
 
 impl Server {
-    /// Starts the client with `args` after `hnefatafl-org` and `--port <port>`.
+    /// Starts the client with `hnefatafl-org`, `--port <port>`, the tests' thinking time and
+    /// table size, and `args`.
     fn start(args: &[&str]) -> Server {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
         let port = listener
@@ -197,8 +211,9 @@ impl Server {
             .to_string();
         let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
             .arg("hnefatafl-org")
-            .args(args)
             .args(["--port", &port, "--movetime", MOVE_TIME_MS, "--hash", "4"])
+            // After the defaults: a test's own flags replace them.
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -322,7 +337,7 @@ fn opponent_move(connection: &mut Connection, table: &mut Table, random: &mut Lc
 }
 
 #[test]
-fn a_whole_game_as_the_attackers_through_the_server_s_noise() {
+fn a_game_as_the_attackers_through_the_server_s_noise() {
     let mut server = Server::start(&["--user", "ai-test", "--password", "pw word", "--games", "1"]);
     let (mut connection, login) = server.logged_in();
     assert_eq!(login, "32d9a140 login ai-test pw word");
@@ -522,4 +537,184 @@ fn a_game_its_own_move_ends_counts_that_move() {
     assert!(server.exit().success(), "{}", server.stderr.text());
     let stderr = server.stderr.text();
     assert!(stderr.contains("game 3 over after 1 moves"), "{stderr}");
+}
+
+/// The line the server ends a game with, for the fake referee's outcome.
+fn ending(table: &Table) -> String {
+    match table.game.outcome() {
+        Some(Outcome::Win { winner, .. }) => {
+            format!("= game_over {} {}_wins", table.id, role(winner))
+        }
+        Some(Outcome::Draw(_)) => "= draw accept".to_string(),
+        None => panic!("game {} is not over", table.id),
+    }
+}
+
+/// Plays `table` to its end under the fake referee, the client as `us` (asked for every move,
+/// each checked legal with the game's history), a random opponent; returns the result line
+/// the client should log.
+fn play_to_the_end(
+    server: &Server,
+    connection: &mut Connection,
+    table: &mut Table,
+    us: Side,
+    random: &mut Lcg,
+) -> String {
+    while table.game.outcome().is_none() {
+        if table.to_move() == us {
+            client_move(server, connection, table, us);
+            // A move that ends the game gets the end alone, as on the real server.
+            if table.game.outcome().is_none() {
+                connection.send("= game");
+            }
+        } else {
+            opponent_move(connection, table, random);
+        }
+    }
+    connection.send(&ending(table));
+    let how = match table.game.outcome() {
+        Some(Outcome::Win { winner, .. }) => format!("{} won", role(winner)),
+        _ => "drawn".to_string(),
+    };
+    format!(
+        "game {} over after {} moves: {how}",
+        table.id,
+        table.record.len()
+    )
+}
+
+#[test]
+fn whole_games_to_their_end_as_either_side_every_move_legal() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "2"]);
+    let (mut connection, _) = server.logged_in();
+    let mut random = Lcg(21);
+    let mut results = Vec::new();
+    let mut attacking = Table::new(21, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    results.push(play_to_the_end(
+        &server,
+        &mut connection,
+        &mut attacking,
+        Side::Attackers,
+        &mut random,
+    ));
+    // On 7x7 the defenders move first: the client's first request is the game's first move.
+    let mut defending = Table::new(22, "human", "ai-test", Variant::hnefatafl_org_brandubh());
+    results.push(play_to_the_end(
+        &server,
+        &mut connection,
+        &mut defending,
+        Side::Defenders,
+        &mut random,
+    ));
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    for result in &results {
+        assert!(
+            stderr.contains(result.as_str()),
+            "'{result}' not in:\n{stderr}"
+        );
+    }
+    assert!(stderr.contains("done: 2 games played"), "{stderr}");
+    // The client replayed every record without a disagreement with the referee's captures.
+    assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+/// One move of the client's on a clock that runs: the time from the request to the answer is
+/// taken from its side's time, as the server does, and the increment added.
+fn client_move_on_the_clock(
+    server: &Server,
+    connection: &mut Connection,
+    table: &mut Table,
+    us: Side,
+) -> Duration {
+    let asked = Instant::now();
+    client_move(server, connection, table, us);
+    let took = asked.elapsed();
+    let (attackers_ms, defenders_ms, increment_s) = table.clock.expect("a timed game");
+    let spent = took.as_millis() as i64 - increment_s * 1000;
+    table.clock = Some(match us {
+        Side::Attackers => (attackers_ms - spent, defenders_ms, increment_s),
+        Side::Defenders => (attackers_ms, defenders_ms - spent, increment_s),
+    });
+    took
+}
+
+#[test]
+fn every_answer_comes_within_the_clock_whatever_the_movetime() {
+    // Thinking time a move up to a minute, but 2.5 seconds on the clock and no increment: the
+    // clock decides. The fake server runs the client's clock as the real one does.
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1", "--movetime", "60000"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(31, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    table.clock = Some((2_500, 900_000, 0));
+    let mut random = Lcg(31);
+    for _ in 0..6 {
+        let took = client_move_on_the_clock(&server, &mut connection, &mut table, Side::Attackers);
+        let (left, ..) = table.clock.expect("a clock");
+        assert!(
+            left > 0,
+            "the client took {took:?} and ran out of time; stderr:\n{}",
+            server.stderr.text()
+        );
+        if table.game.outcome().is_some() {
+            break;
+        }
+        connection.send("= game");
+        opponent_move(&mut connection, &mut table, &mut random);
+        if table.game.outcome().is_some() {
+            break;
+        }
+    }
+    connection.send("= game_over 31 defender_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+}
+
+/// A game of `initialize_display`'s list (the server's RON) between `attacker` and `defender`
+/// (`None`: a free seat), untimed.
+fn listed_game(id: u64, attacker: Option<&str>, defender: Option<&str>, size: u8) -> String {
+    let seat = |name: Option<&str>| match name {
+        Some(name) => format!("Some(\"{name}\")"),
+        None => "None".to_string(),
+    };
+    let started = attacker.is_some() && defender.is_some();
+    format!(
+        "(id:{id},attacker:{},defender:{},challenger:(None),rated:No,timed:UnTimed,spectators:{{}},challenge_accepted:{started},game_over:false,board_size:_{size},turn:Roleless)",
+        seat(attacker),
+        seat(defender)
+    )
+}
+
+#[test]
+fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
+    let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    // At login the server lists its games: one under way between others, one offered on
+    // 13x13, one of the client's own name, one offered on 11x11 with the attackers' seat free.
+    let games = [
+        listed_game(40, Some("a"), Some("b"), 11),
+        listed_game(41, None, Some("human"), 13),
+        listed_game(42, Some("ai-test"), None, 11),
+        listed_game(43, None, Some("human"), 11),
+    ];
+    connection.send(&format!(
+        "= initialize_display ([{}],Users({{}}),false,false)",
+        games.join(",")
+    ));
+    connection.expect("join_game_pending 43", &server.stderr);
+    // The creator accepts; the server starts the game and asks the attackers for a move.
+    connection.send("= join_game ai-test human unrated UnTimed 11");
+    let mut table = Table::new(43, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(43);
+    for _ in 0..2 {
+        client_move(&server, &mut connection, &mut table, Side::Attackers);
+        connection.send("= game");
+        opponent_move(&mut connection, &mut table, &mut random);
+    }
+    connection.send("= game_over 43 defender_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    assert!(
+        stderr.contains("game 43 over after 4 moves: defender won"),
+        "{stderr}"
+    );
 }
