@@ -1,5 +1,5 @@
 //! `tafl-engine hnefatafl-org`, the real binary, against a fake hnefatafl.org server: a TCP
-//! listener on 127.0.0.1 (port 0, passed with `--port`) that speaks the server's line protocol
+//! listener on 127.0.0.1 (`common::client_process`) that speaks the server's line protocol
 //! (hnefatafl-copenhagen 6.4.1: the login, `generate_move`, `resume_game_json`, `game ... play`,
 //! `= game`, `= game_over`) and referees with the library under hnefatafl.org's rules
 //! (docs/hnefatafl-org.md). Every move the client sends must be legal in the fake server's game,
@@ -10,15 +10,14 @@
 
 mod common;
 
+use common::client_process::{ClientProcess, Stderr};
 use common::seeded::Lcg;
-use std::io::{BufRead, BufReader, ErrorKind, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpStream;
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use tafl_engine::{Game, Move, Outcome, Piece, Side, Square, Variant};
+use tafl_engine::{Game, Move, Outcome, Side, Variant, notation};
 
 /// How long the fake server waits for the client to connect, answer or exit.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -34,37 +33,14 @@ fn role(side: Side) -> &'static str {
     }
 }
 
-/// The start as the server writes it (`open_tafl_serialize`): top row first, `A`, `D`, `K`.
+/// The start as the server writes it (`open_tafl_serialize`): top row first, `A`, `D`, `K`;
+/// the library's record has rank 1 first, `t`, `T`, `K`.
 fn server_start(variant: &Variant) -> String {
-    let start = variant.start();
-    let size = start.rules().size();
-    let mut text = String::new();
-    for y in (0..size).rev() {
-        text.push('/');
-        let mut empty = 0;
-        for x in 0..size {
-            let piece = start.piece_at(Square::new(x, y).expect("a square"));
-            let letter = match piece {
-                Some(Piece::Attacker) => 'A',
-                Some(Piece::Defender) => 'D',
-                Some(Piece::King) => 'K',
-                None => {
-                    empty += 1;
-                    continue;
-                }
-            };
-            if empty > 0 {
-                text.push_str(&empty.to_string());
-                empty = 0;
-            }
-            text.push(letter);
-        }
-        if empty > 0 {
-            text.push_str(&empty.to_string());
-        }
-    }
-    text.push('/');
-    text
+    let record = notation::position_record(&variant.start());
+    let rows: Vec<&str> = record.trim_matches('/').split('/').rev().collect();
+    format!("/{}/", rows.join("/"))
+        .replace('t', "A")
+        .replace('T', "D")
 }
 
 /// A game the fake server referees: its id, players, and the moves with their captures.
@@ -150,7 +126,7 @@ impl Connection {
     }
 
     /// The client's next line, or `None` if it closed the connection.
-    fn recv(&mut self, stderr: &Shared) -> Option<String> {
+    fn recv(&mut self, stderr: &Stderr) -> Option<String> {
         let mut line = String::new();
         match self.reader.read_line(&mut line) {
             Ok(0) => None,
@@ -163,7 +139,7 @@ impl Connection {
     }
 
     /// The client's next line, which must start with `prefix`, skipping its pings.
-    fn expect(&mut self, prefix: &str, stderr: &Shared) -> String {
+    fn expect(&mut self, prefix: &str, stderr: &Stderr) -> String {
         loop {
             let line = self
                 .recv(stderr)
@@ -182,82 +158,28 @@ impl Connection {
     }
 }
 
-/// The client's stderr, gathered by a thread.
-#[derive(Clone)]
-struct Shared(Arc<Mutex<String>>);
-
-impl Shared {
-    fn text(&self) -> String {
-        self.0.lock().expect("stderr").clone()
-    }
-}
-
 /// The fake server and the client process.
 struct Server {
-    listener: TcpListener,
-    child: Child,
-    stderr: Shared,
+    client: ClientProcess,
+    stderr: Stderr,
 }
 
 impl Server {
     /// Starts the client with `hnefatafl-org`, `--port <port>`, the tests' thinking time and
-    /// table size, and `args`.
+    /// table size, and `args` (whose flags replace those).
     fn start(args: &[&str]) -> Server {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-        let port = listener
-            .local_addr()
-            .expect("an address")
-            .port()
-            .to_string();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
-            .arg("hnefatafl-org")
-            .args(["--port", &port, "--movetime", MOVE_TIME_MS, "--hash", "4"])
-            // After the defaults: a test's own flags replace them.
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the client starts");
-        let stderr = Shared(Arc::new(Mutex::new(String::new())));
-        let mut pipe = child.stderr.take().expect("piped stderr");
-        let collected = stderr.clone();
-        thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buffer) {
-                if n == 0 {
-                    return;
-                }
-                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
-                collected.0.lock().expect("stderr").push_str(&text);
-            }
-        });
-        listener.set_nonblocking(true).expect("non-blocking");
+        let mut all = vec!["--movetime", MOVE_TIME_MS, "--hash", "4"];
+        all.extend_from_slice(args);
+        let client = ClientProcess::start("hnefatafl-org", &all, PATIENCE);
         Server {
-            listener,
-            child,
-            stderr,
+            stderr: client.stderr.clone(),
+            client,
         }
     }
 
     /// Accepts the client's next connection.
     fn accept(&mut self) -> Connection {
-        let started = Instant::now();
-        let stream = loop {
-            match self.listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(error) if error.kind() == ErrorKind::WouldBlock => {
-                    if started.elapsed() > PATIENCE {
-                        let _ = self.child.kill();
-                        panic!("the client did not connect: {}", self.stderr.text());
-                    }
-                    thread::sleep(Duration::from_millis(5));
-                }
-                Err(error) => panic!("accept: {error}"),
-            }
-        };
-        stream.set_nonblocking(false).expect("blocking");
-        stream.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+        let stream = self.client.accept();
         Connection {
             reader: BufReader::new(stream.try_clone().expect("a clone")),
             writer: stream,
@@ -275,17 +197,7 @@ impl Server {
 
     /// Waits for the client to exit.
     fn exit(&mut self) -> ExitStatus {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("a status") {
-                return status;
-            }
-            if started.elapsed() > PATIENCE {
-                let _ = self.child.kill();
-                panic!("the client did not exit: {}", self.stderr.text());
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
+        self.client.exit()
     }
 }
 
@@ -336,6 +248,29 @@ fn opponent_move(connection: &mut Connection, table: &mut Table, random: &mut Lc
     connection.send(&line);
 }
 
+/// Up to `rounds` of the client's move (as `us`, answered `= game`) and the opponent's, until
+/// the game ends.
+fn play_rounds(
+    server: &Server,
+    connection: &mut Connection,
+    table: &mut Table,
+    us: Side,
+    random: &mut Lcg,
+    rounds: usize,
+) {
+    for _ in 0..rounds {
+        client_move(server, connection, table, us);
+        connection.send("= game");
+        if table.game.outcome().is_some() {
+            return;
+        }
+        opponent_move(connection, table, random);
+        if table.game.outcome().is_some() {
+            return;
+        }
+    }
+}
+
 #[test]
 fn a_game_as_the_attackers_through_the_server_s_noise() {
     let mut server = Server::start(&["--user", "ai-test", "--password", "pw word", "--games", "1"]);
@@ -352,18 +287,15 @@ fn a_game_as_the_attackers_through_the_server_s_noise() {
     connection.send("game x generate_move attacker");
     connection.send("= games_updated {\"created\":[],\"removed\":[],\"updated\":{}}");
     connection.send("request_draw 5 defender");
-    for _ in 0..6 {
-        client_move(&server, &mut connection, &mut table, Side::Attackers);
-        connection.send("= game");
-        connection.send("= game_time {\"id\":5,\"attacker_ms_left\":1,\"defender_ms_left\":2}");
-        if table.game.outcome().is_some() {
-            break;
-        }
-        opponent_move(&mut connection, &mut table, &mut random);
-        if table.game.outcome().is_some() {
-            break;
-        }
-    }
+    connection.send("= game_time {\"id\":5,\"attacker_ms_left\":1,\"defender_ms_left\":2}");
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        6,
+    );
     connection.send("= game_over 5 defender_wins");
     assert!(server.exit().success(), "{}", server.stderr.text());
     let stderr = server.stderr.text();
@@ -482,17 +414,14 @@ fn it_creates_its_account_offers_a_brandubh_game_and_counts_the_draw() {
     // On 7x7 the defenders move first.
     let mut table = Table::new(9, "human", "ai-new", Variant::hnefatafl_org_brandubh());
     let mut random = Lcg(1);
-    for _ in 0..3 {
-        client_move(&server, &mut connection, &mut table, Side::Defenders);
-        connection.send("= game");
-        if table.game.outcome().is_some() {
-            break;
-        }
-        opponent_move(&mut connection, &mut table, &mut random);
-        if table.game.outcome().is_some() {
-            break;
-        }
-    }
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Defenders,
+        &mut random,
+        3,
+    );
     connection.send("= draw accept");
     assert!(server.exit().success(), "{}", server.stderr.text());
     assert!(
@@ -705,11 +634,14 @@ fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
     connection.send("= join_game ai-test human unrated UnTimed 11");
     let mut table = Table::new(43, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
     let mut random = Lcg(43);
-    for _ in 0..2 {
-        client_move(&server, &mut connection, &mut table, Side::Attackers);
-        connection.send("= game");
-        opponent_move(&mut connection, &mut table, &mut random);
-    }
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
     connection.send("= game_over 43 defender_wins");
     assert!(server.exit().success(), "{}", server.stderr.text());
     let stderr = server.stderr.text();

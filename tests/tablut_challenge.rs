@@ -1,5 +1,5 @@
 //! `tafl-engine tablut-challenge`, the real binary, against a fake Tablut Challenge server: a
-//! TCP listener on 127.0.0.1 (port 0, passed with `--port`) that frames and writes its messages
+//! TCP listener on 127.0.0.1 (`common::client_process`) that frames and writes its messages
 //! as the Java server does (a 4-byte big-endian length, then gson's JSON), and referees with the
 //! library (docs/tablut-challenge.md).
 //!
@@ -8,12 +8,11 @@
 
 mod common;
 
+use common::client_process::ClientProcess;
 use common::seeded::Lcg;
-use std::io::{ErrorKind, Read, Write};
-use std::net::{TcpListener, TcpStream};
-use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::{Arc, Mutex};
-use std::thread;
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
 use tafl_engine::{Game, Move, Outcome, Piece, Position, Side, Variant};
@@ -76,9 +75,8 @@ fn without(position: &Position, square: &str, side: Side) -> Position {
 
 /// The fake server and the client connected to it.
 struct Match {
-    child: Child,
+    client: ClientProcess,
     stream: TcpStream,
-    stderr: Arc<Mutex<String>>,
     /// The name message, as it came (without its length prefix).
     name: Vec<u8>,
     /// The name message's length prefix.
@@ -86,58 +84,14 @@ struct Match {
 }
 
 impl Match {
-    /// Starts the client with `args` after `tablut-challenge` and `--port <port>`, accepts its
+    /// Starts the client with `tablut-challenge`, `--port <port>` and `args`, accepts its
     /// connection and reads its name.
     fn start(args: &[&str]) -> Match {
-        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-        let port = listener
-            .local_addr()
-            .expect("an address")
-            .port()
-            .to_string();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
-            .arg("tablut-challenge")
-            .args(args)
-            .args(["--port", &port])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the client starts");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let mut pipe = child.stderr.take().expect("piped stderr");
-        let collected = Arc::clone(&stderr);
-        thread::spawn(move || {
-            let mut buffer = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buffer) {
-                if n == 0 {
-                    return;
-                }
-                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
-                collected.lock().expect("stderr").push_str(&text);
-            }
-        });
-        listener.set_nonblocking(true).expect("non-blocking");
-        let started = Instant::now();
-        let stream = loop {
-            match listener.accept() {
-                Ok((stream, _)) => break stream,
-                Err(error) if error.kind() == ErrorKind::WouldBlock => {
-                    if started.elapsed() > PATIENCE {
-                        let _ = child.kill();
-                        panic!("the client did not connect: {}", stderr.lock().unwrap());
-                    }
-                    thread::sleep(Duration::from_millis(5));
-                }
-                Err(error) => panic!("accept: {error}"),
-            }
-        };
-        stream.set_nonblocking(false).expect("blocking");
-        stream.set_read_timeout(Some(PATIENCE)).expect("a timeout");
+        let mut client = ClientProcess::start("tablut-challenge", args, PATIENCE);
+        let stream = client.accept();
         let mut game = Match {
-            child,
+            client,
             stream,
-            stderr,
             name: Vec::new(),
             name_prefix: [0; 4],
         };
@@ -148,7 +102,7 @@ impl Match {
     }
 
     fn stderr(&self) -> String {
-        self.stderr.lock().expect("stderr").clone()
+        self.client.stderr.text()
     }
 
     fn send_bytes(&mut self, bytes: &[u8]) {
@@ -212,31 +166,13 @@ impl Match {
 
     /// Waits for the client to exit; returns its status and everything it wrote to stderr.
     fn finish(mut self) -> (ExitStatus, String) {
-        let started = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().expect("the client's status") {
-                // Let the stderr thread read the last bytes.
-                thread::sleep(Duration::from_millis(50));
-                let stderr = self.stderr();
-                assert!(
-                    !stderr.contains("panicked"),
-                    "the client panicked:\n{stderr}"
-                );
-                return (status, stderr);
-            }
-            if started.elapsed() > PATIENCE {
-                let _ = self.child.kill();
-                panic!("the client did not exit; stderr:\n{}", self.stderr());
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
-
-impl Drop for Match {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        let status = self.client.exit();
+        let stderr = self.stderr();
+        assert!(
+            !stderr.contains("panicked"),
+            "the client panicked:\n{stderr}"
+        );
+        (status, stderr)
     }
 }
 

@@ -80,17 +80,6 @@ fn edges(size: u8) -> [Edge; 4] {
 }
 
 impl Position {
-    /// The side whose piece stands on `square` (the king counts for the defenders), if any.
-    fn owner(&self, square: Square) -> Option<Side> {
-        if self.attackers.contains(square) {
-            Some(Side::Attackers)
-        } else if (self.defenders | self.king).contains(square) {
-            Some(Side::Defenders)
-        } else {
-            None
-        }
-    }
-
     /// H5: after `mover`'s piece has landed on `to`, takes the shieldwalls it closes and returns
     /// their squares. Along each edge, a bracket (a piece of the mover's side, or a restricted
     /// square, whatever stands on it) followed by two or more squares that each hold an enemy
@@ -114,7 +103,7 @@ impl Position {
                 continue;
             }
             let bracket = |position: &Position, square: Square| {
-                position.owner(square) == Some(mover) || restricted.contains(square)
+                position.side_on(square) == Some(mover) || restricted.contains(square)
             };
             for (first, &opening) in line.iter().enumerate() {
                 if !bracket(self, opening) {
@@ -126,9 +115,9 @@ impl Position {
                 let length = run
                     .iter()
                     .take_while(|&&square| {
-                        self.owner(square) == Some(mover.opponent())
+                        self.side_on(square) == Some(mover.opponent())
                             && step(square, inward, size)
-                                .is_some_and(|inner| self.owner(inner) == Some(mover))
+                                .is_some_and(|inner| self.side_on(inner) == Some(mover))
                     })
                     .count();
                 // A run up to the far corner has no bracket after it (the server would read

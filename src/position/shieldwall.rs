@@ -126,7 +126,8 @@ fn edges(size: u8) -> [(EdgeLine, bool); 4] {
 
 impl Position {
     /// The side whose piece stands on `square`, if any (the king counts for the defenders).
-    fn side_on(&self, square: Square) -> Option<Side> {
+    /// Also hnefatafl.org's fort and encirclement tests' (`hnefatafl_org.rs`).
+    pub(super) fn side_on(&self, square: Square) -> Option<Side> {
         if self.attackers.contains(square) {
             Some(Side::Attackers)
         } else if (self.defenders | self.king).contains(square) {

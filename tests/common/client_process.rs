@@ -1,0 +1,124 @@
+//! The real `tafl-engine` as the client of a fake game server: a TCP listener on 127.0.0.1
+//! (port 0, passed with `--port`), the client's stderr gathered by a thread, its connections
+//! accepted and its exit awaited with a deadline, so that a hung client fails a test instead of
+//! hanging it. Shared by tests/tablut_challenge.rs and tests/hnefatafl_org.rs.
+#![allow(dead_code)]
+
+use std::io::{ErrorKind, Read};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+/// What the client wrote to stderr so far.
+#[derive(Clone, Default)]
+pub struct Stderr(Arc<Mutex<String>>);
+
+impl Stderr {
+    pub fn text(&self) -> String {
+        self.0.lock().expect("stderr").clone()
+    }
+}
+
+/// The client process and the listener it connects to. Dropping it kills the client.
+pub struct ClientProcess {
+    listener: TcpListener,
+    child: Child,
+    pub stderr: Stderr,
+    reader: Option<JoinHandle<()>>,
+    patience: Duration,
+}
+
+impl ClientProcess {
+    /// Starts `tafl-engine <subcommand> --port <port>` and `args` (which come after, so that a
+    /// flag in them replaces an earlier one). `patience` bounds every wait.
+    pub fn start(subcommand: &str, args: &[&str], patience: Duration) -> ClientProcess {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
+        let port = listener
+            .local_addr()
+            .expect("an address")
+            .port()
+            .to_string();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg(subcommand)
+            .args(["--port", &port])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the client starts");
+        let stderr = Stderr::default();
+        let mut pipe = child.stderr.take().expect("piped stderr");
+        let collected = stderr.clone();
+        let reader = thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = pipe.read(&mut buffer) {
+                if n == 0 {
+                    return;
+                }
+                let text = String::from_utf8_lossy(&buffer[..n]).into_owned();
+                collected.0.lock().expect("stderr").push_str(&text);
+            }
+        });
+        listener.set_nonblocking(true).expect("non-blocking");
+        ClientProcess {
+            listener,
+            child,
+            stderr,
+            reader: Some(reader),
+            patience,
+        }
+    }
+
+    /// Accepts the client's next connection: a blocking stream whose reads time out after the
+    /// patience.
+    pub fn accept(&mut self) -> TcpStream {
+        let started = Instant::now();
+        let stream = loop {
+            match self.listener.accept() {
+                Ok((stream, _)) => break stream,
+                Err(error) if error.kind() == ErrorKind::WouldBlock => {
+                    if started.elapsed() > self.patience {
+                        let _ = self.child.kill();
+                        panic!("the client did not connect: {}", self.stderr.text());
+                    }
+                    thread::sleep(Duration::from_millis(5));
+                }
+                Err(error) => panic!("accept: {error}"),
+            }
+        };
+        stream.set_nonblocking(false).expect("blocking");
+        stream
+            .set_read_timeout(Some(self.patience))
+            .expect("a timeout");
+        stream
+    }
+
+    /// Waits for the client to exit, then for the last of its stderr.
+    pub fn exit(&mut self) -> ExitStatus {
+        let started = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().expect("the client's status") {
+                // Its stderr has closed with it: the reader ends after the last bytes.
+                if let Some(reader) = self.reader.take() {
+                    let _ = reader.join();
+                }
+                return status;
+            }
+            if started.elapsed() > self.patience {
+                let _ = self.child.kill();
+                panic!("the client did not exit; stderr:\n{}", self.stderr.text());
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for ClientProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
