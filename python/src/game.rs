@@ -74,10 +74,18 @@ impl State {
         self.outcome = self.game.outcome();
     }
 
-    /// The legal moves: none once the game is over.
+    /// The legal moves: none once the game is over; under hnefatafl.org's rules, the game's
+    /// (its history forbids the defenders' moves that would recreate a position, H12).
     fn legal_moves(&self) -> tafl_engine::MoveList {
         if self.outcome.is_some() {
             tafl_engine::MoveList::new()
+        } else if self
+            .position()
+            .rules()
+            .repetition()
+            .forbids_defenders_recreating()
+        {
+            self.game.legal_moves()
         } else {
             self.position().legal_moves()
         }

@@ -3,6 +3,7 @@
 import copy
 import pickle
 
+import numpy as np
 import pytest
 
 import tafl_engine as te
@@ -158,6 +159,20 @@ def test_no_legal_moves_is_a_draw():
     )
     assert game.outcome == ("draw", "no_legal_moves")
     assert game.legal_moves() == []
+
+
+def test_hnefatafl_org_defenders_may_not_recreate_a_position():
+    # H12: after a4-b4 e5-e3 b4-a4, the defenders' e3-e5 would bring the start's board back.
+    game = te.Game("hnefatafl-org-copenhagen")
+    for m in ["a4-b4", "e5-e3", "b4-a4"]:
+        game.play(m)
+    assert "e3-e5" not in game.legal_moves() and "e3-e4" in game.legal_moves()
+    actions = game.legal_actions()
+    assert game.action_space.move_to_action("e3-e5") not in actions
+    assert list(np.flatnonzero(game.legal_action_mask())) == actions
+    with pytest.raises(ValueError, match="e3-e5"):
+        game.play("e3-e5")
+    assert game.ply == 3
 
 
 def test_repetition_is_a_draw_and_undo_lifts_it():
