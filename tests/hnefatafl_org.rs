@@ -650,3 +650,26 @@ fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_move_lost_with_the_connection_is_sent_again_after_the_login() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(12, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    // The client's move goes out, and the connection drops before the server has it (as when
+    // the client's side of the connection is reset: seen on the real server).
+    connection.send("game 12 generate_move attacker");
+    connection.expect("resume_game_json 12", &server.stderr);
+    connection.send(&table.json(11));
+    connection.expect("game 12 play attacker", &server.stderr);
+    drop(connection);
+    // At the new login the server asks again, and its record has no move: the client must
+    // move again rather than wait for an answer to the lost one.
+    let (mut connection, _) = server.logged_in();
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game_over 12 attacker_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.stderr.text();
+    assert!(stderr.contains("connection lost"), "{stderr}");
+    assert!(stderr.contains("game 12 over after 1 moves"), "{stderr}");
+}

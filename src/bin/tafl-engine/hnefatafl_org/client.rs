@@ -191,6 +191,12 @@ impl Client {
         // Offers made before the connection was lost may be gone: make a new one.
         self.offers.clear();
         self.offer_sent = false;
+        // A move sent on a lost connection may never have reached the server: the record it
+        // sends after the login says whether it did, and if not, the move is chosen again
+        // (waiting for its answer would wait for ever). The requests' times start again with
+        // the server's new ones.
+        self.pending = None;
+        self.asked.clear();
         let mut last_heard = Instant::now();
         let mut pinged: Option<Instant> = None;
         let mut polled = Instant::now();
