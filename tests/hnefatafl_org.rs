@@ -673,3 +673,24 @@ fn a_move_lost_with_the_connection_is_sent_again_after_the_login() {
     assert!(stderr.contains("connection lost"), "{stderr}");
     assert!(stderr.contains("game 12 over after 1 moves"), "{stderr}");
 }
+
+#[test]
+fn with_tournament_it_joins_and_plays_the_games_the_server_lists() {
+    let mut server = Server::start(&["--user", "ai-test", "--tournament", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    connection.expect("join_tournament", &server.stderr);
+    // The server makes a tournament's games without telling the players: `resume_games` is
+    // answered with a `generate_move` for each game of the account's.
+    connection.expect("resume_games", &server.stderr);
+    let mut table = Table::new(50, "human", "ai-test", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(50);
+    opponent_plays(&mut table, &mut random);
+    client_move(&server, &mut connection, &mut table, Side::Defenders);
+    connection.send("= game_over 50 defender_wins");
+    assert!(server.exit().success(), "{}", server.stderr.text());
+    assert!(
+        server.stderr.text().contains("game 50 over after 2 moves"),
+        "{}",
+        server.stderr.text()
+    );
+}
