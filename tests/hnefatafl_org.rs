@@ -199,6 +199,14 @@ impl Server {
     fn exit(&mut self) -> ExitStatus {
         self.client.exit()
     }
+
+    /// Waits for the client to exit, which it must do with success; returns its stderr.
+    fn finished(&mut self) -> String {
+        let status = self.exit();
+        let stderr = self.stderr.text();
+        assert!(status.success(), "{status}; stderr:\n{stderr}");
+        stderr
+    }
 }
 
 /// The client's next move in `table` (as `us`): asked with `generate_move`, the record sent
@@ -297,8 +305,7 @@ fn a_game_as_the_attackers_through_the_server_s_noise() {
         6,
     );
     connection.send("= game_over 5 defender_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     assert!(
         stderr.contains(&format!("game 5 over after {} moves", table.record.len())),
         "{stderr}"
@@ -329,8 +336,8 @@ fn a_refused_move_is_replaced_by_another() {
     let second = connection.expect("game 8 play defender", &server.stderr);
     assert_ne!(first, second);
     connection.send("= game_over 8 attacker_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    assert!(server.stderr.text().contains("refused our move"));
+    let stderr = server.finished();
+    assert!(stderr.contains("refused our move"), "{stderr}");
 }
 
 #[test]
@@ -349,8 +356,7 @@ fn after_a_dropped_connection_it_logs_in_again_and_resumes() {
     client_move(&server, &mut connection, &mut table, Side::Attackers);
     connection.send("= game");
     connection.send("= game_over 2 attacker_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
     assert!(stderr.contains("attacker won"), "{stderr}");
 }
@@ -370,7 +376,11 @@ fn it_waits_when_the_record_says_it_is_not_its_turn() {
     let m = client_move(&server, &mut connection, &mut table, Side::Defenders);
     assert!(table.game.moves().any(|played| played == m));
     connection.send("= game_over 4 attacker_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 4 over after 2 moves: attacker won"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -423,12 +433,8 @@ fn it_creates_its_account_offers_a_brandubh_game_and_counts_the_draw() {
         3,
     );
     connection.send("= draw accept");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    assert!(
-        server.stderr.text().contains("game 9 over"),
-        "{}",
-        server.stderr.text()
-    );
+    let stderr = server.finished();
+    assert!(stderr.contains("game 9 over"), "{stderr}");
 }
 
 #[test]
@@ -444,7 +450,8 @@ fn a_13x13_game_is_resigned_and_a_refused_login_ends_the_client() {
     ));
     connection.expect("game 6 play attacker resigns _", &server.stderr);
     connection.send("= game_over 6 defender_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.finished();
+    assert!(stderr.contains("game 6: resigning it"), "{stderr}");
 
     let mut server = Server::start(&["--user", "ai-test"]);
     let mut connection = server.accept();
@@ -463,8 +470,7 @@ fn a_game_its_own_move_ends_counts_that_move() {
     client_move(&server, &mut connection, &mut table, Side::Attackers);
     // The server answers a move that ends the game with the end alone, no `= game`.
     connection.send("= game_over 3 attacker_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     assert!(stderr.contains("game 3 over after 1 moves"), "{stderr}");
 }
 
@@ -535,8 +541,7 @@ fn whole_games_to_their_end_as_either_side_every_move_legal() {
         Side::Defenders,
         &mut random,
     ));
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     for result in &results {
         assert!(
             stderr.contains(result.as_str()),
@@ -595,7 +600,12 @@ fn every_answer_comes_within_the_clock_whatever_the_movetime() {
         }
     }
     connection.send("= game_over 31 defender_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
+    let stderr = server.finished();
+    let moves = table.record.len();
+    assert!(
+        stderr.contains(&format!("game 31 over after {moves} moves")),
+        "{stderr}"
+    );
 }
 
 /// A game of `initialize_display`'s list (the server's RON) between `attacker` and `defender`
@@ -643,8 +653,7 @@ fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
         2,
     );
     connection.send("= game_over 43 defender_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     assert!(
         stderr.contains("game 43 over after 4 moves: defender won"),
         "{stderr}"
@@ -668,8 +677,7 @@ fn a_move_lost_with_the_connection_is_sent_again_after_the_login() {
     let (mut connection, _) = server.logged_in();
     client_move(&server, &mut connection, &mut table, Side::Attackers);
     connection.send("= game_over 12 attacker_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    let stderr = server.stderr.text();
+    let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
     assert!(stderr.contains("game 12 over after 1 moves"), "{stderr}");
 }
@@ -687,10 +695,6 @@ fn with_tournament_it_joins_and_plays_the_games_the_server_lists() {
     opponent_plays(&mut table, &mut random);
     client_move(&server, &mut connection, &mut table, Side::Defenders);
     connection.send("= game_over 50 defender_wins");
-    assert!(server.exit().success(), "{}", server.stderr.text());
-    assert!(
-        server.stderr.text().contains("game 50 over after 2 moves"),
-        "{}",
-        server.stderr.text()
-    );
+    let stderr = server.finished();
+    assert!(stderr.contains("game 50 over after 2 moves"), "{stderr}");
 }
