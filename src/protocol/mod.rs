@@ -21,4 +21,4 @@ pub use command::{
 };
 pub use driver::{Input, LineReader, run_stdio};
 pub use reply::is_documented_reply;
-pub use session::{Flow, Session, SessionOptions, error_reply};
+pub use session::{Evaluation, Flow, Session, SessionOptions, error_reply};

@@ -6,6 +6,7 @@
 //! it at once ([`Session::handle_line`]); the binary runs it on a worker thread so that the
 //! reader stays responsive, and hands the outcome back with [`Session::finish_job`].
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -15,7 +16,10 @@ use crate::notation;
 use crate::perft;
 use crate::piece::Side;
 use crate::position::Position;
-use crate::search::{Limits, MAX_DRAW_COST, SearchConfig, SearchInfo, SearchResult, Searcher};
+use crate::search::nnue::Network;
+use crate::search::{
+    Features, Limits, MAX_DRAW_COST, SearchConfig, SearchInfo, SearchResult, Searcher,
+};
 use crate::variant::Variant;
 
 use super::command::{ClockCommand, Command, CommandError, GoLimits, parse_command};
@@ -45,6 +49,37 @@ pub struct SessionOptions {
     /// draw cost less: docs/search.md). Scores of lines that end in a draw show that cost. 0
     /// scores a draw as even.
     pub contempt: i32,
+    /// How the session's searches evaluate positions: the built-in learned evaluation where the
+    /// game has one, the hand-written one, or a network of the user's.
+    pub evaluation: Evaluation,
+}
+
+/// Which static evaluation a session's searches use.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Evaluation {
+    /// The built-in network of the game's rules where there is one ([`network_for`](crate::search::nnue::network_for)),
+    /// else the hand-written evaluation.
+    #[default]
+    BuiltIn,
+    /// The hand-written evaluation in every game ([`Features::learned_eval`] off).
+    HandWritten,
+    /// This network in every game.
+    Network(Arc<Network>),
+}
+
+impl Evaluation {
+    /// Sets up `searcher` to evaluate this way.
+    pub(crate) fn apply(&self, searcher: &mut Searcher) {
+        let features = Features {
+            learned_eval: !matches!(self, Evaluation::HandWritten),
+            ..*searcher.features()
+        };
+        searcher.set_features(features);
+        searcher.set_network(match self {
+            Evaluation::Network(network) => Some(Arc::clone(network)),
+            _ => None,
+        });
+    }
 }
 
 impl Default for SessionOptions {
@@ -59,6 +94,7 @@ impl Default for SessionOptions {
             max_search_depth: None,
             max_perft_depth: 12,
             contempt: MAX_DRAW_COST,
+            evaluation: Evaluation::BuiltIn,
         }
     }
 }
@@ -76,6 +112,7 @@ impl SessionOptions {
             max_search_depth: Some(2),
             max_perft_depth: 2,
             contempt: MAX_DRAW_COST,
+            evaluation: Evaluation::BuiltIn,
         }
     }
 }
@@ -125,6 +162,8 @@ pub(crate) struct Job {
     pub(crate) hard_limit: Option<Duration>,
     /// The session's contempt, set on whichever searcher runs the job.
     contempt: i32,
+    /// The session's evaluation, likewise.
+    evaluation: Evaluation,
 }
 
 /// What a job produced.
@@ -174,6 +213,7 @@ impl Job {
             }
             kind => {
                 searcher.set_contempt(self.contempt);
+                self.evaluation.apply(searcher);
                 let stop = searcher.stop_handle();
                 let mut limits = self.limits;
                 if cancel.load(Ordering::Relaxed) {
@@ -643,6 +683,7 @@ impl Session {
             limits,
             hard_limit: hard,
             contempt: self.options.contempt,
+            evaluation: self.options.evaluation.clone(),
         }
     }
 

@@ -17,6 +17,7 @@
 //! instead of repeating unless every other line is clearly worse (the contempt is set per search,
 //! `deepening::draw_cost`).
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -24,7 +25,8 @@ use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::position::{Outcome, Position, WinReason};
 
-use super::eval::{self, EvalWeights};
+use super::eval::{self, Evaluator};
+use super::nnue::{Accumulator, Network};
 use super::ordering::{
     CAPTURE, FIRST_KILLER, Heuristics, KING_CHECK, KING_FORK, MAX_PLY, MovePicker, NEAR_KING,
     QUIET_LIMIT, SECOND_KILLER, TT_MOVE, filled,
@@ -60,7 +62,8 @@ pub(crate) struct Shared<'a> {
     pub(crate) done: &'a AtomicBool,
     /// Nodes of all threads, added in batches.
     pub(crate) nodes: &'a AtomicU64,
-    pub(crate) weights: EvalWeights,
+    /// The static evaluation: the hand-written terms, or a network.
+    pub(crate) evaluator: Evaluator,
     pub(crate) features: Features,
     pub(crate) deadline: Option<Instant>,
     pub(crate) node_limit: u64,
@@ -92,6 +95,81 @@ pub(crate) struct Thread<'a> {
     pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
+    /// The network's accumulators along the path, when a network evaluates.
+    network: Option<NetworkStack>,
+}
+
+/// The positions of the search path and their accumulators, computed lazily: a node records its
+/// position, and an evaluation brings the accumulators up to its ply from the nearest ancestor
+/// that has one, move by move ([`Accumulator::update`]). Nodes that are never evaluated (cut by
+/// the table, won, repeated) cost only the copy of their position.
+struct NetworkStack {
+    network: Arc<Network>,
+    plies: Vec<PlyEntry>,
+}
+
+#[derive(Clone)]
+struct PlyEntry {
+    position: Position,
+    accumulator: Accumulator,
+    /// Whether `accumulator` is that of `position`.
+    fresh: bool,
+}
+
+impl NetworkStack {
+    /// The stack of a search from `root`, or `None` when its memory (about 80 KB) cannot be
+    /// had (see `ordering::filled`).
+    fn new(network: Arc<Network>, root: &Position) -> Option<NetworkStack> {
+        let entry = PlyEntry {
+            position: *root,
+            accumulator: network.accumulator(root),
+            fresh: false,
+        };
+        let plies = filled(MAX_PLY + 2, entry)?;
+        Some(NetworkStack { network, plies })
+    }
+
+    /// Records the position of the node at `ply` (its parent is the one at `ply - 1`).
+    #[inline]
+    fn enter(&mut self, position: &Position, ply: usize) {
+        let entry = &mut self.plies[ply];
+        entry.position = *position;
+        entry.fresh = false;
+    }
+
+    /// The network's score of the node at `ply`, from its side to move's point of view.
+    fn evaluate(&mut self, ply: usize) -> i32 {
+        let mut base = ply;
+        while base > 0 && !self.plies[base].fresh {
+            base -= 1;
+        }
+        if !self.plies[base].fresh {
+            let entry = &mut self.plies[base];
+            entry.accumulator = self.network.accumulator(&entry.position);
+            entry.fresh = true;
+        }
+        for next in base + 1..=ply {
+            let (done, rest) = self.plies.split_at_mut(next);
+            let (before, after) = (&done[next - 1], &mut rest[0]);
+            after.accumulator.clone_from(&before.accumulator);
+            after
+                .accumulator
+                .update(&self.network, &before.position, &after.position);
+            after.fresh = true;
+        }
+        let entry = &self.plies[ply];
+        debug_assert_eq!(
+            entry.accumulator,
+            self.network.accumulator(&entry.position),
+            "the accumulator at ply {ply} is not its position's"
+        );
+        let side = entry.position.side_to_move();
+        let defenders_view = self.network.output(&entry.accumulator, side);
+        match side {
+            Side::Defenders => defenders_view,
+            Side::Attackers => -defenders_view,
+        }
+    }
 }
 
 /// What a root search returns.
@@ -143,6 +221,10 @@ impl<'a> Thread<'a> {
             pv: filled(MAX_PLY + 1, [None; MAX_PLY + 1])?,
             pv_length: [0; MAX_PLY + 1],
             reductions,
+            network: match &shared.evaluator.network {
+                Some(network) => Some(NetworkStack::new(Arc::clone(network), history.last()?)?),
+                None => None,
+            },
         })
     }
 
@@ -186,6 +268,9 @@ impl<'a> Thread<'a> {
     ) -> Option<RootResult> {
         let mut best: Option<(usize, i32)> = None;
         self.pv_length[0] = 0;
+        if let Some(stack) = &mut self.network {
+            stack.enter(root, 0);
+        }
         let order: Vec<Move> = root_moves.iter().map(|&(m, _)| m).collect();
         for (index, m) in order.into_iter().enumerate() {
             if excluded.contains(&m) {
@@ -285,6 +370,9 @@ impl<'a> Thread<'a> {
     #[inline(always)]
     fn enter_node(&mut self, position: &Position, ply: usize) -> Option<i32> {
         self.pv_length[ply] = ply;
+        if let Some(stack) = &mut self.network {
+            stack.enter(position, ply);
+        }
         self.count_node();
         if self.aborted {
             return Some(0);
@@ -430,6 +518,20 @@ impl<'a> Thread<'a> {
         }
     }
 
+    /// The static score of the node at `ply` (whose position is `position`), from its side to
+    /// move's point of view: the network's when one plays, else the hand-written terms'.
+    #[inline]
+    fn evaluate(&mut self, position: &Position, ply: usize, lines: &KingLines) -> i32 {
+        let hand_written = |weights| eval::evaluate_with_lines(position, weights, lines).0;
+        match &mut self.network {
+            Some(stack) if stack.network.adds_hand_written() => {
+                stack.evaluate(ply) + hand_written(&self.shared.evaluator.weights)
+            }
+            Some(stack) => stack.evaluate(ply),
+            None => hand_written(&self.shared.evaluator.weights),
+        }
+    }
+
     fn count_node(&mut self) {
         self.nodes += 1;
         self.unreported_nodes += 1;
@@ -464,7 +566,7 @@ impl<'a> Thread<'a> {
             return Score::loss_in(ply as u32 + 2).0;
         }
         if ply >= MAX_PLY - 8 {
-            return eval::evaluate(position, &self.shared.weights).0;
+            return self.evaluate(position, ply, &lines);
         }
         // Mate-distance pruning: nothing here beats winning now or loses faster than losing now.
         alpha = alpha.max(Score::loss_in(ply as u32).0);
@@ -507,7 +609,7 @@ impl<'a> Thread<'a> {
         let static_eval = if in_check {
             -INFINITE
         } else {
-            eval::evaluate_with_lines(position, &self.shared.weights, &lines).0
+            self.evaluate(position, ply, &lines)
         };
 
         // Reverse futility: near the horizon, a static score this far above beta is not brought
@@ -763,7 +865,7 @@ impl<'a> Thread<'a> {
             return Score::loss_in(ply as u32 + 2).0;
         }
         if ply >= MAX_PLY - 2 {
-            return eval::evaluate(position, &self.shared.weights).0;
+            return self.evaluate(position, ply, &lines);
         }
         let mut best_score;
         let moves;
@@ -778,7 +880,7 @@ impl<'a> Thread<'a> {
             if !threats::has_moves(position) {
                 return self.no_moves_score(position, ply); // R17
             }
-            best_score = eval::evaluate_with_lines(position, &self.shared.weights, &lines).0;
+            best_score = self.evaluate(position, ply, &lines);
             if best_score >= beta || qply >= QUIESCENCE_PLIES || !self.shared.features.quiescence {
                 return best_score;
             }

@@ -1,6 +1,7 @@
 //! Iterative deepening: one root search per depth, with aspiration windows, multi-PV, time
 //! management and the lazy-SMP helper threads.
 
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -10,7 +11,8 @@ use crate::position::Position;
 
 use super::MAX_DRAW_COST;
 use super::alphabeta::{self, Shared, Thread};
-use super::eval::{EvalWeights, evaluate};
+use super::eval::{EvalWeights, Evaluator};
+use super::nnue::Network;
 use super::ordering;
 use super::ordering::MAX_PLY;
 use super::table::TranspositionTable;
@@ -36,6 +38,8 @@ pub(crate) struct Setup<'a> {
     pub(crate) threads: usize,
     pub(crate) weights: EvalWeights,
     pub(crate) features: Features,
+    /// A network given to the searcher, which replaces the built-in ones.
+    pub(crate) network: Option<Arc<Network>>,
     pub(crate) contempt: i32,
 }
 
@@ -53,14 +57,14 @@ pub(crate) fn draw_cost(
     contempt: i32,
     root: &Position,
     start: &Position,
-    weights: &EvalWeights,
+    evaluator: &Evaluator,
 ) -> i32 {
     if contempt <= 0 {
         return contempt;
     }
     let side = root.side_to_move();
-    let behind_now = -evaluate(root, weights).0;
-    let behind_at_start = -evaluate(&start.with_side_to_move(side), weights).0;
+    let behind_now = -evaluator.evaluate(root).0;
+    let behind_at_start = -evaluator.evaluate(&start.with_side_to_move(side)).0;
     let behind = behind_now.max(behind_at_start);
     contempt.max(contempt.saturating_add(behind).min(MAX_DRAW_COST))
 }
@@ -104,7 +108,13 @@ pub(crate) fn run(
     let soft_limit = limits.soft_time_limit_in(root.rules());
     let unsettled_limit = budget.map(|budget| budget / 2);
     let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-    let contempt = draw_cost(setup.contempt, &root, game.start_position(), &setup.weights);
+    let evaluator = Evaluator::new(
+        &setup.weights,
+        &setup.features,
+        setup.network.as_ref(),
+        root.rules(),
+    );
+    let contempt = draw_cost(setup.contempt, &root, game.start_position(), &evaluator);
     let done = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let shared = Shared {
@@ -112,7 +122,7 @@ pub(crate) fn run(
         stop: setup.stop,
         done: &done,
         nodes: &nodes,
-        weights: setup.weights,
+        evaluator,
         features: setup.features,
         deadline: budget.map(|budget| start + budget),
         node_limit: limits.nodes.unwrap_or(u64::MAX),

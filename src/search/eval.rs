@@ -6,12 +6,15 @@
 //! terms measure what is one or two moves away: the squares from which the king would threaten
 //! to escape, the edge squares he could reach in two moves, the attackers closing in.
 
+use std::sync::Arc;
+
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::position::Position;
 
-use super::Score;
+use super::nnue::{self, Network};
 use super::threats::{self, opposite};
+use super::{Features, Score};
 
 /// Weights of the evaluation terms, in hundredths of a soldier. Positive weights favour the side
 /// the term names; every term is documented with whose side it helps.
@@ -192,6 +195,44 @@ fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
         }
     }
     reached
+}
+
+/// The static evaluation a search plays with: the built-in network for its rules when the
+/// features ask for it and one exists ([`nnue::network_for`]), else the hand-written terms with
+/// the searcher's weights.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluator {
+    pub(crate) weights: EvalWeights,
+    pub(crate) network: Option<Arc<Network>>,
+}
+
+impl Evaluator {
+    /// The evaluation for games under `rules`: `chosen` (a network the searcher was given)
+    /// or else the built-in one for the rules, when the features ask for a network.
+    pub(crate) fn new(
+        weights: &EvalWeights,
+        features: &Features,
+        chosen: Option<&Arc<Network>>,
+        rules: crate::rules::Rules,
+    ) -> Evaluator {
+        let network = match chosen {
+            _ if !features.learned_eval => None,
+            Some(network) => Some(Arc::clone(network)),
+            None => nnue::network_for(rules),
+        };
+        Evaluator {
+            weights: *weights,
+            network,
+        }
+    }
+
+    /// The score of `position` from the side to move's point of view, computed from scratch.
+    pub(crate) fn evaluate(&self, position: &Position) -> Score {
+        match &self.network {
+            Some(network) => Score(network.evaluate(position)),
+            None => evaluate(position, &self.weights),
+        }
+    }
 }
 
 /// The evaluation of `position` from the side to move's point of view.

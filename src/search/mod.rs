@@ -12,6 +12,7 @@ mod alphabeta;
 mod deepening;
 pub mod eval;
 mod limits;
+pub mod nnue;
 mod ordering;
 mod score;
 mod table;
@@ -72,6 +73,10 @@ pub struct Features {
     /// At the horizon, search the defenders' answers when the attackers threaten to capture
     /// the king next move. Off by default: at equal nodes it lost a match (docs/search.md).
     pub threat_extension: bool,
+    /// The learned evaluation ([`nnue`]) for the games that have a built-in network
+    /// ([`nnue::network_for`]: corner-escape games on 11x11 boards); off, or for other games, the
+    /// hand-written evaluation ([`eval`]) with the searcher's weights.
+    pub learned_eval: bool,
 }
 
 impl Default for Features {
@@ -85,6 +90,7 @@ impl Default for Features {
             quiescence: true,
             aspiration: true,
             threat_extension: false,
+            learned_eval: true,
         }
     }
 }
@@ -181,6 +187,7 @@ pub struct Searcher {
     table: table::TranspositionTable,
     weights: EvalWeights,
     features: Features,
+    network: Option<Arc<nnue::Network>>,
     contempt: i32,
 }
 
@@ -216,6 +223,7 @@ impl Searcher {
             stop: StopHandle::default(),
             weights: EvalWeights::DEFAULT,
             features: Features::default(),
+            network: None,
             contempt: DEFAULT_CONTEMPT,
         }
     }
@@ -251,11 +259,17 @@ impl Searcher {
     /// assert_eq!(searcher.draw_score(&game).0, 0);
     /// ```
     pub fn draw_score(&self, game: &Game) -> Score {
+        let evaluation = eval::Evaluator::new(
+            &self.weights,
+            &self.features,
+            self.network.as_ref(),
+            game.position().rules(),
+        );
         Score(-deepening::draw_cost(
             self.contempt,
             game.position(),
             game.start_position(),
-            &self.weights,
+            &evaluation,
         ))
     }
 
@@ -272,6 +286,37 @@ impl Searcher {
     /// Switches search techniques on or off from the next search on.
     pub fn set_features(&mut self, features: Features) {
         self.features = features;
+    }
+
+    /// Plays with `network` from the next search on, whatever the game's rules, instead of the
+    /// built-in network of the rules ([`nnue::network_for`]); `None` goes back to the built-in
+    /// ones. Only while [`Features::learned_eval`] is on (it is by default): the network is for
+    /// games like those it was trained on (docs/nnue.md).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use tafl_engine::search::nnue::{FloatNetwork, Network, HIDDEN, INPUTS};
+    /// use tafl_engine::search::{SearchConfig, Searcher};
+    /// let zero = FloatNetwork {
+    ///     input_weights: vec![0.0; INPUTS * HIDDEN],
+    ///     input_biases: vec![0.0; HIDDEN],
+    ///     output_weights: vec![0.0; 2 * HIDDEN],
+    ///     output_biases: [0.0, 0.0],
+    ///     scale: 100.0,
+    ///     adds_hand_written: false,
+    ///     description: "every position even".to_string(),
+    /// };
+    /// let mut searcher = Searcher::new(SearchConfig { threads: 1, hash_mb: 1 });
+    /// searcher.set_network(Some(Arc::new(Network::quantize(&zero))));
+    /// assert_eq!(searcher.network().map(|n| n.description()), Some("every position even"));
+    /// ```
+    pub fn set_network(&mut self, network: Option<Arc<nnue::Network>>) {
+        self.network = network;
+    }
+
+    /// The network given by [`Searcher::set_network`], if any.
+    pub fn network(&self) -> Option<&nnue::Network> {
+        self.network.as_deref()
     }
 
     /// The search techniques in use.
@@ -309,6 +354,7 @@ impl Searcher {
             threads: self.config.threads,
             weights: self.weights,
             features: self.features,
+            network: self.network.clone(),
             contempt: self.contempt,
         };
         deepening::run(&setup, game, limits, lines, on_info)

@@ -11,13 +11,16 @@ mod hnefatafl_org;
 mod json;
 mod remote;
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use tafl_engine::protocol::{SessionOptions, run_stdio};
+use tafl_engine::protocol::{Evaluation, SessionOptions, run_stdio};
 use tafl_engine::search::MAX_DRAW_COST;
+use tafl_engine::search::nnue::Network;
 
 const USAGE: &str =
     "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>] [--contempt <n>]
+                   [--eval built-in|hand-written] [--network <file>]
        tafl-engine tablut-challenge <white|black> [options]
        tafl-engine hnefatafl-org --user <name> [options]
   --hash <MiB>     transposition table size (default 64)
@@ -25,6 +28,10 @@ const USAGE: &str =
   --movetime <ms>  time per move when the host sends no clock (default 5000)
   --contempt <n>   what a draw costs the engine, in hundredths of a soldier, from 0
                    (a draw is even) to 1500 (play on unless lost; the default)
+  --eval <which>   built-in: the learned evaluation where the game has a network
+                   (corner-escape games on 11x11 boards), else the hand-written one (the
+                   default); hand-written: the hand-written evaluation everywhere
+  --network <file> evaluate every game with this network file (docs/nnue.md)
 Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
 'tafl-engine tablut-challenge --help'); 'hnefatafl-org' on a hnefatafl.org server
@@ -69,6 +76,25 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
                         ));
                     }
                 };
+            }
+            "--eval" => {
+                let value = args.next().ok_or("--eval needs built-in or hand-written")?;
+                options.evaluation = match value.as_str() {
+                    "built-in" => Evaluation::BuiltIn,
+                    "hand-written" => Evaluation::HandWritten,
+                    other => {
+                        return Err(format!(
+                            "--eval: '{other}' is neither built-in nor hand-written"
+                        ));
+                    }
+                };
+            }
+            "--network" => {
+                let path = args.next().ok_or("--network needs a file")?;
+                let bytes = std::fs::read(&path).map_err(|e| format!("--network {path}: {e}"))?;
+                let network =
+                    Network::from_bytes(&bytes).map_err(|e| format!("--network {path}: {e}"))?;
+                options.evaluation = Evaluation::Network(Arc::new(network));
             }
             "--help" | "-h" => return Err(USAGE.to_string()),
             "--version" | "-V" => return Err(format!("tafl-engine {}", env!("CARGO_PKG_VERSION"))),

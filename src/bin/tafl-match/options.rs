@@ -17,7 +17,7 @@ ENGINE is a built-in player or an external OTEP engine:
   engine[:opt,opt...]      this crate's searcher in process; options depth=N nodes=N
                            threads=N hash=MiB contempt=N eval=default|basic no-null no-lmr no-futility
                            no-reverse-futility no-lmp no-quiescence no-aspiration threat-extension
-                           no-threat-extension
+                           no-threat-extension hand-eval network=FILE
                            w.TERM=VALUE (one evaluation weight); it plays the match's clock
   greedy                   wins at once if it can, else the best static evaluation
   random                   a uniformly random legal move (seeded)

@@ -189,6 +189,7 @@ impl Builtin {
                 let mut weights = EvalWeights::DEFAULT;
                 let mut features = Features::default();
                 let mut contempt = None;
+                let mut network = None;
                 for option in options.split(',').filter(|o| !o.is_empty()) {
                     let (key, value) = option.split_once('=').unwrap_or((option, ""));
                     let number = || -> Result<u64, String> {
@@ -222,6 +223,14 @@ impl Builtin {
                         "no-aspiration" => features.aspiration = false,
                         "no-threat-extension" => features.threat_extension = false,
                         "threat-extension" => features.threat_extension = true,
+                        "hand-eval" => features.learned_eval = false,
+                        "network" => {
+                            let bytes = std::fs::read(value)
+                                .map_err(|e| format!("engine option network={value}: {e}"))?;
+                            let read = tafl_engine::search::nnue::Network::from_bytes(&bytes)
+                                .map_err(|e| format!("engine option network={value}: {e}"))?;
+                            network = Some(std::sync::Arc::new(read));
+                        }
                         term if term.starts_with("w.") => {
                             let value: i32 = value
                                 .parse()
@@ -234,6 +243,7 @@ impl Builtin {
                 let mut searcher = Searcher::new(config);
                 searcher.set_eval_weights(weights);
                 searcher.set_features(features);
+                searcher.set_network(network);
                 if let Some(contempt) = contempt {
                     searcher.set_contempt(contempt);
                 }
