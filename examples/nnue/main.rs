@@ -28,7 +28,7 @@ const HELP: &str = "usage:
                [--opening-plies N] [--max-plies N] [--network FILE | --hand-eval]
   nnue train --data FILE[,FILE...] --out FILE [--epochs N] [--batch N] [--lr X] [--lambda X]
              [--threads N] [--seed S] [--scale X] [--decay X] [--description TEXT] [--balance]
-             [--no-augment] [--on-hand-written]
+             [--no-augment] [--on-hand-written] [--td DECAY]
   nnue show --network FILE --variant NAME [--record RECORD --side attackers|defenders]";
 
 fn show(options: &Options) -> Result<(), String> {

@@ -45,6 +45,9 @@ struct Samples {
     /// What the network's output is added to, as a logit: the hand-written evaluation over the
     /// scale for a network on top of it, else 0.
     base: Vec<f32>,
+    /// Which game each position is from (file and game number) and at which ply.
+    game: Vec<(u32, u64)>,
+    ply: Vec<u32>,
     /// The validation positions themselves, by index, for the quantized network.
     validation_positions: Vec<(usize, Position)>,
 }
@@ -77,6 +80,8 @@ fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
         validation: Vec::new(),
         weight: Vec::new(),
         base: Vec::new(),
+        game: Vec::new(),
+        ply: Vec::new(),
         validation_positions: Vec::new(),
     };
     for (file_index, path) in paths.split(',').enumerate() {
@@ -84,10 +89,11 @@ fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
         for (line_index, line) in text.lines().enumerate() {
             let at = || format!("{path}:{}", line_index + 1);
             let fields: Vec<&str> = line.split('\t').collect();
-            let [game, record, side, score, result, _ply] = fields[..] else {
+            let [game, record, side, score, result, ply] = fields[..] else {
                 return Err(format!("{}: wants 6 tab-separated fields", at()));
             };
             let game: u64 = game.parse().map_err(|_| format!("{}: game number", at()))?;
+            let ply: u32 = ply.parse().map_err(|_| format!("{}: ply", at()))?;
             let side = Side::from_name(side).ok_or(format!("{}: side {side:?}", at()))?;
             let score: f32 = score.parse().map_err(|_| format!("{}: score", at()))?;
             let result = match result {
@@ -114,9 +120,43 @@ fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
             samples.validation.push(validates);
             samples.weight.push(1.0);
             samples.base.push(0.0);
+            samples.game.push((file_index as u32, game));
+            samples.ply.push(ply);
         }
     }
     Ok(samples)
+}
+
+/// Targets that look ahead in each game (`--td DECAY`): the target of a position is the mean of
+/// the search's scores (as probabilities) at it and at the later positions of its game, each
+/// weighed by `DECAY` to the power of its distance in plies, with the game's result standing for
+/// every ply after the last position kept (the weight left over). So a position some plies
+/// before the king broke through already carries what came of it.
+fn future_targets(samples: &Samples, scale: f32, offset: f32, decay: f32) -> Vec<f32> {
+    let mut targets = vec![0.0f32; samples.len()];
+    // Positions of one game are consecutive in the file, in the order of their plies.
+    let mut start = 0;
+    while start < samples.len() {
+        let mut end = start + 1;
+        while end < samples.len() && samples.game[end] == samples.game[start] {
+            end += 1;
+        }
+        // From the last position back: value(i) = (1 - d^gap) × p(i) + d^gap × value(next),
+        // where gap is the distance to the next kept position (the result after the last).
+        let mut next_value = samples.result[end - 1];
+        let mut next_ply = samples.ply[end - 1] + 1;
+        for i in (start..end).rev() {
+            let gap = next_ply.saturating_sub(samples.ply[i]).max(1);
+            let carried = decay.powi(gap as i32);
+            let here = sigmoid(samples.score[i] / scale + offset);
+            let value = (1.0 - carried) * here + carried * next_value;
+            targets[i] = value;
+            next_value = value;
+            next_ply = samples.ply[i];
+        }
+        start = end;
+    }
+    targets
 }
 
 /// Weighs the positions so that the attackers' wins and the defenders' wins count alike (draws
@@ -496,11 +536,22 @@ pub fn run(options: &Options) -> Result<Report, String> {
             *base = hand / scale;
         }
     }
-    let targets: Vec<f32> = (0..samples.len())
-        .map(|i| {
-            lambda * sigmoid(samples.score[i] / scale + offset) + (1.0 - lambda) * samples.result[i]
+    let td: Option<f32> = options
+        .text("td")
+        .map(|text| {
+            text.parse()
+                .map_err(|_| format!("--td wants a number, not {text:?}"))
         })
-        .collect();
+        .transpose()?;
+    let targets: Vec<f32> = match td {
+        Some(decay) => future_targets(&samples, scale, offset, decay),
+        None => (0..samples.len())
+            .map(|i| {
+                lambda * sigmoid(samples.score[i] / scale + offset)
+                    + (1.0 - lambda) * samples.result[i]
+            })
+            .collect(),
+    };
     let mut rng = Rng::new(seed);
     let mut parameters = Parameters::random(&mut rng, offset);
     let mut adam = Adam {
