@@ -139,40 +139,63 @@ fn the_engine_finds_every_forced_win_at_its_depth() {
 fn each_pruning_near_the_horizon_shrinks_the_tree() {
     // Each of reverse futility and late-move pruning: the default search against the same
     // search with only that switch off, on middlegames of both edge-escape games and of
-    // Copenhagen. A switch that pruned nothing would search as many nodes. (That they keep the
-    // forced wins is `the_engine_finds_every_forced_win_at_its_depth`, with both on.)
+    // Copenhagen with the hand-written evaluation, then of Copenhagen with its network (whose
+    // scores the margins meet differently). A switch that pruned nothing would search as many
+    // nodes. (That they keep the forced wins is `the_engine_finds_every_forced_win_at_its_depth`,
+    // with both on.)
     type Switch = fn(&mut Features);
     let switches: [(&str, Switch); 2] = [
         ("reverse futility", |f| f.reverse_futility = false),
         ("late-move pruning", |f| f.late_move_pruning = false),
     ];
+    let hand_written = Features {
+        learned_eval: false,
+        ..Features::default()
+    };
+    let sets = [
+        (
+            "hand-written",
+            hand_written,
+            vec![
+                Variant::tablut(),
+                Variant::tawlbwrdd(),
+                Variant::copenhagen(),
+            ],
+        ),
+        ("network", Features::default(), vec![Variant::copenhagen()]),
+    ];
     for (name, switch_off) in switches {
-        let (mut with, mut without) = (0, 0);
-        for variant in [
-            Variant::tablut(),
-            Variant::tawlbwrdd(),
-            Variant::copenhagen(),
-        ] {
-            for seed in 1..=3 {
-                let game = middlegame(&variant, 12, seed);
-                let nodes = |features: Features| {
-                    let mut searcher = Searcher::new(SearchConfig {
-                        threads: 1,
-                        hash_mb: 4,
-                    });
-                    searcher.set_features(features);
-                    searcher.search(&game, &Limits::depth(6), |_| {}).nodes
-                };
-                let mut off = Features::default();
-                switch_off(&mut off);
-                with += nodes(Features::default());
-                without += nodes(off);
+        for (evaluation, features, variants) in &sets {
+            let (mut with, mut without) = (0, 0);
+            for variant in variants {
+                for seed in 1..=3 {
+                    let game = middlegame(variant, 12, seed);
+                    let nodes = |features: Features| {
+                        let mut searcher = Searcher::new(SearchConfig {
+                            threads: 1,
+                            hash_mb: 4,
+                        });
+                        searcher.set_features(features);
+                        searcher.search(&game, &Limits::depth(6), |_| {}).nodes
+                    };
+                    let mut off = *features;
+                    switch_off(&mut off);
+                    with += nodes(*features);
+                    without += nodes(off);
+                }
             }
+            // With the network, reverse futility prunes little in Copenhagen (its scores seldom
+            // stand 1.2 soldiers a ply above beta: 2 % of the nodes at this commit; docs/nnue.md),
+            // so there the test asks only that it prunes.
+            let shrinks = match *evaluation {
+                "network" => with < without,
+                _ => with * 10 < without * 9,
+            };
+            assert!(
+                shrinks,
+                "{name}, {evaluation}: {with} nodes with it, {without} without"
+            );
         }
-        assert!(
-            with * 10 < without * 9,
-            "{name}: {with} nodes with it, {without} without"
-        );
     }
 }
 

@@ -649,8 +649,13 @@ pub fn run(options: &Options) -> Result<Report, String> {
             .text("description")
             .map(str::to_string)
             .unwrap_or_else(|| {
+                // The target the network learnt: TD's look-ahead, or the blend of score and result.
+                let target = match td {
+                    Some(decay) => format!("td {decay}"),
+                    None => format!("lambda {lambda}"),
+                };
                 format!(
-                    "{name}: {} positions of {data}, {epochs} epochs, lambda {lambda}, seed {seed}",
+                    "{name}: {} positions of {data}, {epochs} epochs, {target}, seed {seed}",
                     samples.len()
                 )
             }),

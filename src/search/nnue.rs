@@ -528,7 +528,11 @@ impl Family {
 
 /// The networks compiled into the library, by family, with their files
 /// (`src/search/networks/`). A family without one plays with the hand-written evaluation.
-const BUILT_IN: &[(Family, &[u8])] = &[];
+const BUILT_IN: &[(Family, &[u8])] = &[(
+    Family::Corner11,
+    // Trained by scripts/train-nnue.sh on Copenhagen self-play (docs/nnue.md).
+    include_bytes!("networks/corner-11.nnue"),
+)];
 
 /// The built-in network that plays games under `rules`, if there is one (see [`Family`]);
 /// games without one play with the hand-written evaluation.
