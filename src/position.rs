@@ -681,27 +681,58 @@ impl Position {
     /// on a copy, but made on one scratch position and taken back after each visit. The turn
     /// passes once for all of them, a soldier's move needs no look at which piece moves, and
     /// the squares where a move may capture are found once for all moves
-    /// ([`Position::capture_squares`]).
+    /// ([`Position::capture_squares`]; under custom rules
+    /// [`Position::custom_capture_squares`]): the others only move a piece.
     #[inline(always)]
-    pub(crate) fn for_each_child(&self, moves: &[Move], mut visit: impl FnMut(&Position)) {
-        if !self.rules.is_classic() {
-            for &m in moves {
-                let mut child = *self;
-                child.play_unchecked(m);
-                visit(&child);
-            }
-            return;
+    pub(crate) fn for_each_child(&self, moves: &[Move], visit: impl FnMut(&Position)) {
+        match self.rules.custom() {
+            None => self.for_each_child_resolving(
+                moves,
+                self.capture_squares(),
+                |child, mover, to, piece| child.resolve_captures(mover, to, piece),
+                visit,
+            ),
+            Some(set) => self.for_each_child_resolving(
+                moves,
+                self.custom_capture_squares(set),
+                |child, mover, to, piece| child.resolve_custom_captures(set, mover, piece, to),
+                visit,
+            ),
         }
+    }
+
+    /// [`Position::for_each_child`] with the rules' `capture_squares` and their way to `resolve`
+    /// the captures of a move landing on one (on the position after the move, the turn already
+    /// passed: the mover is given).
+    #[inline(always)]
+    fn for_each_child_resolving(
+        &self,
+        moves: &[Move],
+        capture_squares: Bitboard,
+        resolve: impl Fn(&mut Position, Side, Square, Piece) -> Bitboard,
+        mut visit: impl FnMut(&Position),
+    ) {
         let mover = self.side_to_move;
         let mut turn_passed = *self;
         turn_passed.pass_turn();
         let mut child = turn_passed;
-        let capture_squares = self.capture_squares();
+        let mut make_visit_unmake = |child: &mut Position, piece: Piece, m: Move| {
+            let captured = child.make_from(&turn_passed, piece, m, capture_squares, &resolve);
+            visit(child);
+            if captured.any() {
+                *child = turn_passed;
+            } else if piece != Piece::Attacker {
+                // Only the moving piece's set and the hash changed, and the next move writes the
+                // hash and its own piece's set whole, from `turn_passed`: the attackers' moves
+                // all write the same set, but a defender's move changes a set that the king's
+                // next move does not write, and the other way round, so it is put back.
+                *child.set_mut(piece) = turn_passed.set(piece);
+            }
+        };
         match mover {
             Side::Attackers => {
                 for &m in moves {
-                    let piece = Piece::Attacker;
-                    child.make_visit_unmake(&turn_passed, piece, m, capture_squares, &mut visit);
+                    make_visit_unmake(&mut child, Piece::Attacker, m);
                 }
             }
             Side::Defenders => {
@@ -711,59 +742,34 @@ impl Position {
                     } else {
                         Piece::Defender
                     };
-                    child.make_visit_unmake(&turn_passed, piece, m, capture_squares, &mut visit);
+                    make_visit_unmake(&mut child, piece, m);
                 }
             }
         }
     }
 
-    /// For [`Position::for_each_child`]: on `self`, equal to `before`, moves `piece` of the side
-    /// that has just moved in `before` along `m`, calls `visit`, and makes `self` `before` again.
-    /// `capture_squares` holds every square where a move may capture.
-    #[inline(always)]
-    fn make_visit_unmake(
-        &mut self,
-        before: &Position,
-        piece: Piece,
-        m: Move,
-        capture_squares: Bitboard,
-        visit: &mut impl FnMut(&Position),
-    ) {
-        let mover = before.side_to_move.opponent();
-        let captured = self.make_from(before, mover, piece, m, capture_squares);
-        visit(self);
-        if captured.any() {
-            *self = *before;
-        } else if piece != Piece::Attacker {
-            // Only the moving piece's set and the hash changed, and the next move writes the
-            // hash and its own piece's set whole, from `before`: the attackers' moves all write
-            // the same set, but a defender's move changes a set that the king's next move does
-            // not write, and the other way round, so it is put back.
-            *self.set_mut(piece) = before.set(piece);
-        }
-    }
-
-    /// On `self`, which equals `before`, moves `piece` of `mover` along `m` (a legal move of
-    /// `before`'s) and resolves the captures (R8-R13) if it lands on one of `capture_squares`,
-    /// reading only `before`; the turn is not touched. Returns the captured squares. In
-    /// [`Position::for_each_child`] `before` never changes, so its values stay in registers,
-    /// and nothing is read back from `self` just after being stored there (such a read waits on
-    /// the store: measured, a third of the time per leaf).
+    /// On `self`, which equals `before`, moves `piece` of the side that has just moved in
+    /// `before` along `m` (a legal move of that side's) and, if it lands on one of
+    /// `capture_squares`, takes what it captures with `resolve`, reading only `before`; the turn
+    /// is not touched. Returns the captured squares. In [`Position::for_each_child`] `before`
+    /// never changes, so its values stay in registers, and nothing is read back from `self` just
+    /// after being stored there (such a read waits on the store: measured, a third of the time
+    /// per leaf).
     #[inline(always)]
     fn make_from(
         &mut self,
         before: &Position,
-        mover: Side,
         piece: Piece,
         m: Move,
         capture_squares: Bitboard,
+        resolve: &impl Fn(&mut Position, Side, Square, Piece) -> Bitboard,
     ) -> Bitboard {
         let (from, to) = (m.from(), m.to());
         let path = Bitboard::single(from) | Bitboard::single(to);
         *self.set_mut(piece) = before.set(piece) ^ path;
         self.hash = before.hash ^ zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         if capture_squares.contains(to) {
-            return self.resolve_captures(mover, to, piece);
+            return resolve(self, before.side_to_move.opponent(), to, piece);
         }
         Bitboard::EMPTY
     }

@@ -19,6 +19,28 @@ impl Position {
         piece: Piece,
         to: crate::square::Square,
     ) -> Bitboard {
+        let mut captured = self.capture_custodial(set, mover, piece, to);
+        if set.spec.shieldwall != Shieldwall::None {
+            captured |= match set.spec.dialect {
+                Dialect::OpenTafl => self.capture_shieldwalls(set, mover, to),
+                Dialect::HnefataflOrg => self.capture_hnefatafl_org_shieldwalls(set, mover, to),
+            };
+        }
+        if (set.linnaean_squares & to).any() && mover == Side::Attackers {
+            captured |= self.capture_linnaean(to);
+        }
+        captured
+    }
+
+    /// C4-C6: after the mover's `piece` has landed on `to`, takes every enemy next to `to` held
+    /// against a hostile square, the king by his strength; returns their squares.
+    fn capture_custodial(
+        &mut self,
+        set: &RuleSet,
+        mover: Side,
+        piece: Piece,
+        to: crate::square::Square,
+    ) -> Bitboard {
         let mut captured = Bitboard::EMPTY;
         let enemies = self.pieces(mover.opponent());
         if (Bitboard::neighbours_of(to) & enemies).any() {
@@ -33,15 +55,6 @@ impl Position {
                 captured |= self.king;
                 self.remove(Piece::King, self.king);
             }
-        }
-        if set.spec.shieldwall != Shieldwall::None {
-            captured |= match set.spec.dialect {
-                Dialect::OpenTafl => self.capture_shieldwalls(set, mover, to),
-                Dialect::HnefataflOrg => self.capture_hnefatafl_org_shieldwalls(set, mover, to),
-            };
-        }
-        if (set.linnaean_squares & to).any() && mover == Side::Attackers {
-            captured |= self.capture_linnaean(to);
         }
         captured
     }
@@ -77,6 +90,44 @@ impl Position {
         set.hostile_always[index]
             | (set.hostile_when_empty[index] - occupied)
             | (set.hostile_when_occupied[index] & occupied)
+    }
+
+    /// The squares where a move of the side to move under the custom rules `set` may capture (a
+    /// superset of those where it does, for all its moves at once): a move landing elsewhere
+    /// takes nothing, so [`Position::resolve_custom_captures`] need not be called for it.
+    ///
+    /// - C4, C5: an enemy soldier next to the landing square with, beyond it, a square hostile to
+    ///   it after the move: one of the mover's pieces now (the landing square itself is next to
+    ///   the soldier, never beyond it) or a special square hostile to it, empty or occupied (the
+    ///   move may empty a throne).
+    /// - C6: for the attackers, the squares next to the king; C7: the Linnaean squares.
+    /// - C8, H5: where a move may complete a shieldwall ([`Position::shieldwall_landings`]).
+    pub(crate) fn custom_capture_squares(&self, set: &RuleSet) -> Bitboard {
+        let mover = self.side_to_move;
+        let victims_side = mover.opponent();
+        let index = victims_side as usize;
+        let victims = match victims_side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders,
+        };
+        let anvils = self.pieces(mover)
+            | set.hostile_always[index]
+            | set.hostile_when_empty[index]
+            | set.hostile_when_occupied[index];
+        // A victim one step from the landing square in some direction, an anvil one step beyond
+        // it the same way: step the anvils back onto the victims, then onto the landing squares.
+        let mut squares = Direction::ALL
+            .into_iter()
+            .fold(Bitboard::EMPTY, |squares, back| {
+                squares | (victims & anvils.shift(back)).shift(back)
+            });
+        if mover == Side::Attackers {
+            squares |= self.king.neighbours() | set.linnaean_squares;
+        }
+        if set.spec.shieldwall != Shieldwall::None {
+            squares |= self.shieldwall_landings(set);
+        }
+        squares
     }
 
     /// C4: the squares hostile to the pieces of `victims` (their soldiers; the king too when
@@ -184,5 +235,164 @@ impl Position {
         for square in squares {
             self.hash ^= crate::zobrist::piece_key(piece, square);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::moves::Move;
+    use crate::square::Square;
+    use crate::test_support::XorShift;
+    use crate::variant::Variant;
+
+    /// Every built-in game under custom rules, and rules strings for the choices they leave out:
+    /// shieldwalls with pieces as the only brackets, soldiers allowed on the corners (so that
+    /// a corner can be held), armed and unarmed kings, every king strength, Linnaean captures.
+    fn rule_sets() -> Vec<Variant> {
+        let mut variants: Vec<Variant> = Variant::names()
+            .iter()
+            .filter_map(|name| Variant::by_name(name))
+            .filter(|variant| variant.rules().custom().is_some())
+            .collect();
+        let eleven =
+            "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+        let nine = "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+        let seven = "start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/";
+        for text in [
+            format!(
+                "dim:11 name:Weak_walls atkf:y sw:w efe:y cors:tcnkTCNK corp:tcnkTCNK {eleven}"
+            ),
+            format!("dim:11 name:Weak_relaxed_walls atkf:y sw:w swf:n ka:n ks:w {eleven}"),
+            format!("dim:9 name:Strong_relaxed esc:e atkf:n sw:s swf:n ka:a ks:m linc:y {nine}"),
+            format!("dim:7 name:Small_walls atkf:y sw:s ks:c ka:h cors:tT {seven}"),
+        ] {
+            variants.push(text.parse().unwrap_or_else(|e| panic!("{text}: {e}")));
+        }
+        variants
+    }
+
+    /// Positions of each rule set: along seeded random games, and seeded placements crowded on
+    /// the edges and the squares inside them, where shieldwalls form.
+    fn positions() -> Vec<Position> {
+        let mut random = XorShift(0x6a09_e667_f3bc_c909);
+        let mut positions = Vec::new();
+        for variant in rule_sets() {
+            positions.extend(crate::test_support::positions_along_random_games(
+                &[variant.start()],
+                6,
+                150,
+                random.next(),
+            ));
+            let rules = variant.rules();
+            let size = rules.size();
+            for round in 0..300u64 {
+                // By turns, one side's soldiers line the edges and the other's stand inside them.
+                let (outer, inner) = if round % 4 < 2 {
+                    (Piece::Defender, Piece::Attacker)
+                } else {
+                    (Piece::Attacker, Piece::Defender)
+                };
+                let king = (
+                    1 + (random.next() % u64::from(size - 2)) as u8,
+                    1 + (random.next() % u64::from(size - 2)) as u8,
+                );
+                let mut pieces = Vec::new();
+                for y in 0..size {
+                    for x in 0..size {
+                        let Some(square) = Square::new(x, y) else {
+                            continue;
+                        };
+                        let from_edge = x.min(y).min(size - 1 - x).min(size - 1 - y);
+                        // Out of ten: the outer side's soldier, the inner side's.
+                        let (outer_odds, inner_odds) = match from_edge {
+                            0 => (5, 2),
+                            1 => (1, 6),
+                            _ => (1, 1),
+                        };
+                        let draw = random.next() % 10;
+                        if (x, y) == king {
+                            pieces.push((square, Piece::King));
+                        } else if draw < outer_odds {
+                            pieces.push((square, outer));
+                        } else if draw < outer_odds + inner_odds {
+                            pieces.push((square, inner));
+                        }
+                    }
+                }
+                let side = Side::ALL[(round % 2) as usize];
+                // One piece a square, all on the board.
+                positions.push(Position::from_pieces(rules, side, pieces).unwrap());
+            }
+        }
+        positions
+    }
+
+    /// The position after `m` as first written: the piece moved, then the custodial captures,
+    /// every shieldwall looked for ([`Position::capture_shieldwalls_plain`]), the Linnaean
+    /// capture; and the captured squares.
+    fn plain_after(position: &Position, set: &RuleSet, m: Move) -> (Position, Bitboard) {
+        let mover = position.side_to_move;
+        let (from, to) = (m.from(), m.to());
+        // A legal move starts on a piece of the side to move.
+        let piece = position.piece_at(from).unwrap();
+        let mut after = *position;
+        after.remove(piece, Bitboard::from_square(from));
+        *after.set_mut(piece) |= to;
+        after.hash ^= crate::zobrist::piece_key(piece, to);
+        let mut captured = after.capture_custodial(set, mover, piece, to);
+        if set.spec.shieldwall != Shieldwall::None {
+            captured |= match set.spec.dialect {
+                Dialect::OpenTafl => after.capture_shieldwalls_plain(set, mover, to),
+                Dialect::HnefataflOrg => after.capture_hnefatafl_org_shieldwalls(set, mover, to),
+            };
+        }
+        if (set.linnaean_squares & to).any() && mover == Side::Attackers {
+            captured |= after.capture_linnaean(to);
+        }
+        after.pass_turn();
+        (after, captured)
+    }
+
+    #[test]
+    fn moves_play_as_first_written_and_capture_only_on_the_capture_squares() {
+        let (mut custodial, mut walls, mut linnaean) = (0, 0, 0);
+        for position in positions() {
+            let set = position.rules().custom().expect("custom rules");
+            if position.winner().is_some() {
+                continue;
+            }
+            let capture_squares = position.custom_capture_squares(set);
+            let moves = position.legal_moves();
+            let mut expected = Vec::new();
+            for &m in &moves {
+                let (after, captured) = plain_after(&position, set, m);
+                let mut played = position;
+                assert_eq!(played.play_unchecked(m), captured, "{position:?} then {m}");
+                assert_eq!(played, after, "{position:?} then {m}");
+                assert!(
+                    captured.is_empty() || capture_squares.contains(m.to()),
+                    "{position:?} then {m}: a capture off the capture squares"
+                );
+                let mut custodial_only = position;
+                let piece = position.piece_at(m.from()).unwrap();
+                custodial_only.remove(piece, Bitboard::from_square(m.from()));
+                *custodial_only.set_mut(piece) |= m.to();
+                let by_custody =
+                    custodial_only.capture_custodial(set, position.side_to_move, piece, m.to());
+                custodial += usize::from(by_custody.any());
+                walls += usize::from((captured - by_custody - set.linnaean_squares).count() > 1);
+                linnaean += usize::from((captured & set.linnaean_squares.neighbours()).any());
+                expected.push(after);
+            }
+            let mut children = Vec::new();
+            position.for_each_child(&moves, |child| children.push(*child));
+            assert_eq!(children, expected, "{position:?}");
+        }
+        // Each kind of capture must have come up often, or the comparison says little.
+        assert!(
+            custodial > 20_000 && walls > 2000 && linnaean > 500,
+            "{custodial} custodial captures, {walls} shieldwalls, {linnaean} Linnaean"
+        );
     }
 }

@@ -227,21 +227,104 @@ impl Position {
         if flanking && !set.edge.contains(to) {
             return Bitboard::EMPTY;
         }
-        // Nothing can be taken unless a soldier of the other side stands on an edge.
-        let victims = match mover {
-            Side::Attackers => self.defenders,
-            Side::Defenders => self.attackers,
-        };
-        if (victims & set.edge).is_empty() {
+        if !self.shieldwall_may_take(set, mover) {
+            return Bitboard::EMPTY;
+        }
+        if flanking {
+            // The mover's piece on `to` must be one of the wall's holders, and a wall's holders
+            // are all pieces of the side it was looked for: only the mover's walls can qualify
+            // (the other side's, looked for too without flanking, never would).
+            let walls = self.find_shieldwalls(set, mover);
+            return self.take_shieldwalls(mover, Some(to), &walls);
+        }
+        // Both sides' walls are found before any is taken.
+        let walls = [
+            self.find_shieldwalls(set, Side::Attackers),
+            self.find_shieldwalls(set, Side::Defenders),
+        ];
+        walls.iter().fold(Bitboard::EMPTY, |captured, walls| {
+            captured | self.take_shieldwalls(mover, None, walls)
+        })
+    }
+
+    /// [`Position::capture_shieldwalls`] as first written, for the tests that compare the two:
+    /// both sides' walls looked for after every move, with no test first.
+    #[cfg(test)]
+    pub(super) fn capture_shieldwalls_plain(
+        &mut self,
+        set: &RuleSet,
+        mover: Side,
+        to: Square,
+    ) -> Bitboard {
+        let flanking = set.spec.shieldwall_flanking;
+        if flanking && !set.edge.contains(to) {
             return Bitboard::EMPTY;
         }
         let walls = [
             self.find_shieldwalls(set, Side::Attackers),
             self.find_shieldwalls(set, Side::Defenders),
         ];
+        let flanker = flanking.then_some(to);
+        walls.iter().fold(Bitboard::EMPTY, |captured, walls| {
+            captured | self.take_shieldwalls(mover, flanker, walls)
+        })
+    }
+
+    /// C8: whether a shieldwall may take anything in this position, `mover`'s piece having landed
+    /// (a cheap test that is never false when [`Position::capture_shieldwalls`] would take
+    /// something). What a wall takes are its held squares but the king, and all of them must
+    /// hold the other side's pieces: so an enemy soldier must be held. [`find_shieldwalls`]
+    /// holds a square only when a piece of the wall's side stands on the square inside it
+    /// (`inside`, one of [`squares_inside`]): so some enemy soldier on an edge has a piece on
+    /// the square inside it, on that edge's side.
+    ///
+    /// [`find_shieldwalls`]: Position::find_shieldwalls
+    pub(super) fn shieldwall_may_take(&self, set: &RuleSet, mover: Side) -> bool {
+        let victims = match mover {
+            Side::Attackers => self.defenders,
+            Side::Defenders => self.attackers,
+        };
+        (squares_inside(set, victims) & self.occupied()).any()
+    }
+
+    /// C8: the squares where a move of the side to move may complete a shieldwall that takes
+    /// something (a superset, for all its moves at once; see [`Position::shieldwall_may_take`]):
+    /// after the move an enemy soldier on an edge must have a piece on the square inside it.
+    /// hnefatafl.org's walls (H5) need that too: each square of theirs holds an enemy with a
+    /// piece of the mover's side inside it, and of two or more squares one is a soldier.
+    /// A move empties a square and fills only its landing square: if such a soldier is there now,
+    /// any move may (every edge square, with flanking required); if not, only a move onto a square
+    /// inside one (and onto an edge, with flanking).
+    pub(super) fn shieldwall_landings(&self, set: &RuleSet) -> Bitboard {
+        let victims = match self.side_to_move {
+            Side::Attackers => self.defenders,
+            Side::Defenders => self.attackers,
+        };
+        let inside = squares_inside(set, victims);
+        let landings = if (inside & self.occupied()).any() {
+            set.board
+        } else {
+            inside
+        };
+        if set.spec.shieldwall_flanking {
+            landings & set.edge
+        } else {
+            landings
+        }
+    }
+
+    /// Takes each of `walls` whose held squares all hold pieces of the other side than `mover`'s
+    /// (the king excepted), and, when `flanker` is given, that has the piece on that square
+    /// among its holders. Returns the squares taken.
+    fn take_shieldwalls(
+        &mut self,
+        mover: Side,
+        flanker: Option<Square>,
+        walls: &Walls,
+    ) -> Bitboard {
         let mut captured = Bitboard::EMPTY;
-        for (held, holders) in walls.iter().flat_map(Walls::iter) {
-            if flanking && !holders.contains(&to) {
+        for (held, holders) in walls.iter() {
+            if flanker.is_some_and(|to| !holders.contains(&to)) {
                 continue;
             }
             let full_of_enemies = held
@@ -257,4 +340,15 @@ impl Position {
         }
         captured
     }
+}
+
+/// The squares inside the `pieces` that stand on an edge, one for each edge a piece stands on (a
+/// corner's two), on the board's side of the edge: the squares whose pieces let
+/// [`Position::find_shieldwalls`] hold theirs (its `inside`).
+pub(super) fn squares_inside(set: &RuleSet, pieces: Bitboard) -> Bitboard {
+    set.edge_sides
+        .iter()
+        .fold(Bitboard::EMPTY, |inside, &(side, inward)| {
+            inside | (pieces & side).shift(inward)
+        })
 }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::square::Square;
 
@@ -226,6 +226,10 @@ pub(crate) struct RuleSet {
     pub(crate) board: Bitboard,
     /// The edge squares.
     pub(crate) edge: Bitboard,
+    /// The edge squares of each side of the board (a corner is on two), each with the direction
+    /// from it into the board: the first rank's squares look north, the last rank's south, the
+    /// first file's east, the last file's west.
+    pub(crate) edge_sides: [(Bitboard, Direction); 4],
     /// Every special square.
     pub(crate) special: Bitboard,
     /// Squares a piece of each class, starting from a square of each kind (plain first, then the
@@ -258,6 +262,15 @@ impl RuleSet {
     fn compile(spec: RuleSpec) -> RuleSet {
         let board = Bitboard::board(spec.size);
         let edge = Bitboard::edge(spec.size);
+        // A square is on the side of the board opposite `inward` when the square beyond it that
+        // way round is off the board.
+        let edge_sides = [
+            Direction::North,
+            Direction::South,
+            Direction::East,
+            Direction::West,
+        ]
+        .map(|inward| (board - board.shift(inward), inward));
         let special = spec
             .squares
             .iter()
@@ -345,6 +358,7 @@ impl RuleSet {
         RuleSet {
             board,
             edge,
+            edge_sides,
             special: (special | spec.camps) & board,
             camps_out_of_reach,
             spec,
