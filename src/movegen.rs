@@ -21,7 +21,7 @@ use crate::bitboard::{Bitboard, Direction};
 use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
-use crate::rules::custom::{CAMP_START, Class, RuleSet, SquareKind};
+use crate::rules::custom::{CAMP_START, Class, LineBits, RuleSet, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
 
@@ -431,13 +431,7 @@ pub(crate) fn generate_custom(position: &Position, set: &RuleSet, moves: &mut Mo
 pub(crate) fn generate_custom_unwon(position: &Position, set: &RuleSet, moves: &mut MoveList) {
     let (buffer, len) = moves.buffer_mut();
     let mut writer = Writer { buffer, len: *len };
-    for_each_custom_move(position, set, !Bitboard::EMPTY, |m| {
-        // A list being filled holds at most MAX_LEGAL_MOVES moves: the place always exists.
-        if let Some(place) = writer.buffer.get_mut(writer.len) {
-            *place = m;
-            writer.len += 1;
-        }
-    });
+    for_each_custom_stretch(position, set, !Bitboard::EMPTY, &mut writer);
     *len = writer.len;
 }
 
@@ -451,9 +445,9 @@ pub(crate) fn count_custom(position: &Position, set: &RuleSet) -> u32 {
 
 /// [`count_custom`] for a position known not to be won (see [`generate_custom_unwon`]).
 pub(crate) fn count_custom_unwon(position: &Position, set: &RuleSet) -> u32 {
-    let mut count = 0;
-    for_each_custom_move(position, set, !Bitboard::EMPTY, |_| count += 1);
-    count
+    let mut counter = Counter(0);
+    for_each_custom_stretch(position, set, !Bitboard::EMPTY, &mut counter);
+    counter.0
 }
 
 /// Whether the side to move has a legal move under custom rules, in a position known not to be
@@ -492,38 +486,142 @@ pub(crate) fn custom_moves_to_unwon(
         .fold(Bitboard::EMPTY, |lines, direction| {
             lines | targets.slides(direction, set.board - targets)
         });
-    for_each_custom_move(position, set, lines, |m| {
-        if targets.contains(m.to()) {
-            // A subset of the legal moves: within a list's capacity.
-            let _ = moves.try_push(m);
-        }
-    });
+    let mut to_targets = ToTargets {
+        moves: &mut moves,
+        targets,
+    };
+    for_each_custom_stretch(position, set, lines, &mut to_targets);
     moves
 }
 
-/// Calls `visit` with every legal move under custom rules (the game not being won) of the
-/// pieces on `movers`.
+/// What the generator under custom rules does with the moves of each piece along each line.
+trait CustomStretches {
+    /// Takes the moves of entries `low..high` of `line` (a piece's moves along one of its lines,
+    /// as in [`LINE_MOVES`]) but those that end on a place set in `no_stop` (one bit a place of
+    /// the line); `at` is the piece's place.
+    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32);
+
+    /// Takes the moves of `stretch` of `line`, all of them.
+    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch);
+}
+
+/// The places of the line that the entries `low..high` of a piece's table lead to, as bits, the
+/// piece being at place `at` (entries below `at` lead to the place of their number, the others
+/// to the next place): `low <= at <= high`, since a piece's stretch runs on both sides of it.
 #[inline(always)]
-fn for_each_custom_move(
-    position: &Position,
-    set: &RuleSet,
-    movers: Bitboard,
-    mut visit: impl FnMut(Move),
-) {
-    match position.rules().size() {
-        9 => for_each_custom_move_sized::<9>(position, set, movers, &mut visit),
-        11 => for_each_custom_move_sized::<11>(position, set, movers, &mut visit),
-        _ => for_each_custom_move_sized::<7>(position, set, movers, &mut visit),
+fn stretch_places(low: u32, high: u32, at: u32) -> u32 {
+    ((1 << (high + 1)) - (1 << low)) & !(1 << at)
+}
+
+impl CustomStretches for Writer<'_> {
+    #[inline(always)]
+    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch) {
+        self.push_stretch(line, stretch);
+    }
+
+    /// One block copy when no square of the stretch is refused (most moves: only a line through
+    /// a special square the piece may pass but not stop on has one), else move by move.
+    #[inline(always)]
+    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
+        if no_stop & stretch_places(low, high, at) == 0 {
+            let stretch = Stretch {
+                start: low,
+                length: high - low,
+            };
+            self.push_stretch(line, stretch);
+            return;
+        }
+        for entry in low..high {
+            let place = if entry < at { entry } else { entry + 1 };
+            // A list being filled holds at most MAX_LEGAL_MOVES moves: the place always exists.
+            if let (0, Some(&m), Some(slot)) = (
+                no_stop >> place & 1,
+                line.get(entry as usize),
+                self.buffer.get_mut(self.len),
+            ) {
+                *slot = m;
+                self.len += 1;
+            }
+        }
     }
 }
 
-/// [`for_each_custom_move`] on a board at most `SIZE` squares wide.
+/// Counts the moves.
+struct Counter(u32);
+
+impl CustomStretches for Counter {
+    #[inline(always)]
+    fn take_stretch(&mut self, _: &[Move; LINE_TABLE], stretch: Stretch) {
+        self.0 += stretch.length;
+    }
+
+    #[inline(always)]
+    fn take(&mut self, _: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
+        self.0 += high - low - (no_stop & stretch_places(low, high, at)).count_ones();
+    }
+}
+
+/// Keeps the moves that land on `targets`.
+struct ToTargets<'a> {
+    moves: &'a mut MoveList,
+    targets: Bitboard,
+}
+
+impl CustomStretches for ToTargets<'_> {
+    #[inline(always)]
+    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
+        for entry in low..high {
+            let place = if entry < at { entry } else { entry + 1 };
+            if let (0, Some(&m)) = (no_stop >> place & 1, line.get(entry as usize)) {
+                self.keep_if_on_target(m);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch) {
+        let entries = stretch.start as usize..(stretch.start + stretch.length) as usize;
+        for &m in line.get(entries).unwrap_or(&[]) {
+            self.keep_if_on_target(m);
+        }
+    }
+}
+
+impl ToTargets<'_> {
+    #[inline(always)]
+    fn keep_if_on_target(&mut self, m: Move) {
+        if self.targets.contains(m.to()) {
+            // A subset of the legal moves: within a list's capacity.
+            let _ = self.moves.try_push(m);
+        }
+    }
+}
+
+/// Hands `sink` every legal move under custom rules (the game not being won) of the pieces on
+/// `movers`, piece by piece and line by line: soldiers on plain squares, then on each kind of
+/// special square, then on camps, then the king; each group in square order, each piece along
+/// its rank west to east, then along its file south to north.
 #[inline(always)]
-fn for_each_custom_move_sized<const SIZE: usize>(
+fn for_each_custom_stretch(
     position: &Position,
     set: &RuleSet,
     movers: Bitboard,
-    visit: &mut impl FnMut(Move),
+    sink: &mut impl CustomStretches,
+) {
+    match position.rules().size() {
+        9 => for_each_custom_stretch_sized::<9>(position, set, movers, sink),
+        11 => for_each_custom_stretch_sized::<11>(position, set, movers, sink),
+        _ => for_each_custom_stretch_sized::<7>(position, set, movers, sink),
+    }
+}
+
+/// [`for_each_custom_stretch`] on a board at most `SIZE` squares wide.
+#[inline(always)]
+fn for_each_custom_stretch_sized<const SIZE: usize>(
+    position: &Position,
+    set: &RuleSet,
+    movers: Bitboard,
+    sink: &mut impl CustomStretches,
 ) {
     let side = position.side_to_move();
     let occupied = position.occupied() | !set.board;
@@ -531,23 +629,31 @@ fn for_each_custom_move_sized<const SIZE: usize>(
         Side::Attackers => (position.attackers() & movers, Class::Attacker),
         Side::Defenders => (position.defenders() & movers, Class::Defender),
     };
-    let group = |pieces: Bitboard, class: Class, start: usize, visit: &mut dyn FnMut(Move)| {
-        custom_group_moves::<SIZE>(pieces, occupied, set, class, start, Bitboard::EMPTY, visit);
-    };
-    group(soldiers - set.special, class, 0, visit);
+    let plain = soldiers - set.special;
+    custom_group_moves::<SIZE>(plain, occupied, set, class, 0, Bitboard::EMPTY, sink);
     if (soldiers & set.special).any() {
         for kind in SquareKind::ALL {
             let on_kind = soldiers & set.spec.squares[kind as usize];
-            group(on_kind, class, kind as usize + 1, visit);
+            let start = kind as usize + 1;
+            custom_group_moves::<SIZE>(on_kind, occupied, set, class, start, Bitboard::EMPTY, sink);
         }
-        camp_moves::<SIZE>(soldiers & set.spec.camps, occupied, set, class, visit);
+        camp_moves::<SIZE>(soldiers & set.spec.camps, occupied, set, class, sink);
     }
     if side == Side::Defenders {
         let king = position.king_set() & movers;
         if (king & set.spec.camps).any() {
-            camp_moves::<SIZE>(king, occupied, set, Class::King, visit);
+            camp_moves::<SIZE>(king, occupied, set, Class::King, sink);
         } else {
-            group(king, Class::King, set.start_kind(king), visit);
+            let start = set.start_kind(king);
+            custom_group_moves::<SIZE>(
+                king,
+                occupied,
+                set,
+                Class::King,
+                start,
+                Bitboard::EMPTY,
+                sink,
+            );
         }
     }
 }
@@ -560,7 +666,7 @@ fn camp_moves<const SIZE: usize>(
     occupied: Bitboard,
     set: &RuleSet,
     class: Class,
-    visit: &mut dyn FnMut(Move),
+    sink: &mut impl CustomStretches,
 ) {
     if set.spec.camp_move_limit == 0 {
         custom_group_moves::<SIZE>(
@@ -570,19 +676,22 @@ fn camp_moves<const SIZE: usize>(
             class,
             CAMP_START,
             Bitboard::EMPTY,
-            visit,
+            sink,
         );
         return;
     }
     for square in pieces {
         let out_of_reach = set.camps_out_of_reach(square);
         let piece = Bitboard::from_square(square);
-        custom_group_moves::<SIZE>(piece, occupied, set, class, CAMP_START, out_of_reach, visit);
+        custom_group_moves::<SIZE>(piece, occupied, set, class, CAMP_START, out_of_reach, sink);
     }
 }
 
 /// The moves of `pieces`, all of one class starting on squares of one kind (`start`, as in
-/// [`RuleSet::no_pass`]), none of them ending on `also_no_stop`.
+/// [`RuleSet::no_pass`]), none of them ending on `also_no_stop`: each piece's stretch along its
+/// rank and its file (blocked by pieces and the squares the group may not pass), cut to its
+/// speed, handed to `sink` with the places of the line it may not stop on. Pieces off the lines
+/// of such places, without a speed limit, hand their stretches whole, on a quicker path.
 #[inline(always)]
 fn custom_group_moves<const SIZE: usize>(
     pieces: Bitboard,
@@ -591,49 +700,77 @@ fn custom_group_moves<const SIZE: usize>(
     class: Class,
     start: usize,
     also_no_stop: Bitboard,
-    visit: &mut dyn FnMut(Move),
+    sink: &mut impl CustomStretches,
 ) {
     if pieces.is_empty() {
         return;
     }
-    let (Some(no_pass), Some(no_stop), Some(&speed)) = (
+    let (Some(no_pass), Some(no_stop), Some(refused_lines), Some(&speed)) = (
         set.no_pass.get(class as usize).and_then(|by| by.get(start)),
-        set.no_stop.get(class as usize).and_then(|by| by.get(start)),
+        set.no_stop_lines
+            .get(class as usize)
+            .and_then(|by| by.get(start)),
+        set.refused_lines
+            .get(class as usize)
+            .and_then(|by| by.get(start)),
         set.speed.get(class as usize),
     ) else {
         return; // Not reached: the class and kind indices are in range.
     };
     let blocked = occupied | *no_pass;
-    let no_stop = *no_stop | also_no_stop;
     let ranks = lines_of::<SIZE>(blocked.0);
     let files = files_of::<SIZE>(blocked);
+    let free = if speed == 0 && also_no_stop.is_empty() {
+        pieces - *refused_lines
+    } else {
+        Bitboard::EMPTY
+    };
     let speed = u32::from(speed);
-    for_each_index(pieces.0, |index| {
-        let (Some(&[x, y]), Some(line_moves)) = (COORDINATES.get(index), LINE_MOVES.get(index))
-        else {
-            return; // Not reached: pieces stand on the grid.
-        };
-        let (x, y) = (u32::from(x), u32::from(y));
-        let lines = [
-            (ranks.get(y as usize), x, &line_moves[0]),
-            (files.get(x as usize), y, &line_moves[1]),
-        ];
-        for (bits, at, table) in lines {
-            let Some(&bits) = bits else { continue };
-            let stretch = Stretch::of(bits, at);
-            let (mut low, mut high) = (stretch.start, stretch.start + stretch.length);
-            if speed > 0 {
-                // Entry e leads `at - e` squares down the line if below `at`, else `e + 1 - at` up.
-                low = low.max(at.saturating_sub(speed));
-                high = high.min(at + speed);
+    // The halves are walked separately (see `for_each_index`), written out so that the body is
+    // compiled into the loop.
+    for (mut half, offset) in [(pieces.0 as u64, 0), ((pieces.0 >> 64) as u64, 64)] {
+        while half != 0 {
+            let index = half.trailing_zeros() as usize + offset;
+            half &= half - 1;
+            let (Some(&[x, y]), Some(line_moves)) = (COORDINATES.get(index), LINE_MOVES.get(index))
+            else {
+                continue; // Not reached: pieces stand on the grid.
+            };
+            let (x, y) = (usize::from(x), usize::from(y));
+            let (Some(&rank), Some(&file)) = (ranks.get(y), files.get(x)) else {
+                continue; // Not reached: the lines of a square of the grid.
+            };
+            if free.0 >> index & 1 == 1 {
+                sink.take_stretch(&line_moves[0], Stretch::of(rank, x as u32));
+                sink.take_stretch(&line_moves[1], Stretch::of(file, y as u32));
+                continue;
             }
-            for &m in table.get(low as usize..high as usize).unwrap_or(&[]) {
-                if !no_stop.contains(m.to()) {
-                    visit(m);
+            let (Some(&rank_no_stop), Some(&file_no_stop)) =
+                (no_stop.ranks.get(y), no_stop.files.get(x))
+            else {
+                continue; // Not reached, as above.
+            };
+            let mut no_stop = [rank_no_stop, file_no_stop];
+            if also_no_stop.any() {
+                let also = LineBits::of(also_no_stop);
+                no_stop[0] |= also.ranks[y];
+                no_stop[1] |= also.files[x];
+            }
+            let lines = [(rank, x, &line_moves[0]), (file, y, &line_moves[1])];
+            for ((bits, at, table), no_stop) in lines.into_iter().zip(no_stop) {
+                let at = at as u32;
+                let stretch = Stretch::of(bits, at);
+                let (mut low, mut high) = (stretch.start, stretch.start + stretch.length);
+                if speed > 0 {
+                    // Entry e leads `at - e` squares down the line if below `at`, else
+                    // `e + 1 - at` up.
+                    low = low.max(at.saturating_sub(speed));
+                    high = high.min(at + speed);
                 }
+                sink.take(table, low, high, at, no_stop);
             }
         }
-    });
+    }
 }
 
 /// The number of legal moves of the side to move, from the position alone: the squares each
@@ -875,6 +1012,9 @@ mod tests {
         }
     }
 
+    /// A group number after every start kind's: the king's moves come last.
+    const START_KINDS_AND_KING: usize = crate::rules::custom::START_KINDS;
+
     /// Positions under every built-in custom rule set: along seeded random games, and dense
     /// seeded placements where most pieces are boxed in (so the quick tests for a move often
     /// fail and the counting behind them is reached).
@@ -931,6 +1071,62 @@ mod tests {
             }
         }
         positions
+    }
+
+    #[test]
+    fn custom_generation_lists_each_legal_move_once_in_its_documented_order() {
+        // `check_move` walks each move square by square: an independent oracle for C2 and C3.
+        let (mut checked, mut refused_stops) = (0, 0);
+        for (position, set) in custom_positions().into_iter().step_by(3) {
+            let moves = position.legal_moves();
+            assert_eq!(
+                count_custom(&position, set),
+                moves.len() as u32,
+                "{position:?}"
+            );
+            let mut expected = Vec::new();
+            if position.winner().is_none() {
+                for from in position.pieces(position.side_to_move()) {
+                    let lines = (0..LINE as u8).flat_map(|place| {
+                        [Square::new(place, from.y()), Square::new(from.x(), place)]
+                    });
+                    for to in lines.flatten().filter(|&to| to != from) {
+                        let m = Move::new(from, to);
+                        if position.is_legal(m) {
+                            expected.push(m);
+                        } else if position.check_move(m)
+                            == Err(crate::position::IllegalMoveError::Restricted(to))
+                        {
+                            refused_stops += 1;
+                        }
+                    }
+                }
+            }
+            let mut sorted = moves.to_vec();
+            sorted.sort();
+            expected.sort();
+            assert_eq!(sorted, expected, "{position:?}");
+            // The order: soldiers on plain squares, on each kind of special square, on camps,
+            // then the king; each piece by square, along its rank, then its file, each way up.
+            let group = |m: &Move| {
+                let from = Bitboard::from_square(m.from());
+                if (position.king_set() & from).any() {
+                    START_KINDS_AND_KING
+                } else {
+                    set.start_kind(from)
+                }
+            };
+            let key = |m: &Move| (group(m), m.from(), m.from().x() == m.to().x(), m.to());
+            assert!(
+                moves.windows(2).all(|pair| key(&pair[0]) < key(&pair[1])),
+                "{position:?}: {moves:?}"
+            );
+            checked += moves.len();
+        }
+        assert!(
+            checked > 100_000 && refused_stops > 1000,
+            "{checked} moves, {refused_stops} refused stops"
+        );
     }
 
     #[test]

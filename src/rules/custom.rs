@@ -10,7 +10,7 @@ use std::sync::{Mutex, OnceLock};
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
-use crate::square::Square;
+use crate::square::{MAX_BOARD_SIZE, Square};
 
 /// Where the king escapes to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -237,6 +237,12 @@ pub(crate) struct RuleSet {
     pub(crate) no_pass: [[Bitboard; START_KINDS]; 3],
     /// Squares it may pass over but not stop on, or may not pass over.
     pub(crate) no_stop: [[Bitboard; START_KINDS]; 3],
+    /// [`RuleSet::no_stop`] by ranks and files, for the move generator.
+    pub(crate) no_stop_lines: [[LineBits; START_KINDS]; 3],
+    /// The squares on a rank or a file through a square the piece may pass over but not stop
+    /// on (in `no_stop` but not in `no_pass`): a piece anywhere else slides along its lines
+    /// through no square it may not stop on.
+    pub(crate) refused_lines: [[Bitboard; START_KINDS]; 3],
     /// How far each class moves in one turn (0: no limit).
     pub(crate) speed: [u8; 3],
     /// Squares hostile to each side's pieces whether occupied or not (corners, forts), by side.
@@ -363,6 +369,20 @@ impl RuleSet {
             camps_out_of_reach,
             spec,
             no_pass,
+            no_stop_lines: no_stop.map(|by_start| by_start.map(LineBits::of)),
+            refused_lines: std::array::from_fn(|class| {
+                std::array::from_fn(|start| {
+                    let refused = no_stop[class][start] - no_pass[class][start];
+                    board
+                        .into_iter()
+                        .filter(|on| {
+                            refused
+                                .into_iter()
+                                .any(|r| r.x() == on.x() || r.y() == on.y())
+                        })
+                        .fold(Bitboard::EMPTY, |lines, on| lines | on)
+                })
+            }),
             no_stop,
             speed,
             hostile_always,
@@ -405,6 +425,30 @@ impl RuleSet {
     /// The corner squares.
     pub(crate) fn corners(&self) -> Bitboard {
         self.spec.squares[SquareKind::Corner as usize] & self.board
+    }
+}
+
+/// A set of squares by ranks and files: bit `x` of rank `y`, bit `y` of file `x`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LineBits {
+    /// Each rank's squares, by file.
+    pub(crate) ranks: [u32; MAX_BOARD_SIZE as usize],
+    /// Each file's squares, by rank.
+    pub(crate) files: [u32; MAX_BOARD_SIZE as usize],
+}
+
+impl LineBits {
+    /// The squares of `set` by ranks and files.
+    pub(crate) fn of(set: Bitboard) -> LineBits {
+        let mut lines = LineBits::default();
+        for square in set {
+            let (x, y) = (usize::from(square.x()), usize::from(square.y()));
+            if let (Some(rank), Some(file)) = (lines.ranks.get_mut(y), lines.files.get_mut(x)) {
+                *rank |= 1 << x;
+                *file |= 1 << y;
+            }
+        }
+        lines
     }
 }
 
