@@ -71,8 +71,13 @@ impl Position {
     /// (or he stands on one and can move), only defenders stand next to them, and each of those
     /// defenders has at most two neighbours outside them that are not defenders.
     pub(super) fn is_edge_fort(&self, set: &RuleSet) -> bool {
-        let king_moves = self.king_destinations_from(set, self.king);
         let king_on_edge = (self.king & set.edge).any();
+        // Off the edge the king is in a fort only if no attacker stands next to the squares he
+        // reaches, his own among them (the test below, made here first at no cost).
+        if !king_on_edge && (self.king.neighbours() & self.attackers).any() {
+            return false;
+        }
+        let king_moves = self.king_destinations_from(set, self.king);
         // A shieldwall holds edge squares only: the king can be in one only on an edge (and the
         // search for walls is the costly part, so it is skipped everywhere else).
         if king_on_edge && king_moves.any() {
@@ -125,8 +130,20 @@ impl Position {
             return false;
         }
         let empty = set.board - self.occupied();
-        let region = (set.edge & empty).flood(empty);
-        (region.neighbours() & defenders).is_empty()
+        // The empty squares joined to an empty edge square, grown a step at a time: a defender
+        // next to them at any step stays next to them, so the first one seen settles it.
+        let mut region = set.edge & empty;
+        loop {
+            let around = region.neighbours();
+            if (around & defenders).any() {
+                return false;
+            }
+            let grown = region | (around & empty);
+            if grown == region {
+                return true;
+            }
+            region = grown;
+        }
     }
 }
 
@@ -234,6 +251,67 @@ mod tests {
         assert!(
             forts > 200 && others > 200,
             "{forts} forts, {others} others"
+        );
+    }
+
+    #[test]
+    fn the_encirclement_test_agrees_with_the_whole_flood() {
+        let mut random = crate::test_support::XorShift(0x3c6e_f372_fe94_f82b);
+        let (mut encircled, mut free) = (0, 0);
+        for round in 0..4000u64 {
+            let variant = if round % 2 == 0 {
+                Variant::copenhagen()
+            } else {
+                Variant::fetlar()
+            };
+            let rules = variant.rules();
+            let set = rules.custom().expect("a custom rule set");
+            let size = i32::from(rules.size());
+            let centre = size / 2;
+            // Defenders within a radius of the centre, attackers on a ring just outside it
+            // with a gap now and then, a few strays elsewhere.
+            let radius = 1 + (random.next() % 3) as i32;
+            let gap_odds = [0, 6, 20][(round % 3) as usize];
+            let mut pieces = Vec::new();
+            for y in 0..size {
+                for x in 0..size {
+                    let Some(square) = Square::new(x as u8, y as u8) else {
+                        continue;
+                    };
+                    let distance = (x - centre).abs() + (y - centre).abs();
+                    if (x, y) == (centre, centre) {
+                        pieces.push((square, Piece::King));
+                    } else if distance <= radius {
+                        if random.next() % 3 != 0 {
+                            pieces.push((square, Piece::Defender));
+                        }
+                    } else if distance == radius + 1 {
+                        if gap_odds == 0 || random.next() % gap_odds != 0 {
+                            pieces.push((square, Piece::Attacker));
+                        }
+                    } else if random.next() % 12 == 0 {
+                        pieces.push((square, Piece::Attacker));
+                    }
+                }
+            }
+            // On the board, one piece a square.
+            let position = Position::from_pieces(rules, Side::Attackers, pieces).unwrap();
+            let defenders = position.defenders | position.king;
+            let empty = set.board - position.occupied();
+            let region = (set.edge & empty).flood(empty);
+            let expected =
+                (defenders & set.edge).is_empty() && (region.neighbours() & defenders).is_empty();
+            assert_eq!(position.defenders_encircled(set), expected, "{position:?}");
+            if expected {
+                encircled += 1;
+            } else {
+                free += 1;
+            }
+        }
+        // Both answers must have come up often, or the comparison says little.
+        assert!(
+            encircled > 500 && free > 500,
+            "{encircled} encircled, {free} free"
         );
     }
 }

@@ -345,6 +345,7 @@ impl Position {
 /// The squares inside the `pieces` that stand on an edge, one for each edge a piece stands on (a
 /// corner's two), on the board's side of the edge: the squares whose pieces let
 /// [`Position::find_shieldwalls`] hold theirs (its `inside`).
+#[inline]
 pub(super) fn squares_inside(set: &RuleSet, pieces: Bitboard) -> Bitboard {
     set.edge_sides
         .iter()
