@@ -130,6 +130,49 @@ impl Position {
         squares
     }
 
+    /// C6: the squares where an attacker may capture the king by landing (a superset of those
+    /// where one does, for the search's test of a capture next move): empty squares next to
+    /// him where, were the landing square hostile to him, he would be taken. The squares
+    /// hostile to him after the move are among those hostile now, the landing square and the
+    /// throne squares however occupied (the move may empty a throne).
+    pub(crate) fn custom_king_capture_squares(&self, set: &RuleSet) -> Bitboard {
+        let king = self.king;
+        let index = Side::Defenders as usize;
+        let hostile = self.hostile_to(set, Side::Defenders)
+            | set.hostile_when_empty[index]
+            | set.hostile_when_occupied[index];
+        let neighbours = king.neighbours() & set.board;
+        let landings = neighbours - self.occupied();
+        if (king & set.king_strong_squares).any() {
+            // Hostile on all four sides (every side on the board, middleweight): the landing
+            // square may be the one missing.
+            if set.spec.king_strength != KingStrength::Middleweight && neighbours.count() != 4 {
+                return Bitboard::EMPTY;
+            }
+            let missing = neighbours - hostile;
+            return match missing.count() {
+                0 => landings,
+                1 => missing & landings,
+                _ => Bitboard::EMPTY,
+            };
+        }
+        // Weak: the landing square on one side of him, a hostile square on the other.
+        [
+            (Direction::North, Direction::South),
+            (Direction::South, Direction::North),
+            (Direction::East, Direction::West),
+            (Direction::West, Direction::East),
+        ]
+        .into_iter()
+        .fold(Bitboard::EMPTY, |squares, (beyond, landing)| {
+            if (king.shift(beyond) & set.board & hostile).any() {
+                squares | (king.shift(landing) & landings)
+            } else {
+                squares
+            }
+        })
+    }
+
     /// C4: the squares hostile to the pieces of `victims` (their soldiers; the king too when
     /// `victims` are the defenders): the other side's pieces (its king only if he is armed as an
     /// anvil), the special squares hostile to them, and the throne as empty or occupied.

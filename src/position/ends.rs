@@ -6,6 +6,8 @@ use crate::piece::Side;
 use crate::position::{Position, WinReason};
 use crate::rules::custom::{Class, Dialect, Escape, RuleSet};
 
+use super::shieldwall::squares_inside;
+
 impl Position {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
     pub(super) fn custom_winner(&self, set: &RuleSet) -> Option<(Side, WinReason)> {
@@ -42,26 +44,34 @@ impl Position {
     /// The squares the king reaches in one move from any of the squares `from` (his own square
     /// or squares he could stop on): each on their lines through squares he may pass, where he
     /// may stop, no farther than his speed limit (his own square, still his, blocks the way
-    /// back). The slides and steps work on the whole set at once, each square of `from` a
-    /// blocker for the others: the result is every square reached from one of them, except that
-    /// squares of `from` may be left out.
-    fn king_destinations_from(&self, set: &RuleSet, from: Bitboard) -> Bitboard {
-        let start = set.start_kind(self.king);
+    /// back). `start` is the kind of his square ([`RuleSet::start_kind`]). The slides and steps
+    /// work on the whole set at once, each square of `from` a blocker for the others: the result
+    /// is every square reached from one of them, except that squares of `from` may be left out.
+    fn king_destinations_from(&self, set: &RuleSet, start: usize, from: Bitboard) -> Bitboard {
         let class = Class::King as usize;
         let open = set.board - self.occupied() - set.no_pass[class][start] - from;
         let speed = set.speed[class];
         let mut reached = Bitboard::EMPTY;
+        // One square's lines (his own, the usual case) are short in a middlegame: walked a step
+        // at a time, they cost less than the four doubling steps of a slide.
+        let stepwise = speed > 0 || from.is_single();
         for direction in Direction::ALL {
-            reached |= if speed == 0 {
-                from.slides(direction, open)
-            } else {
-                let (mut step, mut all) = (from, Bitboard::EMPTY);
-                for _ in 0..speed {
+            if stepwise {
+                let (mut step, mut steps) = (from, 0);
+                loop {
                     step = step.shift(direction) & open;
-                    all |= step;
+                    if step.is_empty() {
+                        break;
+                    }
+                    reached |= step;
+                    steps += 1;
+                    if steps == speed {
+                        break; // No limit (0) is never reached.
+                    }
                 }
-                all
-            };
+            } else {
+                reached |= from.slides(direction, open);
+            }
         }
         reached - set.no_stop[class][start]
     }
@@ -72,26 +82,33 @@ impl Position {
     /// defenders has at most two neighbours outside them that are not defenders.
     pub(super) fn is_edge_fort(&self, set: &RuleSet) -> bool {
         let king_on_edge = (self.king & set.edge).any();
-        // Off the edge the king is in a fort only if no attacker stands next to the squares he
-        // reaches, his own among them (the test below, made here first at no cost).
-        if !king_on_edge && (self.king.neighbours() & self.attackers).any() {
-            return false;
-        }
-        let king_moves = self.king_destinations_from(set, self.king);
-        // A shieldwall holds edge squares only: the king can be in one only on an edge (and the
-        // search for walls is the costly part, so it is skipped everywhere else).
-        if king_on_edge && king_moves.any() {
-            let walls = self.find_shieldwalls(set, Side::Defenders);
-            if walls
-                .iter()
-                .any(|(held, _)| held.iter().any(|&square| self.king.contains(square)))
-            {
-                return true;
+        let start = set.start_kind(self.king);
+        let mut king_moves = None;
+        if king_on_edge {
+            let moves = self.king_destinations_from(set, start, self.king);
+            if moves.is_empty() {
+                return false;
             }
-        }
-        if king_on_edge && king_moves.is_empty() {
+            // A shieldwall holds edge squares only: the king can be in one only on an edge. The
+            // search for walls is the costly part: find_shieldwalls holds the king's square only
+            // with a defender on the square inside it (see `shieldwall_may_take`), so it is
+            // skipped without one.
+            if (squares_inside(set, self.king) & self.defenders).any() {
+                let walls = self.find_shieldwalls(set, Side::Defenders);
+                if walls
+                    .iter()
+                    .any(|(held, _)| held.iter().any(|&square| self.king.contains(square)))
+                {
+                    return true;
+                }
+            }
+            king_moves = Some(moves);
+        } else if (self.king.neighbours() & self.attackers).any() {
+            // No attacker may stand next to the squares he reaches, his own among them.
             return false;
         }
+        let king_moves =
+            king_moves.unwrap_or_else(|| self.king_destinations_from(set, start, self.king));
         // The squares he reaches by any number of moves, grown a move at a time. An attacker next
         // to them stays next to them as they grow, so the first one seen settles it (in most
         // positions after the first move).
@@ -102,7 +119,7 @@ impl Position {
                 return false;
             }
             // The frontier's own squares, possibly left out of `next`, are in the fort already.
-            let next = self.king_destinations_from(set, frontier);
+            let next = self.king_destinations_from(set, start, frontier);
             frontier = next - fort;
             fort |= next;
         }
@@ -158,7 +175,8 @@ mod tests {
     /// moves from each square he reaches, the shieldwall case looked for everywhere, no early
     /// answer. The faster [`Position::is_edge_fort`] must agree with it everywhere.
     fn edge_fort_square_by_square(position: &Position, set: &RuleSet) -> bool {
-        let king_moves = position.king_destinations_from(set, position.king);
+        let start = set.start_kind(position.king);
+        let king_moves = position.king_destinations_from(set, start, position.king);
         let walls = position.find_shieldwalls(set, Side::Defenders);
         let king_walled = walls.iter().any(|(held, _)| {
             held.iter().any(|&square| position.king.contains(square)) && king_moves.any()
@@ -171,7 +189,7 @@ mod tests {
         while frontier.any() {
             let mut next = Bitboard::EMPTY;
             for square in frontier {
-                next |= position.king_destinations_from(set, Bitboard::from_square(square));
+                next |= position.king_destinations_from(set, start, Bitboard::from_square(square));
             }
             frontier = next - fort;
             fort |= next;
@@ -313,5 +331,50 @@ mod tests {
             encircled > 500 && free > 500,
             "{encircled} encircled, {free} free"
         );
+    }
+
+    #[test]
+    fn the_king_s_moves_walked_step_by_step_are_those_of_the_slides() {
+        let mut random = crate::test_support::XorShift(0xa54f_f53a_5f1d_36f1);
+        let mut compared = 0;
+        for name in Variant::names() {
+            let Some(variant) = Variant::by_name(name) else {
+                continue;
+            };
+            let Some(set) = variant.rules().custom() else {
+                continue;
+            };
+            let positions = crate::test_support::positions_along_random_games(
+                &[variant.start()],
+                10,
+                120,
+                random.next(),
+            );
+            for position in positions.iter().filter(|p| p.king.any()) {
+                let start = set.start_kind(position.king);
+                let class = Class::King as usize;
+                let open =
+                    set.board - position.occupied() - set.no_pass[class][start] - position.king;
+                let speed = set.speed[class];
+                let mut expected = Bitboard::EMPTY;
+                for direction in Direction::ALL {
+                    expected |= if speed == 0 {
+                        position.king.slides(direction, open)
+                    } else {
+                        let (mut step, mut all) = (position.king, Bitboard::EMPTY);
+                        for _ in 0..speed {
+                            step = step.shift(direction) & open;
+                            all |= step;
+                        }
+                        all
+                    };
+                }
+                expected = expected - set.no_stop[class][start];
+                let found = position.king_destinations_from(set, start, position.king);
+                assert_eq!(found, expected, "{position:?}");
+                compared += usize::from(found.any());
+            }
+        }
+        assert!(compared > 5000, "{compared} kings that can move");
     }
 }

@@ -237,19 +237,18 @@ pub(crate) fn king_capture_squares(position: &Position) -> Bitboard {
 /// Whether the attackers, to move, capture the king with their next move (R13).
 #[inline]
 pub(crate) fn attackers_win_now(position: &Position) -> bool {
-    if position.rules().custom().is_some() {
-        // Every attacker move next to the king, played: the king's strength, hostile squares
-        // and the rest of the custom rules decide.
-        let Some(king) = position.king() else {
+    if let Some(set) = position.rules().custom() {
+        // Every attacker move onto a square where a landing may take the king, played: the
+        // king's strength, hostile squares and the rest of the custom rules decide.
+        let targets = position.custom_king_capture_squares(set);
+        if targets.is_empty() {
             return false;
-        };
-        return moves_to(position, Bitboard::from_square(king).neighbours())
-            .into_iter()
-            .any(|m| {
-                let mut next = *position;
-                next.play_unchecked(m);
-                next.king().is_none()
-            });
+        }
+        return moves_to(position, targets).iter().any(|&m| {
+            let mut next = *position;
+            next.play_unchecked(m);
+            next.king().is_none()
+        });
     }
     king_capture_squares(position)
         .into_iter()
@@ -463,5 +462,79 @@ mod tests {
             assert_eq!(found, expected, "{position:?}");
             assert_eq!(has_moves(position), !legal.is_empty());
         }
+    }
+
+    #[test]
+    fn custom_king_captures_next_move_match_playing_every_move() {
+        // Every built-in game under custom rules (every king strength), seeded placements of
+        // the attackers crowding the king, on and off the special squares, attackers to move.
+        let mut random = crate::test_support::XorShift(0xbb67_ae85_84ca_a73b);
+        let (mut captures, mut others) = (0, 0);
+        for name in crate::variant::Variant::names() {
+            let Some(variant) = crate::variant::Variant::by_name(name) else {
+                continue;
+            };
+            let Some(set) = variant.rules().custom() else {
+                continue;
+            };
+            let size = variant.rules().size();
+            for round in 0..400u64 {
+                // The king on the throne, next to it, or anywhere, by turns.
+                let centre = size / 2;
+                let king = match round % 3 {
+                    0 => (centre, centre),
+                    1 => (centre + 1, centre),
+                    _ => (
+                        (random.next() % u64::from(size)) as u8,
+                        (random.next() % u64::from(size)) as u8,
+                    ),
+                };
+                let mut pieces = Vec::new();
+                for y in 0..size {
+                    for x in 0..size {
+                        let Some(square) = Square::new(x, y) else {
+                            continue;
+                        };
+                        let near = x.abs_diff(king.0) + y.abs_diff(king.1) == 1;
+                        let draw = random.next() % 20;
+                        if (x, y) == king {
+                            pieces.push((square, crate::piece::Piece::King));
+                        } else if (near && draw < 12) || draw < 4 {
+                            pieces.push((square, crate::piece::Piece::Attacker));
+                        } else if draw < 6 {
+                            pieces.push((square, crate::piece::Piece::Defender));
+                        }
+                    }
+                }
+                let Ok(position) = Position::from_pieces(variant.rules(), Side::Attackers, pieces)
+                else {
+                    continue;
+                };
+                if position.winner().is_some() {
+                    continue;
+                }
+                let targets = position.custom_king_capture_squares(set);
+                let mut expected = false;
+                for m in position.legal_moves() {
+                    let mut next = position;
+                    next.play_unchecked(m);
+                    if next.king().is_none() {
+                        expected = true;
+                        assert!(targets.contains(m.to()), "{position:?} then {m}");
+                    }
+                }
+                assert_eq!(attackers_win_now(&position), expected, "{position:?}");
+                if expected {
+                    captures += 1;
+                } else {
+                    others += 1;
+                }
+            }
+        }
+        // Both answers must have come up often, or the comparison says little.
+        assert!(
+            captures > 300 && others > 300,
+            "{captures} with a capture, {others} without"
+        );
     }
 }
