@@ -468,41 +468,58 @@ pub(crate) fn custom_has_move_unwon(position: &Position, set: &RuleSet) -> bool 
     ((soldiers - set.special).neighbours() & open).any() || count_custom_unwon(position, set) > 0
 }
 
-/// The legal moves under custom rules that land on `targets`, in a position known not to be
-/// won: only the pieces on the targets' ranks and files are looked at, which is most of the
-/// saving when the targets are few (the search's quiescence: captures, the king's checks).
+/// Appends to `moves` the legal moves under custom rules that land on `targets`, in a position
+/// known not to be won, in the generator's order: only the first pieces seen from the targets
+/// along their ranks and files are looked at, and of their stretches only the places on a
+/// target, which is most of the saving when the targets are few (the search's quiescence:
+/// captures, the king's checks; the attackers' king captures).
 pub(crate) fn custom_moves_to_unwon(
     position: &Position,
     set: &RuleSet,
     targets: Bitboard,
-) -> MoveList {
-    let mut moves = MoveList::new();
-    // Moves land on empty squares only. The targets' lines: each target's slides through the
-    // board's other squares (a target blocks another's slide, but covers the squares behind it
-    // with its own, and stands empty itself).
-    let targets = targets & (set.board - position.occupied());
-    let lines = Direction::ALL
+    moves: &mut MoveList,
+) {
+    // Moves land on empty squares only. A piece reaches a target only if it is the first piece
+    // seen from the target along a line: from each target, the empty squares each way (another
+    // target blocks its slide, but covers the squares behind it with its own), then one more.
+    let empty = set.board - position.occupied();
+    let targets = targets & empty;
+    if targets.is_empty() {
+        return;
+    }
+    let first_pieces = Direction::ALL
         .into_iter()
-        .fold(Bitboard::EMPTY, |lines, direction| {
-            lines | targets.slides(direction, set.board - targets)
+        .fold(Bitboard::EMPTY, |first, direction| {
+            let seen = targets | targets.slides(direction, empty - targets);
+            first | seen.shift(direction)
         });
     let mut to_targets = ToTargets {
-        moves: &mut moves,
-        targets,
+        moves,
+        targets: LineBits::of(targets),
     };
-    for_each_custom_stretch(position, set, lines, &mut to_targets);
-    moves
+    for_each_custom_stretch(position, set, first_pieces, &mut to_targets);
+}
+
+/// A piece's moves along one of its lines: their table (as in [`LINE_MOVES`]), the line (its
+/// rank or its file, by number) and the piece's place on it.
+#[derive(Clone, Copy)]
+struct PieceLine<'a> {
+    table: &'a [Move; LINE_TABLE],
+    /// 0 along the piece's rank, 1 along its file.
+    along: usize,
+    /// The rank's or the file's number.
+    line: usize,
+    at: u32,
 }
 
 /// What the generator under custom rules does with the moves of each piece along each line.
 trait CustomStretches {
-    /// Takes the moves of entries `low..high` of `line` (a piece's moves along one of its lines,
-    /// as in [`LINE_MOVES`]) but those that end on a place set in `no_stop` (one bit a place of
-    /// the line); `at` is the piece's place.
-    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32);
+    /// Takes the moves of entries `low..high` of the piece's table but those that end on a place
+    /// set in `no_stop` (one bit a place of the line).
+    fn take(&mut self, piece: PieceLine<'_>, low: u32, high: u32, no_stop: u32);
 
-    /// Takes the moves of `stretch` of `line`, all of them.
-    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch);
+    /// Takes the moves of `stretch`, all of them.
+    fn take_stretch(&mut self, piece: PieceLine<'_>, stretch: Stretch);
 }
 
 /// The places of the line that the entries `low..high` of a piece's table lead to, as bits, the
@@ -514,21 +531,17 @@ fn stretch_places(low: u32, high: u32, at: u32) -> u32 {
 }
 
 impl CustomStretches for Writer<'_> {
-    #[inline(always)]
-    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch) {
-        self.push_stretch(line, stretch);
-    }
-
     /// One block copy when no square of the stretch is refused (most moves: only a line through
     /// a special square the piece may pass but not stop on has one), else move by move.
     #[inline(always)]
-    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
+    fn take(&mut self, piece: PieceLine<'_>, low: u32, high: u32, no_stop: u32) {
+        let at = piece.at;
         if no_stop & stretch_places(low, high, at) == 0 {
             let stretch = Stretch {
                 start: low,
                 length: high - low,
             };
-            self.push_stretch(line, stretch);
+            self.push_stretch(piece.table, stretch);
             return;
         }
         for entry in low..high {
@@ -536,13 +549,18 @@ impl CustomStretches for Writer<'_> {
             // A list being filled holds at most MAX_LEGAL_MOVES moves: the place always exists.
             if let (0, Some(&m), Some(slot)) = (
                 no_stop >> place & 1,
-                line.get(entry as usize),
+                piece.table.get(entry as usize),
                 self.buffer.get_mut(self.len),
             ) {
                 *slot = m;
                 self.len += 1;
             }
         }
+    }
+
+    #[inline(always)]
+    fn take_stretch(&mut self, piece: PieceLine<'_>, stretch: Stretch) {
+        self.push_stretch(piece.table, stretch);
     }
 }
 
@@ -551,49 +569,48 @@ struct Counter(u32);
 
 impl CustomStretches for Counter {
     #[inline(always)]
-    fn take_stretch(&mut self, _: &[Move; LINE_TABLE], stretch: Stretch) {
-        self.0 += stretch.length;
+    fn take(&mut self, piece: PieceLine<'_>, low: u32, high: u32, no_stop: u32) {
+        self.0 += high - low - (no_stop & stretch_places(low, high, piece.at)).count_ones();
     }
 
     #[inline(always)]
-    fn take(&mut self, _: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
-        self.0 += high - low - (no_stop & stretch_places(low, high, at)).count_ones();
+    fn take_stretch(&mut self, _: PieceLine<'_>, stretch: Stretch) {
+        self.0 += stretch.length;
     }
 }
 
-/// Keeps the moves that land on `targets`.
+/// Keeps the moves that land on `targets` (by ranks and files).
 struct ToTargets<'a> {
     moves: &'a mut MoveList,
-    targets: Bitboard,
+    targets: LineBits,
 }
 
 impl CustomStretches for ToTargets<'_> {
+    /// The stretch's places on target, in the line's order: usually none.
     #[inline(always)]
-    fn take(&mut self, line: &[Move; LINE_TABLE], low: u32, high: u32, at: u32, no_stop: u32) {
-        for entry in low..high {
-            let place = if entry < at { entry } else { entry + 1 };
-            if let (0, Some(&m)) = (no_stop >> place & 1, line.get(entry as usize)) {
-                self.keep_if_on_target(m);
+    fn take(&mut self, piece: PieceLine<'_>, low: u32, high: u32, no_stop: u32) {
+        let by_line = [&self.targets.ranks, &self.targets.files];
+        let Some(&targets) = by_line
+            .get(piece.along)
+            .and_then(|lines| lines.get(piece.line))
+        else {
+            return; // Not reached: a rank or a file of the grid.
+        };
+        let mut places = targets & stretch_places(low, high, piece.at) & !no_stop;
+        while places != 0 {
+            let place = places.trailing_zeros();
+            places &= places - 1;
+            let entry = if place < piece.at { place } else { place - 1 };
+            if let Some(&m) = piece.table.get(entry as usize) {
+                // A subset of the legal moves: within a list's capacity.
+                let _ = self.moves.try_push(m);
             }
         }
     }
 
     #[inline(always)]
-    fn take_stretch(&mut self, line: &[Move; LINE_TABLE], stretch: Stretch) {
-        let entries = stretch.start as usize..(stretch.start + stretch.length) as usize;
-        for &m in line.get(entries).unwrap_or(&[]) {
-            self.keep_if_on_target(m);
-        }
-    }
-}
-
-impl ToTargets<'_> {
-    #[inline(always)]
-    fn keep_if_on_target(&mut self, m: Move) {
-        if self.targets.contains(m.to()) {
-            // A subset of the legal moves: within a list's capacity.
-            let _ = self.moves.try_push(m);
-        }
+    fn take_stretch(&mut self, piece: PieceLine<'_>, stretch: Stretch) {
+        self.take(piece, stretch.start, stretch.start + stretch.length, 0);
     }
 }
 
@@ -740,9 +757,30 @@ fn custom_group_moves<const SIZE: usize>(
             let (Some(&rank), Some(&file)) = (ranks.get(y), files.get(x)) else {
                 continue; // Not reached: the lines of a square of the grid.
             };
+            let lines = [
+                (
+                    PieceLine {
+                        table: &line_moves[0],
+                        along: 0,
+                        line: y,
+                        at: x as u32,
+                    },
+                    rank,
+                ),
+                (
+                    PieceLine {
+                        table: &line_moves[1],
+                        along: 1,
+                        line: x,
+                        at: y as u32,
+                    },
+                    file,
+                ),
+            ];
             if free.0 >> index & 1 == 1 {
-                sink.take_stretch(&line_moves[0], Stretch::of(rank, x as u32));
-                sink.take_stretch(&line_moves[1], Stretch::of(file, y as u32));
+                for (piece, bits) in lines {
+                    sink.take_stretch(piece, Stretch::of(bits, piece.at));
+                }
                 continue;
             }
             let (Some(&rank_no_stop), Some(&file_no_stop)) =
@@ -756,9 +794,8 @@ fn custom_group_moves<const SIZE: usize>(
                 no_stop[0] |= also.ranks[y];
                 no_stop[1] |= also.files[x];
             }
-            let lines = [(rank, x, &line_moves[0]), (file, y, &line_moves[1])];
-            for ((bits, at, table), no_stop) in lines.into_iter().zip(no_stop) {
-                let at = at as u32;
+            for ((piece, bits), no_stop) in lines.into_iter().zip(no_stop) {
+                let at = piece.at;
                 let stretch = Stretch::of(bits, at);
                 let (mut low, mut high) = (stretch.start, stretch.start + stretch.length);
                 if speed > 0 {
@@ -767,7 +804,7 @@ fn custom_group_moves<const SIZE: usize>(
                     low = low.max(at.saturating_sub(speed));
                     high = high.min(at + speed);
                 }
-                sink.take(table, low, high, at, no_stop);
+                sink.take(piece, low, high, no_stop);
             }
         }
     }
@@ -1152,15 +1189,15 @@ mod tests {
                 .get((random.next() % moves.len().max(1) as u64) as usize)
                 .map_or(Bitboard::EMPTY, |m| Bitboard::from_square(m.to()));
             for targets in [scattered, one, position.capture_squares(), !Bitboard::EMPTY] {
-                let mut expected: Vec<Move> = moves
+                // The same moves in the same order (the search's trees depend on it).
+                let expected: Vec<Move> = moves
                     .iter()
                     .copied()
                     .filter(|m| targets.contains(m.to()))
                     .collect();
-                let mut found = custom_moves_to_unwon(&position, set, targets).to_vec();
-                expected.sort();
-                found.sort();
-                assert_eq!(found, expected, "{position:?} to {targets:?}");
+                let mut found = MoveList::new();
+                custom_moves_to_unwon(&position, set, targets, &mut found);
+                assert_eq!(found.to_vec(), expected, "{position:?} to {targets:?}");
                 checked += 1;
             }
         }

@@ -468,12 +468,21 @@ impl Position {
         }
     }
 
-    /// The legal moves landing on `targets`, in a position known not to be won (see
-    /// [`Position::unwon_legal_moves_into`]); under custom rules only.
-    pub(crate) fn unwon_custom_moves_to(&self, targets: Bitboard) -> Option<MoveList> {
+    /// Under custom rules, writes into `moves` (emptied first) the legal moves landing on
+    /// `targets`, in a position known not to be won (see [`Position::unwon_legal_moves_into`]),
+    /// and returns `true`; under the classic rules returns `false` and leaves `moves` alone.
+    pub(crate) fn unwon_custom_moves_to_into(
+        &self,
+        targets: Bitboard,
+        moves: &mut MoveList,
+    ) -> bool {
         debug_assert!(self.winner().is_none(), "{self:?} is won");
-        let set = self.rules.custom()?;
-        Some(movegen::custom_moves_to_unwon(self, set, targets))
+        let Some(set) = self.rules.custom() else {
+            return false;
+        };
+        moves.clear();
+        movegen::custom_moves_to_unwon(self, set, targets, moves);
+        true
     }
 
     /// Whether `m` is a legal move here.

@@ -341,7 +341,7 @@ pub(crate) fn has_moves(position: &Position) -> bool {
 #[inline]
 pub(crate) fn moves_to(position: &Position, targets: Bitboard) -> crate::moves::MoveList {
     let mut moves = crate::moves::MoveList::new();
-    if let Some(moves) = position.unwon_custom_moves_to(targets) {
+    if position.unwon_custom_moves_to_into(targets, &mut moves) {
         return moves;
     }
     let geometry = position.rules().geometry();
