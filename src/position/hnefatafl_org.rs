@@ -43,6 +43,10 @@ const NEIGHBOURS_IN_ORDER: [(Direction, Axis); 4] = [
     (Direction::East, Axis::NorthSouth),
 ];
 
+/// The most squares the exit fort walk ([`Position::fort_is_closed`]) holds at once: every
+/// square of the widest board, and the king's four neighbours pushed before any is queued.
+const FORT_WALK_CAPACITY: usize = MAX_BOARD_SIZE as usize * MAX_BOARD_SIZE as usize + 4;
+
 /// The two directions along which a wall square of an exit fort must be closed.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Axis {
@@ -188,7 +192,9 @@ impl Position {
             step(square, direction, size).is_none_or(|next| defenders.contains(next))
         };
         let mut queued = Bitboard::EMPTY;
-        let mut stack: Vec<(Square, Axis)> = Vec::with_capacity(64);
+        // On the stack, not the heap (no allocation per node): a square is pushed once when
+        // first queued, the king's neighbours once more before, so it never overflows.
+        let mut stack: ArrayVec<(Square, Axis), FORT_WALK_CAPACITY> = ArrayVec::new();
         for (direction, axis) in NEIGHBOURS_IN_ORDER {
             if let Some(next) = step(king, direction, size) {
                 stack.push((next, axis));
