@@ -127,14 +127,20 @@ impl MovePicker {
             return None;
         }
         if self.next == SELECTIONS {
-            // No cut among the first few: sort the rest once instead of selecting each.
-            let mut rest: Vec<(i32, Move)> = self.keys[self.next..]
+            // No cut among the first few: sort the rest once instead of selecting each, best
+            // first, moves of equal keys in the order they had. On the stack, sorted in place
+            // (the place in the list breaks ties): no allocation at any node.
+            let mut rest: arrayvec::ArrayVec<
+                (i32, u16, Move),
+                { crate::moves::MOVE_LIST_CAPACITY },
+            > = self.keys[self.next..]
                 .iter()
-                .copied()
-                .zip(self.moves[self.next..].iter().copied())
+                .zip(&self.moves[self.next..])
+                .enumerate()
+                .map(|(place, (&key, &m))| (key, place as u16, m))
                 .collect();
-            rest.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
-            for (offset, (key, m)) in rest.into_iter().enumerate() {
+            rest.sort_unstable_by_key(|&(key, place, _)| (std::cmp::Reverse(key), place));
+            for (offset, (key, _, m)) in rest.into_iter().enumerate() {
                 self.keys[self.next + offset] = key;
                 self.moves[self.next + offset] = m;
             }
