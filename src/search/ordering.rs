@@ -121,29 +121,16 @@ impl MovePicker {
         }
     }
 
-    /// The next best move and its key.
+    /// The next best move and its key. The sort of the rest is out of line: it is rare, and
+    /// inlined it would weigh on every node.
+    #[inline]
     pub(crate) fn next(&mut self) -> Option<(Move, i32)> {
         if self.next >= self.moves.len() {
             return None;
         }
         if self.next == SELECTIONS {
-            // No cut among the first few: sort the rest once instead of selecting each, best
-            // first, moves of equal keys in the order they had. On the stack, sorted in place
-            // (the place in the list breaks ties): no allocation at any node.
-            let mut rest: arrayvec::ArrayVec<
-                (i32, u16, Move),
-                { crate::moves::MOVE_LIST_CAPACITY },
-            > = self.keys[self.next..]
-                .iter()
-                .zip(&self.moves[self.next..])
-                .enumerate()
-                .map(|(place, (&key, &m))| (key, place as u16, m))
-                .collect();
-            rest.sort_unstable_by_key(|&(key, place, _)| (std::cmp::Reverse(key), place));
-            for (offset, (key, _, m)) in rest.into_iter().enumerate() {
-                self.keys[self.next + offset] = key;
-                self.moves[self.next + offset] = m;
-            }
+            // No cut among the first few: sort the rest once instead of selecting each.
+            self.sort_rest();
         }
         if self.next >= SELECTIONS {
             let picked = (self.moves[self.next], self.keys[self.next]);
@@ -161,5 +148,24 @@ impl MovePicker {
         let picked = (self.moves[self.next], self.keys[self.next]);
         self.next += 1;
         Some(picked)
+    }
+
+    /// Sorts the moves not yet handed out, best first, moves of equal keys in the order they
+    /// had. On the stack: the stable sort of at most MOVE_LIST_CAPACITY pairs of 8 bytes works
+    /// in a scratch buffer of its own on the stack too (tests/allocations.rs checks that no node
+    /// allocates).
+    #[inline(never)]
+    fn sort_rest(&mut self) {
+        let mut rest: arrayvec::ArrayVec<(i32, Move), { crate::moves::MOVE_LIST_CAPACITY }> = self
+            .keys[self.next..]
+            .iter()
+            .copied()
+            .zip(self.moves[self.next..].iter().copied())
+            .collect();
+        rest.sort_by_key(|&(key, _)| std::cmp::Reverse(key));
+        for (offset, &(key, m)) in rest.iter().enumerate() {
+            self.keys[self.next + offset] = key;
+            self.moves[self.next + offset] = m;
+        }
     }
 }
