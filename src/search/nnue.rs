@@ -602,6 +602,7 @@ mod tests {
             Some(Family::Corner11)
         );
         assert_eq!(Family::of(Variant::tablut().rules()), None);
+        assert_eq!(Family::of(Variant::tawlbwrdd().rules()), None);
         assert_eq!(Family::of(Variant::brandub().rules()), None);
         assert!(network_for(Variant::tablut().rules()).is_none());
     }
