@@ -22,9 +22,9 @@ use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandl
 const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
 /// Helpers iterate up to this depth (or until the main thread is done).
 const HELPER_DEPTH: i32 = MAX_DEPTH as i32;
-/// Memory held back while helper threads start (16 MiB), then given back: room for the rest of
+/// Memory held back while helper threads start (32 MiB), then given back: room for the rest of
 /// the search when the helpers have taken all the system allows.
-const HELPER_RESERVE: usize = 16 << 20;
+const HELPER_RESERVE: usize = 32 << 20;
 /// Memory that must be free before a helper starts (4 MiB: its stack, 2 MiB, and its tables,
 /// under 0.2 MiB, with room to spare).
 const HELPER_ROOM: usize = 4 << 20;
