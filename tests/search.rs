@@ -152,6 +152,10 @@ fn each_pruning_near_the_horizon_shrinks_the_tree() {
         learned_eval: false,
         ..Features::default()
     };
+    // Each set with the tenths of the nodes without the switch that the search with it must stay
+    // under. With the network, reverse futility prunes little in Copenhagen (its scores seldom
+    // stand 1.2 soldiers a ply above beta: 2 % of the nodes at this commit; docs/nnue.md), so
+    // there the test asks only that it prunes.
     let sets = [
         (
             "hand-written",
@@ -161,11 +165,17 @@ fn each_pruning_near_the_horizon_shrinks_the_tree() {
                 Variant::tawlbwrdd(),
                 Variant::copenhagen(),
             ],
+            9,
         ),
-        ("network", Features::default(), vec![Variant::copenhagen()]),
+        (
+            "network",
+            Features::default(),
+            vec![Variant::copenhagen()],
+            10,
+        ),
     ];
     for (name, switch_off) in switches {
-        for (evaluation, features, variants) in &sets {
+        for (evaluation, features, variants, tenths) in &sets {
             let (mut with, mut without) = (0, 0);
             for variant in variants {
                 for seed in 1..=3 {
@@ -184,15 +194,8 @@ fn each_pruning_near_the_horizon_shrinks_the_tree() {
                     without += nodes(off);
                 }
             }
-            // With the network, reverse futility prunes little in Copenhagen (its scores seldom
-            // stand 1.2 soldiers a ply above beta: 2 % of the nodes at this commit; docs/nnue.md),
-            // so there the test asks only that it prunes.
-            let shrinks = match *evaluation {
-                "network" => with < without,
-                _ => with * 10 < without * 9,
-            };
             assert!(
-                shrinks,
+                with * 10 < without * tenths,
                 "{name}, {evaluation}: {with} nodes with it, {without} without"
             );
         }
