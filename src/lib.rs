@@ -4,6 +4,7 @@
 
 pub mod actions;
 mod bitboard;
+mod board;
 mod game;
 mod movegen;
 mod moves;
@@ -26,6 +27,7 @@ mod views;
 mod zobrist;
 
 pub use bitboard::{Bitboard, SquareIter};
+pub use board::{BitSet, Board, Narrow, Wide};
 pub use game::{Game, PlayError};
 pub use moves::{
     MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveList, MoveListFull, MoveListIntoIter,

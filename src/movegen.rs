@@ -650,15 +650,15 @@ fn for_each_custom_stretch_sized<const SIZE: usize>(
     custom_group_moves::<SIZE>(plain, occupied, set, class, 0, Bitboard::EMPTY, sink);
     if (soldiers & set.special).any() {
         for kind in SquareKind::ALL {
-            let on_kind = soldiers & set.spec.squares[kind as usize];
+            let on_kind = soldiers & set.squares[kind as usize];
             let start = kind as usize + 1;
             custom_group_moves::<SIZE>(on_kind, occupied, set, class, start, Bitboard::EMPTY, sink);
         }
-        camp_moves::<SIZE>(soldiers & set.spec.camps, occupied, set, class, sink);
+        camp_moves::<SIZE>(soldiers & set.camps, occupied, set, class, sink);
     }
     if side == Side::Defenders {
         let king = position.king_set() & movers;
-        if (king & set.spec.camps).any() {
+        if (king & set.camps).any() {
             camp_moves::<SIZE>(king, occupied, set, Class::King, sink);
         } else {
             let start = set.start_kind(king);
@@ -977,7 +977,7 @@ mod tests {
             for _ in 0..round % 4 {
                 bits &= u128::from(next()) << 64 | u128::from(next()); // sparser
             }
-            let set = Bitboard(bits & (!Bitboard::EMPTY).0);
+            let set = Bitboard(bits & <crate::Narrow as crate::Board>::GRID);
             let mut expected = [0u32; LINE];
             for (x, file) in expected.iter_mut().enumerate() {
                 for y in 0..LINE {

@@ -4,6 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
+use crate::board::{Board, Narrow};
 use crate::square::Square;
 
 /// A move: a piece slides from one square to another along a rank or a file (R5).
@@ -17,40 +18,40 @@ use crate::square::Square;
 /// assert_eq!(m.to().to_string(), "e3");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Move {
-    from: Square,
-    to: Square,
+pub struct Move<B: Board = Narrow> {
+    from: Square<B>,
+    to: Square<B>,
 }
 
 // A move stays two bytes: it fills move lists and transposition-table entries.
 const _: () = assert!(std::mem::size_of::<Move>() == 2);
 
-impl Move {
+impl<B: Board> Move<B> {
     /// The move from `from` to `to`. Any pair of squares makes a `Move`; whether it is legal is
     /// for a position to say.
-    pub const fn new(from: Square, to: Square) -> Move {
+    pub const fn new(from: Square<B>, to: Square<B>) -> Move<B> {
         Move { from, to }
     }
 
     /// Where the piece starts.
-    pub const fn from(self) -> Square {
+    pub const fn from(self) -> Square<B> {
         self.from
     }
 
     /// Where the piece lands.
-    pub const fn to(self) -> Square {
+    pub const fn to(self) -> Square<B> {
         self.to
     }
 }
 
-impl fmt::Display for Move {
+impl<B: Board> fmt::Display for Move<B> {
     /// OpenTafl's simple move notation: `e1-e3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}-{}", self.from, self.to)
     }
 }
 
-impl fmt::Debug for Move {
+impl<B: Board> fmt::Debug for Move<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
@@ -76,8 +77,8 @@ pub(crate) const BLOCK: usize = 16;
 
 /// A [`MoveList`] was full: the move was not added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-#[error("the move list is full ({MOVE_LIST_CAPACITY} moves): {0} was not added")]
-pub struct MoveListFull(pub Move);
+#[error("the move list is full ({capacity} moves): {0} was not added", capacity = B::MAX_LEGAL_MOVES + BLOCK)]
+pub struct MoveListFull<B: Board = Narrow>(pub Move<B>);
 
 /// A list of moves on the stack, large enough for every position ([`MAX_LEGAL_MOVES`]).
 ///
@@ -94,29 +95,30 @@ pub struct MoveListFull(pub Move);
 /// assert_eq!(mine.as_slice(), &moves[..1]);
 /// ```
 #[derive(Clone)]
-pub struct MoveList {
+pub struct MoveList<B: Board = Narrow> {
     /// The moves are `moves[..len]`; the rest is scratch space for block writes.
-    moves: [Move; MOVE_LIST_CAPACITY],
+    moves: B::MoveBuffer,
     len: usize,
 }
 
-/// A placeholder for the unused places of a list.
-const UNUSED: Move = Move::new(Square::A1, Square::A1);
-
-impl MoveList {
+impl<B: Board> MoveList<B> {
     /// An empty list.
     #[inline]
-    pub const fn new() -> MoveList {
+    pub const fn new() -> MoveList<B> {
         MoveList {
-            moves: [UNUSED; MOVE_LIST_CAPACITY],
+            moves: B::EMPTY_MOVES,
             len: 0,
         }
     }
 
     /// Adds `m` at the end, or says that the list is full.
     #[inline]
-    pub fn try_push(&mut self, m: Move) -> Result<(), MoveListFull> {
-        let slot = self.moves.get_mut(self.len).ok_or(MoveListFull(m))?;
+    pub fn try_push(&mut self, m: Move<B>) -> Result<(), MoveListFull<B>> {
+        let slot = self
+            .moves
+            .as_mut()
+            .get_mut(self.len)
+            .ok_or(MoveListFull(m))?;
         *slot = m;
         self.len += 1;
         Ok(())
@@ -136,12 +138,13 @@ impl MoveList {
     /// moves.retain(|m| m.to().x() == 0);
     /// assert!(!moves.is_empty() && moves.iter().all(|m| m.to().x() == 0));
     /// ```
-    pub fn retain(&mut self, mut keep: impl FnMut(&Move) -> bool) {
+    pub fn retain(&mut self, mut keep: impl FnMut(&Move<B>) -> bool) {
+        let moves = self.moves.as_mut();
         let mut kept = 0;
         for index in 0..self.len {
-            let m = self.moves[index];
+            let m = moves[index];
             if keep(&m) {
-                self.moves[kept] = m;
+                moves[kept] = m;
                 kept += 1;
             }
         }
@@ -156,90 +159,92 @@ impl MoveList {
 
     /// The moves as a slice.
     #[inline]
-    pub fn as_slice(&self) -> &[Move] {
-        &self.moves[..self.len]
+    pub fn as_slice(&self) -> &[Move<B>] {
+        &self.moves.as_ref()[..self.len]
     }
 
     /// The moves as a mutable slice (to reorder them).
     #[inline]
-    pub fn as_mut_slice(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+    pub fn as_mut_slice(&mut self) -> &mut [Move<B>] {
+        &mut self.moves.as_mut()[..self.len]
     }
+}
 
-    /// The whole buffer and the length, for the generator's block writes.
+impl MoveList {
+    /// The whole buffer and the length, for the narrow generator's block writes.
     #[inline(always)]
     pub(crate) fn buffer_mut(&mut self) -> (&mut [Move; MOVE_LIST_CAPACITY], &mut usize) {
         (&mut self.moves, &mut self.len)
     }
 }
 
-impl Default for MoveList {
-    fn default() -> MoveList {
+impl<B: Board> Default for MoveList<B> {
+    fn default() -> MoveList<B> {
         MoveList::new()
     }
 }
 
-impl std::ops::Deref for MoveList {
-    type Target = [Move];
+impl<B: Board> std::ops::Deref for MoveList<B> {
+    type Target = [Move<B>];
     #[inline]
-    fn deref(&self) -> &[Move] {
+    fn deref(&self) -> &[Move<B>] {
         self.as_slice()
     }
 }
 
-impl std::ops::DerefMut for MoveList {
+impl<B: Board> std::ops::DerefMut for MoveList<B> {
     #[inline]
-    fn deref_mut(&mut self) -> &mut [Move] {
+    fn deref_mut(&mut self) -> &mut [Move<B>] {
         self.as_mut_slice()
     }
 }
 
-impl AsRef<[Move]> for MoveList {
-    fn as_ref(&self) -> &[Move] {
+impl<B: Board> AsRef<[Move<B>]> for MoveList<B> {
+    fn as_ref(&self) -> &[Move<B>] {
         self.as_slice()
     }
 }
 
-impl PartialEq for MoveList {
-    fn eq(&self, other: &MoveList) -> bool {
+impl<B: Board> PartialEq for MoveList<B> {
+    fn eq(&self, other: &MoveList<B>) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl Eq for MoveList {}
+impl<B: Board> Eq for MoveList<B> {}
 
-impl std::hash::Hash for MoveList {
+impl<B: Board> std::hash::Hash for MoveList<B> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl fmt::Debug for MoveList {
+impl<B: Board> fmt::Debug for MoveList<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
-    type Item = &'a Move;
-    type IntoIter = std::slice::Iter<'a, Move>;
+impl<'a, B: Board> IntoIterator for &'a MoveList<B> {
+    type Item = &'a Move<B>;
+    type IntoIter = std::slice::Iter<'a, Move<B>>;
     fn into_iter(self) -> Self::IntoIter {
         self.as_slice().iter()
     }
 }
 
-impl<'a> IntoIterator for &'a mut MoveList {
-    type Item = &'a mut Move;
-    type IntoIter = std::slice::IterMut<'a, Move>;
+impl<'a, B: Board> IntoIterator for &'a mut MoveList<B> {
+    type Item = &'a mut Move<B>;
+    type IntoIter = std::slice::IterMut<'a, Move<B>>;
     fn into_iter(self) -> Self::IntoIter {
         self.as_mut_slice().iter_mut()
     }
 }
 
-impl IntoIterator for MoveList {
-    type Item = Move;
-    type IntoIter = MoveListIntoIter;
-    fn into_iter(self) -> MoveListIntoIter {
+impl<B: Board> IntoIterator for MoveList<B> {
+    type Item = Move<B>;
+    type IntoIter = MoveListIntoIter<B>;
+    fn into_iter(self) -> MoveListIntoIter<B> {
         MoveListIntoIter {
             list: self,
             next: 0,
@@ -249,15 +254,15 @@ impl IntoIterator for MoveList {
 
 /// The moves of a [`MoveList`], by value.
 #[derive(Clone, Debug)]
-pub struct MoveListIntoIter {
-    list: MoveList,
+pub struct MoveListIntoIter<B: Board = Narrow> {
+    list: MoveList<B>,
     next: usize,
 }
 
-impl Iterator for MoveListIntoIter {
-    type Item = Move;
+impl<B: Board> Iterator for MoveListIntoIter<B> {
+    type Item = Move<B>;
     #[inline]
-    fn next(&mut self) -> Option<Move> {
+    fn next(&mut self) -> Option<Move<B>> {
         let m = self.list.as_slice().get(self.next).copied()?;
         self.next += 1;
         Some(m)
@@ -269,18 +274,18 @@ impl Iterator for MoveListIntoIter {
     }
 }
 
-impl DoubleEndedIterator for MoveListIntoIter {
-    fn next_back(&mut self) -> Option<Move> {
+impl<B: Board> DoubleEndedIterator for MoveListIntoIter<B> {
+    fn next_back(&mut self) -> Option<Move<B>> {
         if self.list.len == self.next {
             return None;
         }
         self.list.len -= 1;
-        self.list.moves.get(self.list.len).copied()
+        self.list.moves.as_ref().get(self.list.len).copied()
     }
 }
 
-impl ExactSizeIterator for MoveListIntoIter {}
-impl std::iter::FusedIterator for MoveListIntoIter {}
+impl<B: Board> ExactSizeIterator for MoveListIntoIter<B> {}
+impl<B: Board> std::iter::FusedIterator for MoveListIntoIter<B> {}
 
 #[cfg(test)]
 mod tests {
@@ -344,6 +349,6 @@ mod tests {
         assert_eq!(list.len(), 37);
         list.clear();
         assert!(list.is_empty());
-        assert_eq!(format!("{:?}", MoveList::new()), "[]");
+        assert_eq!(format!("{:?}", MoveList::<Narrow>::new()), "[]");
     }
 }

@@ -13,11 +13,12 @@
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
+use crate::board::Wide;
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::ashton;
-use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind};
+use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
 use crate::rules::{
     Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall,
 };
@@ -553,10 +554,10 @@ fn default_kinds() -> [KindRules; 4] {
 }
 
 /// The squares of a coordinate list (`a1,a9,`), each on the board.
-fn squares_of(field: &str, value: &str, size: u8) -> Result<Bitboard, RulesStringError> {
-    let mut set = Bitboard::EMPTY;
+fn squares_of(field: &str, value: &str, size: u8) -> Result<SquareSet, RulesStringError> {
+    let mut set = SquareSet::EMPTY;
     for name in value.split(',').filter(|name| !name.is_empty()) {
-        match name.parse::<Square>() {
+        match name.parse::<Square<Wide>>() {
             Ok(square) if square.is_on_board(size) => set |= square,
             _ => {
                 return Err(bad_value(
@@ -611,11 +612,11 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
         edge_fort: false,
         linnaean: false,
         speeds: [-1; 12],
-        squares: [Bitboard::EMPTY; 4],
+        squares: [SquareSet::EMPTY; 4],
         kinds: default_kinds(),
-        camps: Bitboard::EMPTY,
+        camps: SquareSet::EMPTY,
         camp_move_limit: 0,
-        camp_hostility: [Bitboard::EMPTY; 2],
+        camp_hostility: [SquareSet::EMPTY; 2],
         opentafl_ends: true,
         dialect: Dialect::OpenTafl,
         move_limit: 0,
@@ -628,9 +629,9 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
             _ => return Err(bad_value("ber", value, "n, m or c")),
         }
     }
-    let board = Bitboard::board(size);
+    let board = SquareSet::board_of(size);
     let middle = size / 2;
-    let corner = |x, y| Square::new(x, y).map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let corner = |x, y| Square::at(x, y).map_or(SquareSet::EMPTY, SquareSet::from_square);
     let last = size.saturating_sub(1);
     spec.squares[SquareKind::Throne as usize] = corner(middle, middle);
     spec.squares[SquareKind::Corner as usize] =
@@ -907,12 +908,12 @@ fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> 
     let size = spec.size;
     let middle = size / 2;
     let last = size.saturating_sub(1);
-    let at = |x, y| Square::new(x, y).map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let at = |x, y| Square::at(x, y).map_or(SquareSet::EMPTY, SquareSet::from_square);
     let default_squares = [
         at(middle, middle),
         at(0, 0) | at(last, 0) | at(0, last) | at(last, last),
-        Bitboard::EMPTY,
-        Bitboard::EMPTY,
+        SquareSet::EMPTY,
+        SquareSet::EMPTY,
     ];
     let prefixes = ["cen", "cor", "afor", "dfor"];
     for kind in SquareKind::ALL {

@@ -239,9 +239,9 @@ impl Symmetry {
     fn rule_square_sets(rules: Rules) -> Vec<Bitboard> {
         let mut sets = vec![rules.board(), rules.throne(), rules.special_squares()];
         if let Some(set) = rules.custom() {
-            sets.extend(set.spec.squares);
-            sets.push(set.spec.camps);
-            sets.extend(set.spec.camp_hostility);
+            sets.extend(set.squares);
+            sets.push(set.camps);
+            sets.extend(set.spec.camp_hostility.map(|set| set.on_grid()));
             sets.extend(set.no_pass.iter().flatten());
             sets.extend(set.no_stop.iter().flatten());
             sets.extend(set.hostile_always);

@@ -1,9 +1,14 @@
 //! Zobrist keys, built at compile time: one per piece kind and square, and one for the side to move.
 
+use crate::board::Board;
 use crate::piece::Piece;
 use crate::square::Square;
 
+/// Squares of the narrow grid.
 const SQUARES: usize = 121;
+
+/// Squares of the wide grid.
+const WIDE_SQUARES: usize = 361;
 
 /// Rows of the key table: one per value of a square's `u8` index, so that looking a key up
 /// needs no bounds check on the hot path of every move (rows past 120 are never used).
@@ -37,18 +42,54 @@ const fn build_keys() -> [[u64; ROWS]; 3] {
 
 static PIECE_KEYS: [[u64; ROWS]; 3] = build_keys();
 
+/// The wide grid's keys: its own sequence (a narrow position and a wide one are never compared).
+const fn build_wide_keys() -> [[u64; WIDE_SQUARES]; 3] {
+    let mut keys = [[0u64; WIDE_SQUARES]; 3];
+    let mut state = 0x7AF1_2024_0019_0019u64;
+    let mut kind = 0;
+    while kind < 3 {
+        let mut square = 0;
+        while square < WIDE_SQUARES {
+            let (next, key) = splitmix(state);
+            state = next;
+            keys[kind][square] = key;
+            square += 1;
+        }
+        kind += 1;
+    }
+    keys
+}
+
+static WIDE_PIECE_KEYS: [[u64; WIDE_SQUARES]; 3] = build_wide_keys();
+
 /// Key toggled when the defenders are to move.
 pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
 
 /// The key of `piece` standing on `square`.
 #[inline(always)]
-pub(crate) fn piece_key(piece: Piece, square: Square) -> u64 {
+pub(crate) fn piece_key<B: Board>(piece: Piece, square: Square<B>) -> u64 {
     let kind = match piece {
         Piece::Attacker => 0,
         Piece::Defender => 1,
         Piece::King => 2,
     };
-    PIECE_KEYS[kind][square.index() as usize]
+    B::piece_key(kind, square.index())
+}
+
+/// A key of the narrow grid: kind 0 (attacker), 1 (defender) or 2 (king) on square `index`.
+#[inline(always)]
+pub(crate) fn narrow_key(kind: usize, index: u8) -> u64 {
+    PIECE_KEYS[kind][index as usize]
+}
+
+/// A key of the wide grid (0 for an index off the grid, never given).
+#[inline(always)]
+pub(crate) fn wide_key(kind: usize, index: u16) -> u64 {
+    WIDE_PIECE_KEYS
+        .get(kind)
+        .and_then(|row| row.get(usize::from(index)))
+        .copied()
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -63,6 +104,7 @@ mod tests {
             .flat_map(|row| &row[..SQUARES])
             .copied()
             .collect();
+        all.extend(WIDE_PIECE_KEYS.iter().flatten());
         all.push(DEFENDERS_TO_MOVE);
         let count = all.len();
         all.sort_unstable();

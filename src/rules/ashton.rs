@@ -7,10 +7,10 @@
 //! the defenders); nothing crosses or lands on the throne; the defenders move first; the first
 //! recurrence of a position draws.
 
-use crate::bitboard::Bitboard;
+use crate::board::Wide;
 use crate::square::Square;
 
-use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind};
+use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
 use super::{Escape, KingStrength, RepetitionRule, Shieldwall, StartPlacement};
 
 /// The board is 9x9.
@@ -32,11 +32,11 @@ const CAMP_MOVE_LIMIT: u8 = 5;
 pub(crate) const START: &StartPlacement = &super::TABLUT_START;
 
 /// The set of the named squares (all of them are on a 9x9 board).
-fn squares(names: &[&str]) -> Bitboard {
+fn squares(names: &[&str]) -> SquareSet {
     names
         .iter()
-        .filter_map(|name| name.parse::<Square>().ok())
-        .fold(Bitboard::EMPTY, |set, square| set | square)
+        .filter_map(|name| name.parse::<Square<Wide>>().ok())
+        .fold(SquareSet::EMPTY, |set, square| set | square)
 }
 
 /// The Ashton rules as data.
@@ -64,7 +64,7 @@ pub(crate) fn spec() -> RuleSpec {
         hostile_empty: attackers_and_defenders,
         reenterable: nobody,
     };
-    let mut throne = [Bitboard::EMPTY; 4];
+    let mut throne = [SquareSet::EMPTY; 4];
     throne[SquareKind::Throne as usize] = squares(&["e5"]);
     let camps = squares(&CAMPS);
     RuleSpec {
@@ -104,12 +104,12 @@ mod tests {
     fn the_camps_are_sixteen_squares_in_four_groups_and_the_start_stands_on_them() {
         let spec = spec();
         assert_eq!(spec.camps.count(), 16);
-        assert_eq!(START.attackers, spec.camps);
-        assert_eq!(START.king, squares(&["e5"]));
+        assert_eq!(START.attackers.on_grid(), spec.camps);
+        assert_eq!(START.king.on_grid(), squares(&["e5"]));
         // Each middle camp is on an edge and next to the group's inner camp.
         for (middle, inner) in [("a5", "b5"), ("e1", "e2"), ("i5", "h5"), ("e9", "e8")] {
             let (middle, inner) = (squares(&[middle]), squares(&[inner]));
-            assert!((middle & Bitboard::edge(SIZE)).any());
+            assert!((middle & SquareSet::edge_of(SIZE)).any());
             assert!((middle.neighbours() & inner).any());
         }
     }

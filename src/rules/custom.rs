@@ -9,8 +9,13 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::{Board, Narrow, Wide};
 use crate::piece::Side;
-use crate::square::{MAX_BOARD_SIZE, Square};
+use crate::square::Square;
+
+/// A set of squares of a rules string: on the wide grid, which holds every board up to 19x19
+/// (compiled into each grid's own sets by [`RuleSet::compile`]).
+pub(crate) type SquareSet = Bitboard<Wide>;
 
 /// Where the king escapes to.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -172,16 +177,16 @@ pub(crate) struct RuleSpec {
     /// How far each piece letter may move in one turn, `-1` for no limit (`spd`).
     pub(crate) speeds: [i8; 12],
     /// The special squares of each kind, in [`SquareKind`] order.
-    pub(crate) squares: [Bitboard; 4],
+    pub(crate) squares: [SquareSet; 4],
     /// What each kind of special square allows, in [`SquareKind`] order.
     pub(crate) kinds: [KindRules; 4],
     /// Camps (C12; none in OpenTafl's games): squares that only a piece which starts its move on
     /// a camp may pass over or stop on.
-    pub(crate) camps: Bitboard,
+    pub(crate) camps: SquareSet,
     /// The longest move from a camp to a camp, in squares (`0`: no limit).
     pub(crate) camp_move_limit: u8,
     /// The camps hostile to each side's pieces, occupied or not, by [`Side`].
-    pub(crate) camp_hostility: [Bitboard; 2],
+    pub(crate) camp_hostility: [SquareSet; 2],
     /// The game ends OpenTafl adds to every game (C9): the defenders win when the attackers have
     /// no piece left, the attackers when no defender can move at all.
     pub(crate) opentafl_ends: bool,
@@ -217,57 +222,64 @@ pub(crate) const START_KINDS: usize = 6;
 /// The index of a camp among the start kinds (after the plain square and the [`SquareKind`]s).
 pub(crate) const CAMP_START: usize = 5;
 
-/// Custom rules compiled into masks, kept for the whole run (see [`register`]).
+/// Custom rules compiled into masks of one grid, kept for the whole run (see [`register`]).
 #[derive(Debug)]
-pub(crate) struct RuleSet {
+pub struct RuleSet<B: Board = Narrow> {
     /// The rules as given.
     pub(crate) spec: RuleSpec,
     /// Every square of the board.
-    pub(crate) board: Bitboard,
+    pub(crate) board: Bitboard<B>,
     /// The edge squares.
-    pub(crate) edge: Bitboard,
+    pub(crate) edge: Bitboard<B>,
     /// The edge squares of each side of the board (a corner is on two), each with the direction
     /// from it into the board: the first rank's squares look north, the last rank's south, the
     /// first file's east, the last file's west.
-    pub(crate) edge_sides: [(Bitboard, Direction); 4],
+    pub(crate) edge_sides: [(Bitboard<B>, Direction); 4],
     /// Every special square.
-    pub(crate) special: Bitboard,
+    pub(crate) special: Bitboard<B>,
+    /// The special squares of each kind, in [`SquareKind`] order (the spec's, on this grid).
+    pub(crate) squares: [Bitboard<B>; 4],
+    /// The camps (C12; the spec's, on this grid).
+    pub(crate) camps: Bitboard<B>,
     /// Squares a piece of each class, starting from a square of each kind (plain first, then the
     /// [`SquareKind`]s), may not pass over nor stop on.
-    pub(crate) no_pass: [[Bitboard; START_KINDS]; 3],
+    pub(crate) no_pass: [[Bitboard<B>; START_KINDS]; 3],
     /// Squares it may pass over but not stop on, or may not pass over.
-    pub(crate) no_stop: [[Bitboard; START_KINDS]; 3],
+    pub(crate) no_stop: [[Bitboard<B>; START_KINDS]; 3],
     /// [`RuleSet::no_stop`] by ranks and files, for the move generator.
     pub(crate) no_stop_lines: [[LineBits; START_KINDS]; 3],
     /// The squares on a rank or a file through a square the piece may pass over but not stop
     /// on (in `no_stop` but not in `no_pass`): a piece anywhere else slides along its lines
     /// through no square it may not stop on.
-    pub(crate) refused_lines: [[Bitboard; START_KINDS]; 3],
+    pub(crate) refused_lines: [[Bitboard<B>; START_KINDS]; 3],
     /// How far each class moves in one turn (0: no limit).
     pub(crate) speed: [u8; 3],
     /// Squares hostile to each side's pieces whether occupied or not (corners, forts), by side.
-    pub(crate) hostile_always: [Bitboard; 2],
+    pub(crate) hostile_always: [Bitboard<B>; 2],
     /// The throne squares hostile to each side's pieces while empty.
-    pub(crate) hostile_when_empty: [Bitboard; 2],
+    pub(crate) hostile_when_empty: [Bitboard<B>; 2],
     /// The throne squares hostile to each side's pieces while occupied.
-    pub(crate) hostile_when_occupied: [Bitboard; 2],
+    pub(crate) hostile_when_occupied: [Bitboard<B>; 2],
     /// Where the king is strong (4 hostile sides; middleweight: all sides; `StrongOnThrone`: the
     /// throne).
-    pub(crate) king_strong_squares: Bitboard,
+    pub(crate) king_strong_squares: Bitboard<B>,
     /// The four squares two steps from the board's centre, where an attacker's move may make a
     /// Linnaean capture (empty unless `linnaean`).
-    pub(crate) linnaean_squares: Bitboard,
+    pub(crate) linnaean_squares: Bitboard<B>,
     /// For each square (by index), the camps a piece starting there may not stop on because they
     /// are farther than the camp move limit (empty unless the square is a camp and there is a
     /// limit; no entries at all for rules without camps or limit).
-    camps_out_of_reach: Vec<Bitboard>,
+    camps_out_of_reach: Vec<Bitboard<B>>,
 }
 
-impl RuleSet {
-    /// Compiles `spec`.
-    fn compile(spec: RuleSpec) -> RuleSet {
-        let board = Bitboard::board(spec.size);
-        let edge = Bitboard::edge(spec.size);
+impl<B: Board> RuleSet<B> {
+    /// Compiles `spec` for the grid `B` (its board fits the grid: [`super::Rules`] checks).
+    fn compile(spec: RuleSpec) -> RuleSet<B> {
+        let board = Bitboard::board_of(spec.size);
+        let edge = Bitboard::edge_of(spec.size);
+        let squares = spec.squares.map(|set| set.on_grid::<B>() & board);
+        let camps = spec.camps.on_grid::<B>() & board;
+        let special = squares.iter().fold(Bitboard::EMPTY, |all, &set| all | set);
         // A square is on the side of the board opposite `inward` when the square beyond it that
         // way round is off the board.
         let edge_sides = [
@@ -277,10 +289,6 @@ impl RuleSet {
             Direction::West,
         ]
         .map(|inward| (board - board.shift(inward), inward));
-        let special = spec
-            .squares
-            .iter()
-            .fold(Bitboard::EMPTY, |all, &set| all | set);
         let mut no_pass = [[Bitboard::EMPTY; START_KINDS]; 3];
         let mut no_stop = [[Bitboard::EMPTY; START_KINDS]; 3];
         for class in [Class::Attacker, Class::Defender, Class::King] {
@@ -290,7 +298,7 @@ impl RuleSet {
                 let mut refused = Bitboard::EMPTY;
                 for kind in SquareKind::ALL {
                     let rules = spec.kinds[kind as usize];
-                    let squares = spec.squares[kind as usize];
+                    let squares = squares[kind as usize];
                     // A square of a kind the piece may not re-enter can be passed or reached only
                     // by a piece that starts on a square of that same kind.
                     let may_enter = rules.reenterable.has(letter) || start == kind as usize + 1;
@@ -302,7 +310,7 @@ impl RuleSet {
                 }
                 // C12: camps are open only to a piece that starts its move on one.
                 if start != CAMP_START {
-                    blocked |= spec.camps;
+                    blocked |= camps;
                 }
                 no_pass[class as usize][start] = blocked & board;
                 no_stop[class as usize][start] = (blocked | refused) & board;
@@ -320,10 +328,10 @@ impl RuleSet {
                 Side::Defenders => 'T',
             };
             let index = side as usize;
-            hostile_always[index] |= spec.camp_hostility[index] & board;
+            hostile_always[index] |= spec.camp_hostility[index].on_grid::<B>() & board;
             for kind in SquareKind::ALL {
                 let rules = spec.kinds[kind as usize];
-                let squares = spec.squares[kind as usize] & board;
+                let squares = squares[kind as usize];
                 if kind == SquareKind::Throne {
                     if rules.hostile_empty.has(letter) {
                         hostile_when_empty[index] |= squares;
@@ -336,7 +344,7 @@ impl RuleSet {
                 }
             }
         }
-        let throne = spec.squares[SquareKind::Throne as usize] & board;
+        let throne = squares[SquareKind::Throne as usize];
         let king_strong_squares = match spec.king_strength {
             KingStrength::Strong | KingStrength::Middleweight => board,
             KingStrength::StrongAtThrone => (throne | throne.neighbours()) & board,
@@ -347,25 +355,27 @@ impl RuleSet {
             let middle = spec.size / 2;
             [(2, 0), (-2, 0), (0, 2), (0, -2)]
                 .into_iter()
-                .filter_map(|(dx, dy)| Square::new(middle, middle)?.offset(dx, dy))
+                .filter_map(|(dx, dy)| Square::at(middle, middle)?.offset(dx, dy))
                 .fold(Bitboard::EMPTY, |set, square| set | square)
                 & board
         } else {
             Bitboard::EMPTY
         };
         // Without a camp move limit the table would be all empty: an empty one reads the same.
-        let camps_out_of_reach = if spec.camp_move_limit == 0 || spec.camps.is_empty() {
+        let camps_out_of_reach = if spec.camp_move_limit == 0 || camps.is_empty() {
             Vec::new()
         } else {
-            (0..128u8)
-                .map(|index| camps_out_of_reach(&spec, index))
+            (0..B::GRID_SQUARES)
+                .map(|index| camps_out_of_reach(spec.camp_move_limit, camps, index))
                 .collect()
         };
         RuleSet {
             board,
             edge,
             edge_sides,
-            special: (special | spec.camps) & board,
+            special: special | camps,
+            squares,
+            camps,
             camps_out_of_reach,
             spec,
             no_pass,
@@ -395,13 +405,13 @@ impl RuleSet {
 
     /// The index into [`RuleSet::no_pass`]/[`RuleSet::no_stop`] of the kind of `square`'s set.
     #[inline]
-    pub(crate) fn start_kind(&self, from: Bitboard) -> usize {
+    pub(crate) fn start_kind(&self, from: Bitboard<B>) -> usize {
         for kind in SquareKind::ALL {
-            if (self.spec.squares[kind as usize] & from).any() {
+            if (self.squares[kind as usize] & from).any() {
                 return kind as usize + 1;
             }
         }
-        if (self.spec.camps & from).any() {
+        if (self.camps & from).any() {
             return CAMP_START;
         }
         0
@@ -410,21 +420,21 @@ impl RuleSet {
     /// C12: the camps a piece starting on `from` may not stop on, being farther than the camp
     /// move limit (to be added to its `no_stop` squares).
     #[inline]
-    pub(crate) fn camps_out_of_reach(&self, from: Square) -> Bitboard {
+    pub(crate) fn camps_out_of_reach(&self, from: Square<B>) -> Bitboard<B> {
         self.camps_out_of_reach
-            .get(usize::from(from.index()))
+            .get(from.place())
             .copied()
             .unwrap_or(Bitboard::EMPTY)
     }
 
     /// The throne squares.
-    pub(crate) fn throne(&self) -> Bitboard {
-        self.spec.squares[SquareKind::Throne as usize] & self.board
+    pub(crate) fn throne(&self) -> Bitboard<B> {
+        self.squares[SquareKind::Throne as usize]
     }
 
     /// The corner squares.
-    pub(crate) fn corners(&self) -> Bitboard {
-        self.spec.squares[SquareKind::Corner as usize] & self.board
+    pub(crate) fn corners(&self) -> Bitboard<B> {
+        self.squares[SquareKind::Corner as usize]
     }
 }
 
@@ -432,14 +442,14 @@ impl RuleSet {
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct LineBits {
     /// Each rank's squares, by file.
-    pub(crate) ranks: [u32; MAX_BOARD_SIZE as usize],
+    pub(crate) ranks: [u32; Wide::MAX_SIZE as usize],
     /// Each file's squares, by rank.
-    pub(crate) files: [u32; MAX_BOARD_SIZE as usize],
+    pub(crate) files: [u32; Wide::MAX_SIZE as usize],
 }
 
 impl LineBits {
     /// The squares of `set` by ranks and files.
-    pub(crate) fn of(set: Bitboard) -> LineBits {
+    pub(crate) fn of<B: Board>(set: Bitboard<B>) -> LineBits {
         let mut lines = LineBits::default();
         for square in set {
             let (x, y) = (usize::from(square.x()), usize::from(square.y()));
@@ -452,17 +462,17 @@ impl LineBits {
     }
 }
 
-/// The camps farther than the camp move limit from the square of index `index`, on its rank and
-/// file (every camp off its lines is out of reach anyway), when that square is a camp.
-fn camps_out_of_reach(spec: &RuleSpec, index: u8) -> Bitboard {
-    let limit = i32::from(spec.camp_move_limit);
-    let Some(from) = Square::from_index(index) else {
+/// The `camps` farther than the camp move `limit` from the square of index `index`, on its rank
+/// and file (every camp off its lines is out of reach anyway), when that square is a camp.
+fn camps_out_of_reach<B: Board>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
+    let limit = i32::from(limit);
+    let Some(from) = Square::<B>::at_index(B::index_of(index)) else {
         return Bitboard::EMPTY;
     };
-    if limit == 0 || !spec.camps.contains(from) {
+    if limit == 0 || !camps.contains(from) {
         return Bitboard::EMPTY;
     }
-    spec.camps
+    camps
         .into_iter()
         .filter(|to| {
             let (dx, dy) = (
@@ -477,40 +487,77 @@ fn camps_out_of_reach(spec: &RuleSpec, index: u8) -> Bitboard {
 /// How many sets of custom rules one run can hold (index 0 stands for the classic rules).
 pub(crate) const REGISTRY_CAPACITY: usize = 1 << 12;
 
-/// The registered sets, by index: looked up on every move, so a slot is read without a lock.
-static SLOTS: [OnceLock<&'static RuleSet>; REGISTRY_CAPACITY] =
-    [const { OnceLock::new() }; REGISTRY_CAPACITY];
+/// The registered sets of one grid, by index: looked up on every move, so a slot is read without
+/// a lock.
+pub type Slots<B> = [OnceLock<&'static RuleSet<B>>; REGISTRY_CAPACITY];
 
-/// Which index each registered spec has, so that equal rules share one index.
-static INDEX: Mutex<Option<HashMap<RuleSpec, u16>>> = Mutex::new(None);
+/// The sets compiled for the narrow grid.
+pub(crate) static NARROW_SLOTS: Slots<Narrow> = [const { OnceLock::new() }; REGISTRY_CAPACITY];
 
-/// The index of `spec` in the registry, compiling and registering it the first time; `None` when
-/// the registry is full.
-pub(crate) fn register(spec: RuleSpec) -> Option<u16> {
-    // A poisoned lock only means a panic elsewhere while it was held; the map is still whole
-    // (inserts happen after the slot is set).
-    let mut guard = INDEX
+/// The sets compiled for the wide grid.
+pub(crate) static WIDE_SLOTS: Slots<Wide> = [const { OnceLock::new() }; REGISTRY_CAPACITY];
+
+/// Every registered spec by index, and which index each has, so that equal rules share one
+/// index on both grids.
+struct Registry {
+    specs: Vec<RuleSpec>,
+    indices: HashMap<RuleSpec, u16>,
+}
+
+static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
+
+/// The index of `spec` in the registry, registering it the first time and compiling it for the
+/// grid `B` if it is not yet; `None` when the registry is full.
+pub(crate) fn register<B: Board>(spec: RuleSpec) -> Option<u16> {
+    // A poisoned lock only means a panic elsewhere while it was held; the registry is still whole
+    // (a spec is added to both of its parts at once, after its index is known).
+    let mut guard = REGISTRY
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let map = guard.get_or_insert_with(HashMap::new);
-    if let Some(&index) = map.get(&spec) {
-        return Some(index);
+    let registry = guard.get_or_insert_with(|| Registry {
+        specs: Vec::new(),
+        indices: HashMap::new(),
+    });
+    let index = match registry.indices.get(&spec) {
+        Some(&index) => index,
+        None => {
+            let index = u16::try_from(registry.specs.len() + 1).ok()?;
+            if usize::from(index) >= REGISTRY_CAPACITY {
+                return None;
+            }
+            registry.specs.push(spec.clone());
+            registry.indices.insert(spec, index);
+            index
+        }
+    };
+    compile_locked::<B>(registry, index)
+}
+
+/// Compiles the registered spec `index` for the grid `B`, if it is not yet.
+#[cfg(test)]
+pub(crate) fn compile_for<B: Board>(index: u16) -> Option<u16> {
+    let mut guard = REGISTRY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    compile_locked::<B>(guard.as_mut()?, index)
+}
+
+/// [`compile_for`] with the registry's lock held.
+fn compile_locked<B: Board>(registry: &Registry, index: u16) -> Option<u16> {
+    let slot = B::rule_sets().get(usize::from(index))?;
+    if slot.get().is_none() {
+        let spec = registry.specs.get(usize::from(index) - 1)?;
+        let set: &'static RuleSet<B> = Box::leak(Box::new(RuleSet::compile(spec.clone())));
+        // Slots are set under the lock, so this one is still empty.
+        let _ = slot.set(set);
     }
-    let index = map.len() + 1;
-    let slot = SLOTS.get(index)?;
-    let set: &'static RuleSet = Box::leak(Box::new(RuleSet::compile(spec.clone())));
-    if slot.set(set).is_err() {
-        return None; // Not reached: slots are filled in order under the lock.
-    }
-    let index = u16::try_from(index).ok()?;
-    map.insert(spec, index);
     Some(index)
 }
 
-/// The registered set at `index` (from [`register`]).
+/// The registered set at `index` (from [`register`]), compiled for the grid `B`.
 #[inline(always)]
-pub(crate) fn lookup(index: u16) -> Option<&'static RuleSet> {
-    SLOTS
+pub(crate) fn lookup<B: Board>(index: u16) -> Option<&'static RuleSet<B>> {
+    B::rule_sets()
         .get(usize::from(index))
         .and_then(|slot| slot.get().copied())
 }

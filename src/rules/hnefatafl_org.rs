@@ -8,10 +8,10 @@
 //! defenders move first, only the king passes the throne, and the king is strong on the throne
 //! alone.
 
-use crate::bitboard::Bitboard;
+use crate::board::Wide;
 use crate::square::Square;
 
-use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind};
+use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
 use super::{Escape, KingStrength, RepetitionRule, Shieldwall, StartPlacement};
 
 /// H10: the server draws the game at its 141st move unless that move wins it (its game record
@@ -81,8 +81,8 @@ pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
     };
     let middle = size / 2;
     let last = size - 1;
-    let at = |x, y| Square::new(x, y).map_or(Bitboard::EMPTY, Bitboard::from_square);
-    let mut squares = [Bitboard::EMPTY; 4];
+    let at = |x, y| Square::<Wide>::at(x, y).map_or(SquareSet::EMPTY, SquareSet::from_square);
+    let mut squares = [SquareSet::EMPTY; 4];
     squares[SquareKind::Throne as usize] = at(middle, middle);
     squares[SquareKind::Corner as usize] = at(0, 0) | at(last, 0) | at(0, last) | at(last, last);
     Some(RuleSpec {
@@ -117,9 +117,9 @@ pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
         speeds: [-1; 12],
         squares,
         kinds,
-        camps: Bitboard::EMPTY,
+        camps: SquareSet::EMPTY,
         camp_move_limit: 0,
-        camp_hostility: [Bitboard::EMPTY; 2],
+        camp_hostility: [SquareSet::EMPTY; 2],
         // The server's own ends (H9, H11) instead of OpenTafl's.
         opentafl_ends: false,
         dialect: Dialect::HnefataflOrg,

@@ -6,10 +6,13 @@
 //! shieldwalls, ...: [`custom`]), played by the general code. Which code plays a game is decided
 //! once, by its rules, never per move.
 
+use std::marker::PhantomData;
+
 use bitflags::bitflags;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
+use crate::board::{Board, Narrow, Wide, grid};
 use crate::square::{MAX_BOARD_SIZE, Square};
 
 pub(crate) mod ashton;
@@ -125,6 +128,9 @@ impl RepetitionRule {
 /// [`Variant`](crate::Variant)'s `FromStr`). `Rules` is `Copy` and a few bytes: custom rules are
 /// compiled once and kept for the whole run, and equal rules compare equal.
 ///
+/// The board type `B` is the grid the rules' board is laid out on: [`Narrow`] (the default, boards
+/// up to 11x11) or [`Wide`] (up to 19x19).
+///
 /// ```
 /// use tafl_engine::{Rules, RuleFlags};
 /// assert_eq!(Rules::TABLUT.size(), 9);
@@ -132,20 +138,21 @@ impl RepetitionRule {
 /// assert!(Rules::TABLUT.flags().contains(RuleFlags::KING_HAMMER));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Rules {
+pub struct Rules<B: Board = Narrow> {
     size: u8,
     flags: RuleFlags,
     repetition: RepetitionRule,
     /// 0 for the classic rules, else the index of the custom rules in their registry.
     custom: u16,
+    board: PhantomData<B>,
 }
 
 /// Why a set of rules cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
-    /// The board size is not an odd number from 5 to 11.
+    /// The board size is not an odd number from 5 to 11 (to 19 on the wide grid).
     #[error(
-        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11"
+        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11 (to 19 for rules strings)"
     )]
     UnsupportedSize(u8),
     /// The run already holds as many different sets of custom rules as it can.
@@ -153,22 +160,23 @@ pub enum RulesError {
     TooManyRuleSets(usize),
 }
 
-impl Rules {
+impl Rules<Narrow> {
     /// Tablut as docs/rules.md gives it (9x9).
-    pub const TABLUT: Rules = Rules {
-        size: 9,
-        flags: RuleFlags::STANDARD,
-        repetition: RepetitionRule::SecondOccurrenceDraws,
-        custom: 0,
-    };
+    pub const TABLUT: Rules = Rules::classic_unchecked(9);
 
     /// Tawlbwrdd as docs/rules.md gives it (11x11).
-    pub const TAWLBWRDD: Rules = Rules {
-        size: 11,
-        flags: RuleFlags::STANDARD,
-        repetition: RepetitionRule::SecondOccurrenceDraws,
-        custom: 0,
-    };
+    pub const TAWLBWRDD: Rules = Rules::classic_unchecked(11);
+
+    /// The rules of docs/rules.md on a board of `size` (checked by the callers).
+    const fn classic_unchecked(size: u8) -> Rules {
+        Rules {
+            size,
+            flags: RuleFlags::STANDARD,
+            repetition: RepetitionRule::SecondOccurrenceDraws,
+            custom: 0,
+            board: PhantomData,
+        }
+    }
 
     /// Rules for an odd board size from 5 to 11.
     pub const fn new(
@@ -184,26 +192,7 @@ impl Rules {
             flags,
             repetition,
             custom: 0,
-        })
-    }
-
-    /// Custom rules: registers `spec` (once per run for equal specs) and names it.
-    pub(crate) fn from_spec(spec: RuleSpec) -> Result<Rules, RulesError> {
-        let size = spec.size;
-        if !(5..=MAX_BOARD_SIZE).contains(&size) || size % 2 == 0 {
-            return Err(RulesError::UnsupportedSize(size));
-        }
-        let repetition = spec.repetition;
-        let mut flags = RuleFlags::empty();
-        flags.set(RuleFlags::KING_HAMMER, spec.king_hammer);
-        flags.set(RuleFlags::KING_ANVIL, spec.king_anvil);
-        let custom = custom::register(spec)
-            .ok_or(RulesError::TooManyRuleSets(custom::REGISTRY_CAPACITY - 1))?;
-        Ok(Rules {
-            size,
-            flags,
-            repetition,
-            custom,
+            board: PhantomData,
         })
     }
 
@@ -222,6 +211,55 @@ impl Rules {
         // by thousands of other rule sets refuses it.
         Rules::from_spec(hnefatafl_org::spec(size)?).ok()
     }
+}
+
+impl<B: Board> Rules<B> {
+    /// Whether a board of `size` is played: odd (the castle is the centre square), from 5 to the
+    /// grid's width.
+    const fn size_is_supported(size: u8) -> bool {
+        size >= 5 && size <= B::MAX_SIZE && size % 2 == 1
+    }
+
+    /// The same rules on the other grid: the same size, flags and custom rules (compiled for that
+    /// grid), for boards that fit it. Tests play the same games on both grids with it.
+    #[cfg(test)]
+    pub(crate) fn on<C: Board>(self) -> Result<Rules<C>, RulesError> {
+        if !Rules::<C>::size_is_supported(self.size) {
+            return Err(RulesError::UnsupportedSize(self.size));
+        }
+        if self.custom != 0 && custom::lookup::<C>(self.custom).is_none() {
+            custom::compile_for::<C>(self.custom)
+                .ok_or(RulesError::TooManyRuleSets(custom::REGISTRY_CAPACITY - 1))?;
+        }
+        Ok(Rules {
+            size: self.size,
+            flags: self.flags,
+            repetition: self.repetition,
+            custom: self.custom,
+            board: PhantomData,
+        })
+    }
+
+    /// Custom rules: registers `spec` (once per run for equal specs) and names it.
+    pub(crate) fn from_spec(spec: RuleSpec) -> Result<Rules<B>, RulesError> {
+        let size = spec.size;
+        if !Self::size_is_supported(size) {
+            return Err(RulesError::UnsupportedSize(size));
+        }
+        let repetition = spec.repetition;
+        let mut flags = RuleFlags::empty();
+        flags.set(RuleFlags::KING_HAMMER, spec.king_hammer);
+        flags.set(RuleFlags::KING_ANVIL, spec.king_anvil);
+        let custom = custom::register::<B>(spec)
+            .ok_or(RulesError::TooManyRuleSets(custom::REGISTRY_CAPACITY - 1))?;
+        Ok(Rules {
+            size,
+            flags,
+            repetition,
+            custom,
+            board: PhantomData,
+        })
+    }
 
     /// The game is drawn once this many moves have been played since its start, unless the last
     /// of them won it on the board (hnefatafl.org's rules, H10); `None` for no limit.
@@ -233,7 +271,7 @@ impl Rules {
 
     /// The compiled custom rules, or `None` for the classic rules.
     #[inline(always)]
-    pub(crate) fn custom(self) -> Option<&'static RuleSet> {
+    pub(crate) fn custom(self) -> Option<&'static RuleSet<B>> {
         if self.custom == 0 {
             None
         } else {
@@ -253,7 +291,7 @@ impl Rules {
 
     /// The throne: the castle of the classic rules (R1), the `cen` squares of custom rules (none
     /// in some games).
-    pub fn throne(self) -> Bitboard {
+    pub fn throne(self) -> Bitboard<B> {
         match self.custom() {
             None => self.geometry().castle,
             Some(set) => set.throne(),
@@ -261,12 +299,12 @@ impl Rules {
     }
 
     /// The corner squares that have rules of their own (none in the classic rules).
-    pub fn corners(self) -> Bitboard {
+    pub fn corners(self) -> Bitboard<B> {
         self.custom().map_or(Bitboard::EMPTY, RuleSet::corners)
     }
 
     /// Every square with rules of its own: throne, corners, forts, camps (Ashton Tablut).
-    pub fn special_squares(self) -> Bitboard {
+    pub fn special_squares(self) -> Bitboard<B> {
         match self.custom() {
             None => self.geometry().castle,
             Some(set) => set.special,
@@ -291,30 +329,29 @@ impl Rules {
 
     /// The castle: the centre square (R1). Custom rules may have no throne, or another: see
     /// [`Rules::throne`].
-    pub fn castle(self) -> Square {
+    pub fn castle(self) -> Square<B> {
         self.geometry().castle_square
     }
 
     /// All squares of the board.
-    pub fn board(self) -> Bitboard {
+    pub fn board(self) -> Bitboard<B> {
         self.geometry().board
     }
 
     /// The edge squares, where the king escapes (R14).
-    pub fn edge(self) -> Bitboard {
+    pub fn edge(self) -> Bitboard<B> {
         self.geometry().edge
     }
 
     /// The masks of this board size, from a table built at compile time (they are used on every
     /// move, so they are looked up, not recomputed).
     #[inline(always)]
-    pub(crate) fn geometry(self) -> &'static Geometry {
-        // `size` is at most 11 (checked by `Rules::new`), so the index is in range.
-        &GEOMETRIES[self.size as usize]
+    pub(crate) fn geometry(self) -> &'static Geometry<B> {
+        B::geometry(self.size)
     }
 
     /// Whether `square` is on this board.
-    pub const fn contains(self, square: Square) -> bool {
+    pub fn contains(self, square: Square<B>) -> bool {
         square.is_on_board(self.size)
     }
 }
@@ -388,70 +425,202 @@ pub(crate) const TAWLBWRDD_START: StartPlacement = StartPlacement::from_rows(&[
 
 /// Precomputed masks of one board size.
 #[derive(Debug)]
-pub(crate) struct Geometry {
+pub struct Geometry<B: Board = Narrow> {
     /// Every square of the board.
-    pub(crate) board: Bitboard,
+    pub(crate) board: Bitboard<B>,
     /// The edge squares (R14).
-    pub(crate) edge: Bitboard,
+    pub(crate) edge: Bitboard<B>,
     /// The castle (R1) as a set of one square.
-    pub(crate) castle: Bitboard,
+    pub(crate) castle: Bitboard<B>,
     /// The castle square.
-    pub(crate) castle_square: Square,
+    pub(crate) castle_square: Square<B>,
     /// The castle's four neighbours (R13's middle regime).
-    pub(crate) castle_neighbours: Bitboard,
+    pub(crate) castle_neighbours: Bitboard<B>,
     /// Squares a move may end on: the board less the castle (R6).
-    pub(crate) destinations: Bitboard,
+    pub(crate) destinations: Bitboard<B>,
     /// The castle's rank and file: the lines where a piece may pass over the empty castle (R7).
-    pub(crate) castle_lines: Bitboard,
+    pub(crate) castle_lines: Bitboard<B>,
 }
 
-const fn geometry(size: u8) -> Geometry {
-    let castle_square = match Square::new(size / 2, size / 2) {
+/// The masks of a `size` board on a grid of `stride`, as words (see [`grid`]), and the castle's
+/// index.
+struct GeometryWords {
+    board: [u64; 6],
+    edge: [u64; 6],
+    castle: [u64; 6],
+    castle_index: usize,
+    castle_neighbours: [u64; 6],
+    destinations: [u64; 6],
+    castle_lines: [u64; 6],
+}
+
+const fn geometry_words(stride: u8, size: u8) -> GeometryWords {
+    let middle = size / 2;
+    let castle_index = middle as usize * stride as usize + middle as usize;
+    let castle = grid::square(stride, middle, middle);
+    let board = grid::board(stride, size);
+    GeometryWords {
+        board,
+        edge: grid::edge(stride, size),
+        castle,
+        castle_index,
+        castle_neighbours: grid::and(grid::neighbours(stride, castle_index), board),
+        destinations: grid::minus(board, castle),
+        castle_lines: grid::lines(stride, size, middle, middle),
+    }
+}
+
+/// The narrow grid's masks of a `size` board.
+const fn narrow_geometry(size: u8) -> Geometry<Narrow> {
+    let words = geometry_words(MAX_BOARD_SIZE, size);
+    let castle_square = match Square::from_index(words.castle_index as u8) {
         Some(square) => square,
         // Not reached: every size in the table is at most 11, so the centre is on the grid.
         None => Square::A1,
     };
-    let castle = Bitboard::from_square(castle_square);
-    let board = Bitboard::board(size);
     Geometry {
-        board,
-        edge: Bitboard::edge(size),
-        castle,
+        board: Bitboard(grid::to_u128(words.board)),
+        edge: Bitboard(grid::to_u128(words.edge)),
+        castle: Bitboard(grid::to_u128(words.castle)),
         castle_square,
-        castle_neighbours: Bitboard(castle.neighbours().0 & board.0),
-        destinations: Bitboard(board.0 & !castle.0),
-        castle_lines: Bitboard(castle_lines(castle_square, size)),
+        castle_neighbours: Bitboard(grid::to_u128(words.castle_neighbours)),
+        destinations: Bitboard(grid::to_u128(words.destinations)),
+        castle_lines: Bitboard(grid::to_u128(words.castle_lines)),
     }
 }
 
-/// The squares of the rank and file of `castle` on a board of `size`.
-const fn castle_lines(castle: Square, size: u8) -> u128 {
-    let mut lines = 0u128;
-    let mut place = 0;
-    while place < size {
-        if let Some(on_rank) = Square::new(place, castle.y()) {
-            lines |= 1 << on_rank.index();
-        }
-        if let Some(on_file) = Square::new(castle.x(), place) {
-            lines |= 1 << on_file.index();
-        }
-        place += 1;
+/// The wide grid's masks of a `size` board.
+const fn wide_geometry(size: u8) -> Geometry<Wide> {
+    let words = geometry_words(Wide::MAX_SIZE, size);
+    Geometry {
+        board: Bitboard(words.board),
+        edge: Bitboard(words.edge),
+        castle: Bitboard(words.castle),
+        castle_square: Square::wide_index(words.castle_index as u16),
+        castle_neighbours: Bitboard(words.castle_neighbours),
+        destinations: Bitboard(words.destinations),
+        castle_lines: Bitboard(words.castle_lines),
     }
-    lines
 }
 
-/// Masks for every size up to 11, indexed by size (sizes below 5 are never used).
-static GEOMETRIES: [Geometry; 12] = [
-    geometry(0),
-    geometry(1),
-    geometry(2),
-    geometry(3),
-    geometry(4),
-    geometry(5),
-    geometry(6),
-    geometry(7),
-    geometry(8),
-    geometry(9),
-    geometry(10),
-    geometry(11),
+/// Narrow masks for every size up to 11, indexed by size (sizes below 5 are never used).
+pub(crate) static NARROW_GEOMETRIES: [Geometry<Narrow>; 12] = [
+    narrow_geometry(0),
+    narrow_geometry(1),
+    narrow_geometry(2),
+    narrow_geometry(3),
+    narrow_geometry(4),
+    narrow_geometry(5),
+    narrow_geometry(6),
+    narrow_geometry(7),
+    narrow_geometry(8),
+    narrow_geometry(9),
+    narrow_geometry(10),
+    narrow_geometry(11),
 ];
+
+/// Wide masks for every size up to 19, indexed by size (sizes below 5 are never used).
+pub(crate) static WIDE_GEOMETRIES: [Geometry<Wide>; 20] = {
+    let mut table = [const { wide_geometry(0) }; 20];
+    let mut size = 1;
+    while size < 20 {
+        table[size] = wide_geometry(size as u8);
+        size += 1;
+    }
+    table
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_size_has_the_same_masks_on_both_grids() {
+        for size in (5..=11).step_by(2) {
+            let (narrow, wide) = (Narrow::geometry(size), Wide::geometry(size));
+            assert_eq!(narrow.board.on_grid::<Wide>(), wide.board, "{size}");
+            assert_eq!(narrow.edge.on_grid::<Wide>(), wide.edge, "{size}");
+            assert_eq!(narrow.castle_lines.on_grid::<Wide>(), wide.castle_lines);
+            assert_eq!(narrow.castle_neighbours.on_grid(), wide.castle_neighbours);
+            assert_eq!(narrow.destinations.on_grid(), wide.destinations);
+            assert_eq!(narrow.castle_square.on_grid(), Some(wide.castle_square));
+        }
+        let nineteen = Wide::geometry(19);
+        assert_eq!(nineteen.board.count(), 361);
+        assert_eq!(nineteen.edge.count(), 72);
+        assert_eq!(nineteen.castle_square.to_string(), "j10");
+        assert_eq!(nineteen.castle_lines.count(), 37);
+    }
+
+    #[test]
+    fn custom_rules_compile_to_the_same_squares_on_both_grids() {
+        for name in crate::Variant::names() {
+            let Some(variant) = crate::Variant::by_name(name) else {
+                continue;
+            };
+            let narrow = variant.rules();
+            let Some(narrow_set) = narrow.custom() else {
+                continue;
+            };
+            let wide = narrow
+                .on::<Wide>()
+                .expect("a narrow board fits the wide grid");
+            assert_eq!(wide.size(), narrow.size());
+            let wide_set = wide.custom().expect("custom rules stay custom");
+            assert_eq!(
+                narrow_set.special.on_grid::<Wide>(),
+                wide_set.special,
+                "{name}"
+            );
+            for (n, w) in narrow_set
+                .no_pass
+                .iter()
+                .flatten()
+                .zip(wide_set.no_pass.iter().flatten())
+            {
+                assert_eq!(n.on_grid::<Wide>(), *w, "{name}");
+            }
+            for (n, w) in narrow_set
+                .no_stop
+                .iter()
+                .flatten()
+                .zip(wide_set.no_stop.iter().flatten())
+            {
+                assert_eq!(n.on_grid::<Wide>(), *w, "{name}");
+            }
+            assert_eq!(
+                narrow_set.hostile_always.map(|set| set.on_grid::<Wide>()),
+                wide_set.hostile_always
+            );
+            assert_eq!(
+                narrow_set.king_strong_squares.on_grid::<Wide>(),
+                wide_set.king_strong_squares
+            );
+            assert_eq!(
+                narrow_set.linnaean_squares.on_grid::<Wide>(),
+                wide_set.linnaean_squares
+            );
+            for square in narrow_set.camps {
+                let wide_square = square.on_grid::<Wide>().expect("on both grids");
+                assert_eq!(
+                    narrow_set.camps_out_of_reach(square).on_grid::<Wide>(),
+                    wide_set.camps_out_of_reach(wide_square)
+                );
+            }
+            // Back on the narrow grid: the same index, the same set.
+            assert_eq!(wide.on::<Narrow>(), Ok(narrow));
+        }
+        // A board larger than 11 does not fit the narrow grid.
+        let copenhagen = crate::Variant::copenhagen()
+            .rules()
+            .custom()
+            .map(|set| set.spec.clone());
+        let mut spec = copenhagen.expect("Copenhagen is a custom rule set");
+        spec.size = 13;
+        let big = Rules::<Wide>::from_spec(spec);
+        assert_eq!(
+            big.and_then(Rules::on::<Narrow>),
+            Err(RulesError::UnsupportedSize(13))
+        );
+    }
+}

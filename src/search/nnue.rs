@@ -90,7 +90,7 @@ const FLAG_ADDS_HAND_WRITTEN: u32 = 1;
 /// assert_eq!(feature_index(PieceKind::King, e5), 2 * 121 + 48);
 /// assert!(feature_index(PieceKind::King, "k11".parse().unwrap()) < INPUTS);
 /// ```
-pub const fn feature_index(kind: PieceKind, square: Square) -> usize {
+pub fn feature_index(kind: PieceKind, square: Square) -> usize {
     kind as usize * GRID + square.index() as usize
 }
 
