@@ -1,5 +1,6 @@
 //! The variant reference (tests/common/reference_variants.rs) against OpenTafl's own counts:
-//! every `perft` and `ends` line of tests/data/opentafl-variants.txt (196 + 196 lines).
+//! every `perft` and `ends` line of tests/data/opentafl-variants.txt (196 + 196 lines), and of
+//! tests/data/opentafl-wide.txt (boards of 13x13 to 19x19).
 //!
 //! The reference is slow, so the default run checks every block to depth 2 and the 7x7 blocks
 //! (Brandub, Magpie) to depth 3. The other depth-3 lines and the depth-4 lines are `#[ignore]`d;
@@ -12,7 +13,7 @@ mod common;
 use common::reference::Cell;
 use common::reference_rules::{RefRules, SquareType, Threefold};
 use common::reference_variants::{DepthCounts, VariantBoard};
-use common::variant_fixtures::{VariantFixture, variant_fixtures};
+use common::variant_fixtures::{VariantFixture, variant_fixtures, wide_fixtures};
 
 /// Checks the block's lines of depths `depths` and returns how many lines it checked.
 fn check_block(
@@ -56,9 +57,19 @@ fn check_all(
     filter: impl Fn(&VariantFixture) -> bool,
     depths: std::ops::RangeInclusive<usize>,
 ) -> usize {
+    check_fixtures(&variant_fixtures(), filter, depths)
+}
+
+/// Checks the lines of depths `depths` of the blocks of `fixtures` that `filter` keeps, and
+/// returns how many lines it checked.
+fn check_fixtures(
+    fixtures: &[VariantFixture],
+    filter: impl Fn(&VariantFixture) -> bool,
+    depths: std::ops::RangeInclusive<usize>,
+) -> usize {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for fixture in variant_fixtures().iter().filter(|f| filter(f)) {
+    for fixture in fixtures.iter().filter(|f| filter(f)) {
         match check_block(fixture, depths.clone()) {
             Ok(n) => checked += n,
             Err(e) => failures.push(e),
@@ -99,6 +110,27 @@ fn reference_matches_opentafl_at_depth_3_on_7x7() {
 #[ignore = "slow: cargo test --release --test opentafl_reference -- --ignored"]
 fn reference_matches_opentafl_at_depth_3() {
     assert_eq!(check_all(|f| !is_7x7(f), 3..=3), 98);
+}
+
+/// Boards larger than 11x11 (tests/data/opentafl-wide.txt): every line of depths 1 and 2.
+#[test]
+fn reference_matches_opentafl_on_large_boards_to_depth_2() {
+    let fixtures = wide_fixtures();
+    assert_eq!(
+        check_fixtures(&fixtures, |_| true, 1..=2),
+        4 * fixtures.len()
+    );
+}
+
+/// Boards larger than 11x11: the depth-3 lines (77 million leaves for the 13x13 and 15x15 blocks).
+#[test]
+#[ignore = "slow: cargo test --release --test opentafl_reference -- --ignored"]
+fn reference_matches_opentafl_on_large_boards_at_depth_3() {
+    let fixtures = wide_fixtures();
+    assert_eq!(
+        check_fixtures(&fixtures, |_| true, 3..=3),
+        2 * fixtures.len()
+    );
 }
 
 /// The depth-4 lines of one start block (7 blocks, about 220 million leaves in all).

@@ -1,5 +1,6 @@
 #![allow(dead_code)]
-//! Reads the perft fixtures of rules strings and of Ashton Tablut: tests/data/opentafl-variants.txt
+//! Reads the perft fixtures of rules strings and of Ashton Tablut: tests/data/opentafl-variants.txt,
+//! tests/data/opentafl-wide.txt
 //! and tests/data/ashton-perft.txt, blocks of `id`, `rules` (a whole OpenTafl rules string) or
 //! `position` (a position record), `side`, `perft DEPTH COUNT` and
 //! `ends DEPTH ATTACKER_WINS DEFENDER_WINS DRAWS`.
@@ -61,6 +62,11 @@ fn number<T: std::str::FromStr>(text: &str, what: &str) -> T {
 /// The blocks of tests/data/opentafl-variants.txt.
 pub fn variant_fixtures() -> Vec<VariantFixture> {
     fixtures_in(include_str!("../data/opentafl-variants.txt"))
+}
+
+/// The blocks of tests/data/opentafl-wide.txt: rules strings of boards larger than 11x11.
+pub fn wide_fixtures() -> Vec<VariantFixture> {
+    fixtures_in(include_str!("../data/opentafl-wide.txt"))
 }
 
 /// The blocks of tests/data/ashton-perft.txt.
