@@ -150,9 +150,9 @@ pub struct Rules<B: Board = Narrow> {
 /// Why a set of rules cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
-    /// The board size is not an odd number from 5 to 11 (to 19 on the wide grid).
+    /// The board size is not an odd number from 5 to 11 (boards above 11x11 are not played yet).
     #[error(
-        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11 (to 19 for rules strings)"
+        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11"
     )]
     UnsupportedSize(u8),
     /// The run already holds as many different sets of custom rules as it can.
