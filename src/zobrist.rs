@@ -23,13 +23,15 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn build_keys() -> [[u64; ROWS]; 3] {
-    let mut keys = [[0u64; ROWS]; 3];
-    let mut state = 0x7AF1_2024_0000_0001u64;
+/// The keys of the first `squares` rows of a table of `ROWS_OF` rows per piece kind, drawn from
+/// the sequence that starts at `seed` (the rest of each row stays 0, never used).
+const fn build_keys<const ROWS_OF: usize>(squares: usize, seed: u64) -> [[u64; ROWS_OF]; 3] {
+    let mut keys = [[0u64; ROWS_OF]; 3];
+    let mut state = seed;
     let mut kind = 0;
     while kind < 3 {
         let mut square = 0;
-        while square < SQUARES {
+        while square < squares {
             let (next, key) = splitmix(state);
             state = next;
             keys[kind][square] = key;
@@ -40,27 +42,10 @@ const fn build_keys() -> [[u64; ROWS]; 3] {
     keys
 }
 
-static PIECE_KEYS: [[u64; ROWS]; 3] = build_keys();
+static PIECE_KEYS: [[u64; ROWS]; 3] = build_keys(SQUARES, 0x7AF1_2024_0000_0001);
 
 /// The wide grid's keys: its own sequence (a narrow position and a wide one are never compared).
-const fn build_wide_keys() -> [[u64; WIDE_SQUARES]; 3] {
-    let mut keys = [[0u64; WIDE_SQUARES]; 3];
-    let mut state = 0x7AF1_2024_0019_0019u64;
-    let mut kind = 0;
-    while kind < 3 {
-        let mut square = 0;
-        while square < WIDE_SQUARES {
-            let (next, key) = splitmix(state);
-            state = next;
-            keys[kind][square] = key;
-            square += 1;
-        }
-        kind += 1;
-    }
-    keys
-}
-
-static WIDE_PIECE_KEYS: [[u64; WIDE_SQUARES]; 3] = build_wide_keys();
+static WIDE_PIECE_KEYS: [[u64; WIDE_SQUARES]; 3] = build_keys(WIDE_SQUARES, 0x7AF1_2024_0019_0019);
 
 /// Key toggled when the defenders are to move.
 pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
