@@ -122,7 +122,7 @@ fn reference_matches_opentafl_on_large_boards_to_depth_2() {
     );
 }
 
-/// Boards larger than 11x11: the depth-3 lines (77 million leaves for the 13x13 and 15x15 blocks).
+/// Boards larger than 11x11: the depth-3 lines (217 million leaves).
 #[test]
 #[ignore = "slow: cargo test --release --test opentafl_reference -- --ignored"]
 fn reference_matches_opentafl_on_large_boards_at_depth_3() {
