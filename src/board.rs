@@ -173,36 +173,36 @@ impl BitSet for [u64; 6] {
     const ZERO: [u64; 6] = [0; 6];
     const BITS: u32 = 384;
 
-    #[inline(always)]
+    #[inline]
     fn and(self, other: Self) -> Self {
         std::array::from_fn(|i| self[i] & other[i])
     }
-    #[inline(always)]
+    #[inline]
     fn or(self, other: Self) -> Self {
         std::array::from_fn(|i| self[i] | other[i])
     }
-    #[inline(always)]
+    #[inline]
     fn xor(self, other: Self) -> Self {
         std::array::from_fn(|i| self[i] ^ other[i])
     }
-    #[inline(always)]
+    #[inline]
     fn not(self) -> Self {
         self.map(|word| !word)
     }
-    #[inline(always)]
+    #[inline]
     fn is_zero(self) -> bool {
         self.iter().fold(0, |any, &word| any | word) == 0
     }
-    #[inline(always)]
+    #[inline]
     fn count_ones(self) -> u32 {
         self.iter().map(|word| word.count_ones()).sum()
     }
-    #[inline(always)]
+    #[inline]
     fn lowest(self) -> Option<usize> {
         let (at, word) = self.iter().enumerate().find(|&(_, &word)| word != 0)?;
         Some(at * 64 + word.trailing_zeros() as usize)
     }
-    #[inline(always)]
+    #[inline]
     fn highest(self) -> Option<usize> {
         let (at, word) = self
             .iter()
@@ -211,14 +211,14 @@ impl BitSet for [u64; 6] {
             .find(|&(_, &word)| word != 0)?;
         Some(at * 64 + 63 - word.leading_zeros() as usize)
     }
-    #[inline(always)]
+    #[inline]
     fn without_lowest(mut self) -> Self {
         if let Some(word) = self.iter_mut().find(|word| **word != 0) {
             *word &= *word - 1;
         }
         self
     }
-    #[inline(always)]
+    #[inline]
     fn bit(index: usize) -> Self {
         let mut words = [0; WORDS];
         if let Some(word) = words.get_mut(index / 64) {
@@ -226,12 +226,12 @@ impl BitSet for [u64; 6] {
         }
         words
     }
-    #[inline(always)]
+    #[inline]
     fn test(self, index: usize) -> bool {
         self.get(index / 64)
             .is_some_and(|word| word >> (index % 64) & 1 != 0)
     }
-    #[inline(always)]
+    #[inline]
     fn shl(self, n: u32) -> Self {
         let (words, bits) = ((n / 64) as usize, n % 64);
         std::array::from_fn(|i| {
@@ -245,7 +245,7 @@ impl BitSet for [u64; 6] {
             }
         })
     }
-    #[inline(always)]
+    #[inline]
     fn shr(self, n: u32) -> Self {
         let (words, bits) = ((n / 64) as usize, n % 64);
         std::array::from_fn(|i| {
@@ -260,7 +260,7 @@ impl BitSet for [u64; 6] {
             }
         })
     }
-    #[inline(always)]
+    #[inline]
     fn wrapping_add(self, other: Self) -> Self {
         let mut sum = [0; WORDS];
         let mut carry = false;
@@ -272,7 +272,7 @@ impl BitSet for [u64; 6] {
         }
         sum
     }
-    #[inline(always)]
+    #[inline]
     fn for_each_index(self, mut visit: impl FnMut(usize)) {
         for (at, mut word) in self.into_iter().enumerate() {
             while word != 0 {

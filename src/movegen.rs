@@ -25,6 +25,8 @@ use crate::rules::custom::{CAMP_START, Class, LineBits, RuleSet, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
 
+pub(crate) mod stepwise;
+
 /// Number of squares on the 11-wide grid.
 const GRID_SQUARES: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
 

@@ -7,9 +7,11 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::{Board, Narrow, Wide};
 use crate::movegen;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, Side};
+use crate::rules::custom::RuleSet;
 use crate::rules::{RuleFlags, Rules};
 use crate::square::Square;
 use crate::zobrist;
@@ -18,6 +20,9 @@ mod captures;
 mod ends;
 mod hnefatafl_org;
 mod shieldwall;
+
+/// The side of the widest board, for the fixed-size lists of squares along a line.
+const WIDEST: usize = Wide::MAX_SIZE as usize;
 
 /// How a game ended.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -118,52 +123,52 @@ impl fmt::Display for DrawReason {
 
 /// Why a set of pieces does not make a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SetupError {
+pub enum SetupError<B: Board = Narrow> {
     /// A piece stands outside the board.
     #[error("{square} is not on a {size}x{size} board")]
     OffBoard {
         /// The square.
-        square: Square,
+        square: Square<B>,
         /// The board's size.
         size: u8,
     },
     /// Two pieces were put on one square.
     #[error("two pieces on {0}")]
-    SquareTaken(Square),
+    SquareTaken(Square<B>),
     /// More than one king.
     #[error("a second king on {0}: a position has at most one king")]
-    SecondKing(Square),
+    SecondKing(Square<B>),
 }
 
 /// Why a move cannot be played in a position. The position is left as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum IllegalMoveError {
+pub enum IllegalMoveError<B: Board = Narrow> {
     /// The game on the board is already won (R13, R14): no move is legal.
     #[error("the game is over ({0})")]
     GameOver(Outcome),
     /// A square of the move is outside the board.
     #[error("{0} is not on the board")]
-    OffBoard(Square),
+    OffBoard(Square<B>),
     /// No piece of the side to move stands on the starting square.
     #[error("no piece of the {side} on {square}")]
     NotYourPiece {
         /// The starting square.
-        square: Square,
+        square: Square<B>,
         /// The side to move.
         side: Side,
     },
     /// The move does not go along one rank or file (R5), or goes nowhere.
     #[error("{0} is not a move along a rank or a file")]
-    NotStraight(Move),
+    NotStraight(Move<B>),
     /// A piece stands in the way or on the destination (R5).
     #[error("{0} is blocked: pieces cannot jump or share a square")]
-    Blocked(Square),
+    Blocked(Square<B>),
     /// The move ends on the castle (R6).
     #[error("no piece may stop on the castle {0}")]
-    Castle(Square),
+    Castle(Square<B>),
     /// Custom rules: the move passes over or ends on a special square this piece may not use.
     #[error("this piece may not pass over or stop on {0} (a throne, corner or fort)")]
-    Restricted(Square),
+    Restricted(Square<B>),
     /// Custom rules: the move is longer than this piece may move in one turn.
     #[error("this piece moves at most {0} squares in one turn")]
     TooFar(u8),
@@ -184,22 +189,26 @@ pub enum IllegalMoveError {
 /// assert!(captured.is_empty());
 /// assert_eq!(next.side_to_move(), Side::Defenders);
 /// ```
+///
+/// The board type `B` (docs/wide-boards.md) is [`Narrow`] for every game up to 11x11; a
+/// `Position<Wide>` holds a board up to 19x19, always under custom rules (a board above 11x11
+/// is read from a rules string).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position {
-    attackers: Bitboard,
-    defenders: Bitboard,
-    king: Bitboard,
+pub struct Position<B: Board = Narrow> {
+    attackers: Bitboard<B>,
+    defenders: Bitboard<B>,
+    king: Bitboard<B>,
     side_to_move: Side,
-    rules: Rules,
+    rules: Rules<B>,
     hash: u64,
 }
 
 // Search and perft copy a position for every move they play: it stays within one cache line.
 const _: () = assert!(std::mem::size_of::<Position>() <= 64);
 
-impl Position {
+impl<B: Board> Position<B> {
     /// An empty board with the given rules and side to move.
-    pub fn empty(rules: Rules, side_to_move: Side) -> Position {
+    pub fn empty(rules: Rules<B>, side_to_move: Side) -> Position<B> {
         let hash = match side_to_move {
             Side::Attackers => 0,
             Side::Defenders => zobrist::DEFENDERS_TO_MOVE,
@@ -219,12 +228,12 @@ impl Position {
     /// defenders (R14). A soldier may be set on the castle (no move can put one there, R6): it
     /// then plays as on any square, and the castle, being occupied, is not hostile (R10).
     pub fn from_pieces<I>(
-        rules: Rules,
+        rules: Rules<B>,
         side_to_move: Side,
         pieces: I,
-    ) -> Result<Position, SetupError>
+    ) -> Result<Position<B>, SetupError<B>>
     where
-        I: IntoIterator<Item = (Square, Piece)>,
+        I: IntoIterator<Item = (Square<B>, Piece)>,
     {
         let mut position = Position::empty(rules, side_to_move);
         for (square, piece) in pieces {
@@ -246,6 +255,98 @@ impl Position {
         Ok(position)
     }
 
+    /// The rules the position is played under.
+    pub const fn rules(&self) -> Rules<B> {
+        self.rules
+    }
+
+    /// The side to move.
+    pub const fn side_to_move(&self) -> Side {
+        self.side_to_move
+    }
+
+    /// The same placement with `side` to move.
+    #[must_use]
+    pub fn with_side_to_move(mut self, side: Side) -> Position<B> {
+        if side != self.side_to_move {
+            self.side_to_move = side;
+            self.hash ^= zobrist::DEFENDERS_TO_MOVE;
+        }
+        self
+    }
+
+    /// The attacking soldiers.
+    pub const fn attackers(&self) -> Bitboard<B> {
+        self.attackers
+    }
+
+    /// The defending soldiers (without the king).
+    pub const fn defenders(&self) -> Bitboard<B> {
+        self.defenders
+    }
+
+    /// The king's square, or `None` once he has been captured.
+    pub fn king(&self) -> Option<Square<B>> {
+        self.king.first()
+    }
+
+    /// The king as a set (empty once he has been captured).
+    pub const fn king_set(&self) -> Bitboard<B> {
+        self.king
+    }
+
+    /// Every piece of `side` (the king counts for the defenders).
+    pub fn pieces(&self, side: Side) -> Bitboard<B> {
+        match side {
+            Side::Attackers => self.attackers,
+            Side::Defenders => self.defenders | self.king,
+        }
+    }
+
+    /// Every occupied square.
+    pub fn occupied(&self) -> Bitboard<B> {
+        self.attackers | self.defenders | self.king
+    }
+
+    /// The piece on `square`, if any.
+    pub fn piece_at(&self, square: Square<B>) -> Option<Piece> {
+        if self.attackers.contains(square) {
+            Some(Piece::Attacker)
+        } else if self.defenders.contains(square) {
+            Some(Piece::Defender)
+        } else if self.king.contains(square) {
+            Some(Piece::King)
+        } else {
+            None
+        }
+    }
+
+    /// All pieces with their squares, by square index.
+    pub fn pieces_with_squares(&self) -> impl Iterator<Item = (Square<B>, Piece)> + '_ {
+        self.occupied()
+            .into_iter()
+            .filter_map(|square| self.piece_at(square).map(|piece| (square, piece)))
+    }
+
+    /// The Zobrist hash of placement and side to move, kept up to date by [`Position::play`].
+    pub const fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// The hash computed from scratch; always equal to [`Position::hash`] (a check for tests).
+    pub fn hash_from_scratch(&self) -> u64 {
+        let mut hash = match self.side_to_move {
+            Side::Attackers => 0,
+            Side::Defenders => zobrist::DEFENDERS_TO_MOVE,
+        };
+        for (square, piece) in self.pieces_with_squares() {
+            hash ^= zobrist::piece_key(piece, square);
+        }
+        hash
+    }
+}
+
+impl Position {
     /// The start position of Tablut (docs/rules.md), attackers to move.
     pub fn tablut() -> Position {
         Position::from_placement(Rules::TABLUT, &crate::rules::TABLUT_START)
@@ -282,96 +383,6 @@ impl Position {
         position.king = placement.king;
         position.hash = position.hash_from_scratch();
         position
-    }
-
-    /// The rules the position is played under.
-    pub const fn rules(&self) -> Rules {
-        self.rules
-    }
-
-    /// The side to move.
-    pub const fn side_to_move(&self) -> Side {
-        self.side_to_move
-    }
-
-    /// The same placement with `side` to move.
-    #[must_use]
-    pub fn with_side_to_move(mut self, side: Side) -> Position {
-        if side != self.side_to_move {
-            self.side_to_move = side;
-            self.hash ^= zobrist::DEFENDERS_TO_MOVE;
-        }
-        self
-    }
-
-    /// The attacking soldiers.
-    pub const fn attackers(&self) -> Bitboard {
-        self.attackers
-    }
-
-    /// The defending soldiers (without the king).
-    pub const fn defenders(&self) -> Bitboard {
-        self.defenders
-    }
-
-    /// The king's square, or `None` once he has been captured.
-    pub fn king(&self) -> Option<Square> {
-        self.king.first()
-    }
-
-    /// The king as a set (empty once he has been captured).
-    pub const fn king_set(&self) -> Bitboard {
-        self.king
-    }
-
-    /// Every piece of `side` (the king counts for the defenders).
-    pub fn pieces(&self, side: Side) -> Bitboard {
-        match side {
-            Side::Attackers => self.attackers,
-            Side::Defenders => self.defenders | self.king,
-        }
-    }
-
-    /// Every occupied square.
-    pub fn occupied(&self) -> Bitboard {
-        self.attackers | self.defenders | self.king
-    }
-
-    /// The piece on `square`, if any.
-    pub fn piece_at(&self, square: Square) -> Option<Piece> {
-        if self.attackers.contains(square) {
-            Some(Piece::Attacker)
-        } else if self.defenders.contains(square) {
-            Some(Piece::Defender)
-        } else if self.king.contains(square) {
-            Some(Piece::King)
-        } else {
-            None
-        }
-    }
-
-    /// All pieces with their squares, by square index.
-    pub fn pieces_with_squares(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
-        self.occupied()
-            .into_iter()
-            .filter_map(|square| self.piece_at(square).map(|piece| (square, piece)))
-    }
-
-    /// The Zobrist hash of placement and side to move, kept up to date by [`Position::play`].
-    pub const fn hash(&self) -> u64 {
-        self.hash
-    }
-
-    /// The hash computed from scratch; always equal to [`Position::hash`] (a check for tests).
-    pub fn hash_from_scratch(&self) -> u64 {
-        let mut hash = match self.side_to_move {
-            Side::Attackers => 0,
-            Side::Defenders => zobrist::DEFENDERS_TO_MOVE,
-        };
-        for (square, piece) in self.pieces_with_squares() {
-            hash ^= zobrist::piece_key(piece, square);
-        }
-        hash
     }
 
     /// The winner if the game on the board is won: the king captured (R13) or on an edge square
@@ -495,86 +506,12 @@ impl Position {
         if let Some(outcome) = self.won_outcome() {
             return Err(IllegalMoveError::GameOver(outcome));
         }
-        for square in [m.from(), m.to()] {
-            if !self.rules.contains(square) {
-                return Err(IllegalMoveError::OffBoard(square));
-            }
-        }
-        if !self.pieces(self.side_to_move).contains(m.from()) {
-            return Err(IllegalMoveError::NotYourPiece {
-                square: m.from(),
-                side: self.side_to_move,
-            });
-        }
-        let (from, to) = (m.from(), m.to());
-        // Coordinates are below 11, so they fit an i8.
-        let dx = to.x() as i8 - from.x() as i8;
-        let dy = to.y() as i8 - from.y() as i8;
-        if (dx != 0) == (dy != 0) {
-            return Err(IllegalMoveError::NotStraight(m));
-        }
-        // R5: every square after `from` up to and including `to` must be empty.
-        let step = (dx.signum(), dy.signum());
-        let mut square = from;
-        while square != to {
-            square = match square.offset(step.0, step.1) {
-                Some(next) => next,
-                None => return Err(IllegalMoveError::NotStraight(m)),
-            };
-            if self.occupied().contains(square) {
-                return Err(IllegalMoveError::Blocked(square));
-            }
-        }
+        let (dx, dy) = self.check_line_move(m)?;
         if let Some(set) = self.rules.custom() {
             return self.check_custom_move(set, m, (dx, dy));
         }
-        if to == self.rules.castle() {
-            return Err(IllegalMoveError::Castle(to)); // R6
-        }
-        Ok(())
-    }
-
-    /// The custom rules' part of [`Position::check_move`] for a move along a free line: the
-    /// special squares on the way and at the end, and the speed limit.
-    fn check_custom_move(
-        &self,
-        set: &crate::rules::custom::RuleSet,
-        m: Move,
-        (dx, dy): (i8, i8),
-    ) -> Result<(), IllegalMoveError> {
-        use crate::rules::custom::Class;
-        let from = Bitboard::from_square(m.from());
-        let class = if (self.king & from).any() {
-            Class::King
-        } else if self.side_to_move == Side::Attackers {
-            Class::Attacker
-        } else {
-            Class::Defender
-        };
-        let start = set.start_kind(from);
-        let (no_pass, no_stop) = (
-            set.no_pass[class as usize][start],
-            // C12: and the camps too far from a camp.
-            set.no_stop[class as usize][start] | set.camps_out_of_reach(m.from()),
-        );
-        let step = (dx.signum(), dy.signum());
-        let mut square = m.from();
-        while square != m.to() {
-            square = match square.offset(step.0, step.1) {
-                Some(next) => next,
-                None => return Err(IllegalMoveError::NotStraight(m)),
-            };
-            if no_pass.contains(square) {
-                return Err(IllegalMoveError::Restricted(square));
-            }
-        }
-        if no_stop.contains(m.to()) {
-            return Err(IllegalMoveError::Restricted(m.to()));
-        }
-        let speed = set.speed[class as usize];
-        let distance = dx.unsigned_abs().max(dy.unsigned_abs());
-        if speed > 0 && distance > speed {
-            return Err(IllegalMoveError::TooFar(speed));
+        if m.to() == self.rules.castle() {
+            return Err(IllegalMoveError::Castle(m.to())); // R6
         }
         Ok(())
     }
@@ -612,37 +549,10 @@ impl Position {
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
         let mover = self.side_to_move;
-        let (from, to) = (m.from(), m.to());
-        let (from_set, to_set) = (Bitboard::single(from), Bitboard::single(to));
-        if (self.occupied() & to_set).any() {
-            // Not a legal move: two pieces would share a square. Only the turn passes, so that
-            // the position stays well formed.
+        let to = m.to();
+        let Some((piece, enemies)) = self.move_piece(m) else {
             return self.pass_turn_only();
-        }
-        let path = from_set | to_set;
-        // Each set is changed by name, not through a piece worked out first: measured, the
-        // latter costs a tenth more per move.
-        let (piece, enemies) = match mover {
-            Side::Attackers => {
-                if (self.attackers & from_set).is_empty() {
-                    return self.pass_turn_only(); // Not a legal move either: no piece to move.
-                }
-                self.attackers ^= path;
-                (Piece::Attacker, self.defenders | self.king)
-            }
-            Side::Defenders => {
-                if (self.defenders & from_set).any() {
-                    self.defenders ^= path;
-                    (Piece::Defender, self.attackers)
-                } else if (self.king & from_set).any() {
-                    self.king ^= path;
-                    (Piece::King, self.attackers)
-                } else {
-                    return self.pass_turn_only();
-                }
-            }
         };
-        self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
         if let Some(set) = self.rules.custom() {
             let captured = self.resolve_custom_captures(set, mover, piece, to);
             self.pass_turn();
@@ -676,13 +586,6 @@ impl Position {
     fn custom_winner_side(&self) -> Option<Side> {
         let set = self.rules.custom()?;
         self.custom_winner(set).map(|(side, _)| side)
-    }
-
-    /// What `play_unchecked` does with a move that is not legal: the turn passes, nothing else.
-    #[cold]
-    fn pass_turn_only(&mut self) -> Bitboard {
-        self.pass_turn();
-        Bitboard::EMPTY
     }
 
     /// Calls `visit` with the position after each of `moves`, legal moves of this position
@@ -829,30 +732,6 @@ impl Position {
         copy.play_unchecked(m)
     }
 
-    #[inline(always)]
-    fn pass_turn(&mut self) {
-        self.side_to_move = self.side_to_move.opponent();
-        self.hash ^= zobrist::DEFENDERS_TO_MOVE;
-    }
-
-    #[inline(always)]
-    fn set(&self, piece: Piece) -> Bitboard {
-        match piece {
-            Piece::Attacker => self.attackers,
-            Piece::Defender => self.defenders,
-            Piece::King => self.king,
-        }
-    }
-
-    #[inline(always)]
-    fn set_mut(&mut self, piece: Piece) -> &mut Bitboard {
-        match piece {
-            Piece::Attacker => &mut self.attackers,
-            Piece::Defender => &mut self.defenders,
-            Piece::King => &mut self.king,
-        }
-    }
-
     /// R8-R12: after the mover lands on `to`, remove each enemy soldier next to `to` whose far
     /// side is hostile. Returns the captured squares.
     #[inline]
@@ -926,11 +805,212 @@ impl Position {
     }
 }
 
+/// The parts of a position that are the same on both grids: the custom rules' checks and the
+/// turn (the classic rules play only on the narrow grid).
+impl<B: Board> Position<B> {
+    /// Moves the side to move's piece along `m` (R5) and keeps the hash, the turn not yet
+    /// passed; returns the piece moved and the other side's pieces. `None`, with nothing changed,
+    /// when `m` is not a legal move's shape: its landing square is taken, or no piece of the side
+    /// to move stands on its first square.
+    #[inline(always)]
+    fn move_piece(&mut self, m: Move<B>) -> Option<(Piece, Bitboard<B>)> {
+        let (from, to) = (m.from(), m.to());
+        let (from_set, to_set) = (Bitboard::single(from), Bitboard::single(to));
+        if (self.occupied() & to_set).any() {
+            return None; // Two pieces would share a square.
+        }
+        let path = from_set | to_set;
+        // Each set is changed by name, not through a piece worked out first: measured, the
+        // latter costs a tenth more per move.
+        let (piece, enemies) = match self.side_to_move {
+            Side::Attackers => {
+                if (self.attackers & from_set).is_empty() {
+                    return None;
+                }
+                self.attackers ^= path;
+                (Piece::Attacker, self.defenders | self.king)
+            }
+            Side::Defenders => {
+                if (self.defenders & from_set).any() {
+                    self.defenders ^= path;
+                    (Piece::Defender, self.attackers)
+                } else if (self.king & from_set).any() {
+                    self.king ^= path;
+                    (Piece::King, self.attackers)
+                } else {
+                    return None;
+                }
+            }
+        };
+        self.hash ^= zobrist::piece_key(piece, from) ^ zobrist::piece_key(piece, to);
+        Some((piece, enemies))
+    }
+
+    /// [`Position::play_unchecked`] under the custom rules `set` (this position's), on either
+    /// grid: a move that is not legal only passes the turn, so the position stays well formed.
+    // Used by the wide grid's games from the next step on (docs/wide-boards.md), by tests now.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn play_custom_unchecked(&mut self, set: &RuleSet<B>, m: Move<B>) -> Bitboard<B> {
+        let mover = self.side_to_move;
+        let captured = match self.move_piece(m) {
+            Some((piece, _)) => self.resolve_custom_captures(set, mover, piece, m.to()),
+            None => Bitboard::EMPTY,
+        };
+        self.pass_turn();
+        captured
+    }
+
+    /// The same placement, side to move and rules on the grid `C` (the board fits it), its hash
+    /// computed there: tests play the same positions on both grids with it.
+    #[cfg(test)]
+    pub(crate) fn on_grid<C: Board>(&self) -> Position<C> {
+        let rules = self.rules.on::<C>().expect("the board fits both grids");
+        let mut copy = Position::empty(rules, self.side_to_move);
+        copy.attackers = self.attackers.on_grid();
+        copy.defenders = self.defenders.on_grid();
+        copy.king = self.king.on_grid();
+        copy.hash = copy.hash_from_scratch();
+        copy
+    }
+
+    /// R5, the checks of [`Position::check_move`] that are the same under every rule set: both
+    /// squares on the board, a piece of the side to move on the first, a move along a rank or a
+    /// file over empty squares to an empty one. Returns the steps it goes, across and up.
+    fn check_line_move(&self, m: Move<B>) -> Result<(i8, i8), IllegalMoveError<B>> {
+        for square in [m.from(), m.to()] {
+            if !self.rules.contains(square) {
+                return Err(IllegalMoveError::OffBoard(square));
+            }
+        }
+        if !self.pieces(self.side_to_move).contains(m.from()) {
+            return Err(IllegalMoveError::NotYourPiece {
+                square: m.from(),
+                side: self.side_to_move,
+            });
+        }
+        let (from, to) = (m.from(), m.to());
+        // Coordinates are below 19, so they fit an i8.
+        let dx = to.x() as i8 - from.x() as i8;
+        let dy = to.y() as i8 - from.y() as i8;
+        if (dx != 0) == (dy != 0) {
+            return Err(IllegalMoveError::NotStraight(m));
+        }
+        // R5: every square after `from` up to and including `to` must be empty.
+        let step = (dx.signum(), dy.signum());
+        let mut square = from;
+        while square != to {
+            square = match square.offset(step.0, step.1) {
+                Some(next) => next,
+                None => return Err(IllegalMoveError::NotStraight(m)),
+            };
+            if self.occupied().contains(square) {
+                return Err(IllegalMoveError::Blocked(square));
+            }
+        }
+        Ok((dx, dy))
+    }
+
+    /// [`Position::check_move`] under the custom rules `set` (this position's), on either grid.
+    // Used by the wide grid's games from the next step on (docs/wide-boards.md), by tests now.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub(crate) fn check_custom_move_fully(
+        &self,
+        set: &RuleSet<B>,
+        m: Move<B>,
+    ) -> Result<(), IllegalMoveError<B>> {
+        if let Some((winner, reason)) = self.custom_winner(set) {
+            return Err(IllegalMoveError::GameOver(Outcome::Win { winner, reason }));
+        }
+        let steps = self.check_line_move(m)?;
+        self.check_custom_move(set, m, steps)
+    }
+
+    /// The custom rules' part of [`Position::check_move`] for a move along a free line: the
+    /// special squares on the way and at the end, and the speed limit.
+    pub(crate) fn check_custom_move(
+        &self,
+        set: &RuleSet<B>,
+        m: Move<B>,
+        (dx, dy): (i8, i8),
+    ) -> Result<(), IllegalMoveError<B>> {
+        use crate::rules::custom::Class;
+        let from = Bitboard::from_square(m.from());
+        let class = if (self.king & from).any() {
+            Class::King
+        } else if self.side_to_move == Side::Attackers {
+            Class::Attacker
+        } else {
+            Class::Defender
+        };
+        let start = set.start_kind(from);
+        let (no_pass, no_stop) = (
+            set.no_pass[class as usize][start],
+            // C12: and the camps too far from a camp.
+            set.no_stop[class as usize][start] | set.camps_out_of_reach(m.from()),
+        );
+        let step = (dx.signum(), dy.signum());
+        let mut square = m.from();
+        while square != m.to() {
+            square = match square.offset(step.0, step.1) {
+                Some(next) => next,
+                None => return Err(IllegalMoveError::NotStraight(m)),
+            };
+            if no_pass.contains(square) {
+                return Err(IllegalMoveError::Restricted(square));
+            }
+        }
+        if no_stop.contains(m.to()) {
+            return Err(IllegalMoveError::Restricted(m.to()));
+        }
+        let speed = set.speed[class as usize];
+        let distance = dx.unsigned_abs().max(dy.unsigned_abs());
+        if speed > 0 && distance > speed {
+            return Err(IllegalMoveError::TooFar(speed));
+        }
+        Ok(())
+    }
+
+    /// What `play_unchecked` does with a move that is not legal: the turn passes, nothing else.
+    #[cold]
+    fn pass_turn_only(&mut self) -> Bitboard<B> {
+        self.pass_turn();
+        Bitboard::EMPTY
+    }
+
+    #[inline(always)]
+    fn pass_turn(&mut self) {
+        self.side_to_move = self.side_to_move.opponent();
+        self.hash ^= zobrist::DEFENDERS_TO_MOVE;
+    }
+
+    #[inline(always)]
+    fn set(&self, piece: Piece) -> Bitboard<B> {
+        match piece {
+            Piece::Attacker => self.attackers,
+            Piece::Defender => self.defenders,
+            Piece::King => self.king,
+        }
+    }
+
+    #[inline(always)]
+    fn set_mut(&mut self, piece: Piece) -> &mut Bitboard<B> {
+        match piece {
+            Piece::Attacker => &mut self.attackers,
+            Piece::Defender => &mut self.defenders,
+            Piece::King => &mut self.king,
+        }
+    }
+}
+
 /// The `victims` next to `to` with a `hostile` square beyond them in line (R9, C4), all four
 /// directions at once: a hostile square two steps from `to` in line with it is one step from the
 /// square between them, and from no other neighbour of `to`.
 #[inline(always)]
-pub(super) fn held_against(to: Square, hostile: Bitboard, victims: Bitboard) -> Bitboard {
+pub(super) fn held_against<B: Board>(
+    to: Square<B>,
+    hostile: Bitboard<B>,
+    victims: Bitboard<B>,
+) -> Bitboard<B> {
     let anvils = Bitboard::two_steps_from(to) & hostile;
     let between = Direction::ALL
         .into_iter()

@@ -3,22 +3,24 @@
 //! shieldwalls ([`super::shieldwall`]), in OpenTafl's order.
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::Board;
 use crate::piece::{Piece, Side};
 use crate::position::Position;
 use crate::rules::custom::{Dialect, KingStrength, RuleSet, Shieldwall};
+use crate::square::Square;
 
-impl Position {
+impl<B: Board> Position<B> {
     /// After the mover's `piece` has landed on `to` (the turn not yet passed), takes what the move
     /// captures under the custom rules `set` and returns the captured squares: first every enemy
     /// next to `to` held against a hostile square (the king by his strength), then shieldwalls,
     /// then a Linnaean capture.
     pub(super) fn resolve_custom_captures(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
         piece: Piece,
-        to: crate::square::Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         let mut captured = self.capture_custodial(set, mover, piece, to);
         if set.spec.shieldwall != Shieldwall::None {
             captured |= match set.spec.dialect {
@@ -36,11 +38,11 @@ impl Position {
     /// against a hostile square, the king by his strength; returns their squares.
     fn capture_custodial(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
         piece: Piece,
-        to: crate::square::Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         let mut captured = Bitboard::EMPTY;
         let enemies = self.pieces(mover.opponent());
         if (Bitboard::neighbours_of(to) & enemies).any() {
@@ -73,7 +75,7 @@ impl Position {
     /// let fetlar = Variant::fetlar().start();
     /// assert_eq!(fetlar.hostile_squares(Side::Defenders).count(), 4); // the corners
     /// ```
-    pub fn hostile_squares(&self, victims: Side) -> Bitboard {
+    pub fn hostile_squares(&self, victims: Side) -> Bitboard<B> {
         let occupied = self.occupied();
         let Some(set) = self.rules.custom() else {
             let flag = match victims {
@@ -102,7 +104,7 @@ impl Position {
     ///   move may empty a throne).
     /// - C6: for the attackers, the squares next to the king; C7: the Linnaean squares.
     /// - C8, H5: where a move may complete a shieldwall ([`Position::shieldwall_landings`]).
-    pub(crate) fn custom_capture_squares(&self, set: &RuleSet) -> Bitboard {
+    pub(crate) fn custom_capture_squares(&self, set: &RuleSet<B>) -> Bitboard<B> {
         let mover = self.side_to_move;
         let victims_side = mover.opponent();
         let index = victims_side as usize;
@@ -135,7 +137,7 @@ impl Position {
     /// him where, were the landing square hostile to him, he would be taken. The squares
     /// hostile to him after the move are among those hostile now, the landing square and the
     /// throne squares however occupied (the move may empty a throne).
-    pub(crate) fn custom_king_capture_squares(&self, set: &RuleSet) -> Bitboard {
+    pub(crate) fn custom_king_capture_squares(&self, set: &RuleSet<B>) -> Bitboard<B> {
         let king = self.king;
         let index = Side::Defenders as usize;
         let hostile = self.hostile_to(set, Side::Defenders)
@@ -176,7 +178,7 @@ impl Position {
     /// C4: the squares hostile to the pieces of `victims` (their soldiers; the king too when
     /// `victims` are the defenders): the other side's pieces (its king only if he is armed as an
     /// anvil), the special squares hostile to them, and the throne as empty or occupied.
-    pub(crate) fn hostile_to(&self, set: &RuleSet, victims: Side) -> Bitboard {
+    pub(crate) fn hostile_to(&self, set: &RuleSet<B>, victims: Side) -> Bitboard<B> {
         let index = victims as usize;
         let occupied = self.occupied();
         let enemies = match victims {
@@ -194,10 +196,10 @@ impl Position {
     /// square beyond is off the board).
     fn capture_custom_soldiers(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
-        to: crate::square::Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         let victims_side = mover.opponent();
         let (victims, piece) = match victims_side {
             Side::Attackers => (self.attackers, Piece::Attacker),
@@ -211,7 +213,7 @@ impl Position {
     }
 
     /// C6: whether the attacker that has just landed on `to`, next to the king, captures him.
-    fn custom_king_is_captured(&self, set: &RuleSet, to: crate::square::Square) -> bool {
+    fn custom_king_is_captured(&self, set: &RuleSet<B>, to: Square<B>) -> bool {
         let king = self.king;
         let hostile = self.hostile_to(set, Side::Defenders);
         let neighbours = king.neighbours() & set.board;
@@ -240,9 +242,9 @@ impl Position {
     /// C7: the Linnaean capture of an attacker's move to `to`, two squares from the board's centre in
     /// line: with the king on the centre square and attackers on three of its sides, the defender
     /// between `to` and the centre is taken.
-    fn capture_linnaean(&mut self, to: crate::square::Square) -> Bitboard {
+    fn capture_linnaean(&mut self, to: Square<B>) -> Bitboard<B> {
         let size = self.rules.size();
-        let Some(centre) = crate::square::Square::new(size / 2, size / 2) else {
+        let Some(centre) = Square::<B>::at(size / 2, size / 2) else {
             return Bitboard::EMPTY;
         };
         let centre_set = Bitboard::from_square(centre);
@@ -262,7 +264,7 @@ impl Position {
 
     /// Takes a shieldwall's `squares` (C8, H5), which hold pieces of the side that did not
     /// move, `mover`'s opponent: all but the king; returns the squares taken.
-    pub(super) fn take_wall(&mut self, mover: Side, squares: Bitboard) -> Bitboard {
+    pub(super) fn take_wall(&mut self, mover: Side, squares: Bitboard<B>) -> Bitboard<B> {
         let taken = squares - self.king;
         let piece = match mover {
             Side::Attackers => Piece::Defender,
@@ -273,7 +275,7 @@ impl Position {
     }
 
     /// Removes the pieces `piece` on `squares` (all of them hold one), keeping the hash.
-    pub(super) fn remove(&mut self, piece: Piece, squares: Bitboard) {
+    pub(super) fn remove(&mut self, piece: Piece, squares: Bitboard<B>) {
         *self.set_mut(piece) = self.set(piece) - squares;
         for square in squares {
             self.hash ^= crate::zobrist::piece_key(piece, square);
@@ -437,5 +439,71 @@ mod tests {
             custodial > 20_000 && walls > 2000 && linnaean > 500,
             "{custodial} custodial captures, {walls} shieldwalls, {linnaean} Linnaean"
         );
+    }
+
+    /// The custom rules' path is generic over the grid: each position of [`positions`] copied
+    /// onto the wide grid ends, captures, has the capture squares and answers every move from
+    /// each piece of the side to move along its rank and file (legal or not) as on the narrow
+    /// grid, and the position after each legal move is the narrow one's copied (the hash kept
+    /// move by move equal to the wide grid's hash from scratch).
+    #[test]
+    fn the_custom_rules_play_the_same_on_the_wide_grid() {
+        use crate::board::Wide;
+        for position in positions() {
+            let set = position.rules.custom().unwrap();
+            let wide = position.on_grid::<Wide>();
+            let wide_set = wide.rules.custom().unwrap();
+            assert_eq!(wide.custom_winner(wide_set), position.custom_winner(set));
+            // The capture squares are a superset of the landings that capture, and may hold squares
+            // off the board (a shift onto the grid's files past it): compared on the board.
+            let board = wide_set.board;
+            assert_eq!(
+                wide.custom_capture_squares(wide_set) & board,
+                position.custom_capture_squares(set).on_grid() & board,
+                "{position:?}"
+            );
+            if position.king.any() {
+                assert_eq!(
+                    wide.custom_king_capture_squares(wide_set) & board,
+                    position.custom_king_capture_squares(set).on_grid() & board,
+                    "{position:?}"
+                );
+            }
+            for side in Side::ALL {
+                assert_eq!(
+                    wide.hostile_squares(side) & board,
+                    position.hostile_squares(side).on_grid() & board
+                );
+            }
+            let size = position.rules.size();
+            for from in position.pieces(position.side_to_move) {
+                let targets = (0..size)
+                    .flat_map(|place| [Square::new(place, from.y()), Square::new(from.x(), place)]);
+                for to in targets.flatten().filter(|&to| to != from) {
+                    let m = Move::new(from, to);
+                    let on_wide = |square: Square| square.on_grid::<Wide>().unwrap();
+                    let wide_move = Move::new(on_wide(from), on_wide(to));
+                    let narrow_check = position.check_move(m);
+                    let wide_check = wide.check_custom_move_fully(wide_set, wide_move);
+                    // Squares and moves are named alike on both grids.
+                    assert_eq!(
+                        format!("{wide_check:?}"),
+                        format!("{narrow_check:?}"),
+                        "{m} in {position:?}"
+                    );
+                    if narrow_check.is_err() {
+                        continue;
+                    }
+                    let (mut narrow_after, mut wide_after) = (position, wide);
+                    let captured = narrow_after.play_unchecked(m);
+                    let wide_captured = wide_after.play_custom_unchecked(wide_set, wide_move);
+                    assert_eq!(wide_captured, captured.on_grid(), "{m} in {position:?}");
+                    assert!(
+                        wide_after == narrow_after.on_grid::<Wide>(),
+                        "{m} in {position:?}"
+                    );
+                }
+            }
+        }
     }
 }

@@ -2,15 +2,16 @@
 //! defenders that cannot move at all, an edge fort, the defenders encircled.
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::Board;
 use crate::piece::Side;
 use crate::position::{Position, WinReason};
 use crate::rules::custom::{Class, Dialect, Escape, RuleSet};
 
 use super::shieldwall::squares_inside;
 
-impl Position {
+impl<B: Board> Position<B> {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
-    pub(super) fn custom_winner(&self, set: &RuleSet) -> Option<(Side, WinReason)> {
+    pub(super) fn custom_winner(&self, set: &RuleSet<B>) -> Option<(Side, WinReason)> {
         if set.spec.dialect == Dialect::HnefataflOrg {
             return self.hnefatafl_org_winner(set);
         }
@@ -47,7 +48,12 @@ impl Position {
     /// back). `start` is the kind of his square ([`RuleSet::start_kind`]). The slides and steps
     /// work on the whole set at once, each square of `from` a blocker for the others: the result
     /// is every square reached from one of them, except that squares of `from` may be left out.
-    fn king_destinations_from(&self, set: &RuleSet, start: usize, from: Bitboard) -> Bitboard {
+    fn king_destinations_from(
+        &self,
+        set: &RuleSet<B>,
+        start: usize,
+        from: Bitboard<B>,
+    ) -> Bitboard<B> {
         let class = Class::King as usize;
         let open = set.board - self.occupied() - set.no_pass[class][start] - from;
         let speed = set.speed[class];
@@ -80,7 +86,7 @@ impl Position {
     /// move, or the squares he can reach by any number of moves (his own among them) touch an edge
     /// (or he stands on one and can move), only defenders stand next to them, and each of those
     /// defenders has at most two neighbours outside them that are not defenders.
-    pub(super) fn is_edge_fort(&self, set: &RuleSet) -> bool {
+    pub(super) fn is_edge_fort(&self, set: &RuleSet<B>) -> bool {
         let king_on_edge = (self.king & set.edge).any();
         let start = set.start_kind(self.king);
         let mut king_moves = None;
@@ -141,7 +147,7 @@ impl Position {
 
     /// Whether no defender can reach an edge: no edge square holds one, and none stands next to
     /// the empty squares joined to an empty edge square.
-    pub(super) fn defenders_encircled(&self, set: &RuleSet) -> bool {
+    pub(super) fn defenders_encircled(&self, set: &RuleSet<B>) -> bool {
         let defenders = self.defenders | self.king;
         if (defenders & set.edge).any() {
             return false;

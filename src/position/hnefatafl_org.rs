@@ -11,13 +11,17 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::Board;
 use crate::piece::Side;
 use crate::position::{Position, WinReason};
 use crate::rules::custom::RuleSet;
-use crate::square::{MAX_BOARD_SIZE, Square};
+use crate::square::Square;
+
+use super::WIDEST;
+use super::shieldwall::{EdgeLine, edge_line};
 
 /// The square one step from `square` in `direction` on a `size` board, if there is one.
-fn step(square: Square, direction: Direction, size: u8) -> Option<Square> {
+fn step<B: Board>(square: Square<B>, direction: Direction, size: u8) -> Option<Square<B>> {
     let (dx, dy) = match direction {
         Direction::North => (0, 1),
         Direction::South => (0, -1),
@@ -28,7 +32,12 @@ fn step(square: Square, direction: Direction, size: u8) -> Option<Square> {
 }
 
 /// The square `steps` steps from `square` in `direction` on a `size` board, if there is one.
-fn steps(square: Square, direction: Direction, count: u8, size: u8) -> Option<Square> {
+fn steps<B: Board>(
+    square: Square<B>,
+    direction: Direction,
+    count: u8,
+    size: u8,
+) -> Option<Square<B>> {
     (0..count).try_fold(square, |at, _| step(at, direction, size))
 }
 
@@ -45,7 +54,7 @@ const NEIGHBOURS_IN_ORDER: [(Direction, Axis); 4] = [
 
 /// The most squares the exit fort walk ([`Position::fort_is_closed`]) holds at once: every
 /// square of the widest board, and the king's four neighbours pushed before any is queued.
-const FORT_WALK_CAPACITY: usize = MAX_BOARD_SIZE as usize * MAX_BOARD_SIZE as usize + 4;
+const FORT_WALK_CAPACITY: usize = WIDEST * WIDEST + 4;
 
 /// The two directions along which a wall square of an exit fort must be closed.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -65,25 +74,20 @@ impl Axis {
 
 /// One edge of the board for the shieldwall search: its squares from one corner to the other,
 /// and the direction from each towards the square inside it.
-type Edge = (ArrayVec<Square, { MAX_BOARD_SIZE as usize }>, Direction);
+type Edge<B> = (EdgeLine<B>, Direction);
 
 /// The four edges of a `size` board (rank 1, the last rank, file `a`, the last file).
-fn edges(size: u8) -> [Edge; 4] {
+fn edges<B: Board>(size: u8) -> [Edge<B>; 4] {
     let last = size - 1;
-    let line = |fixed_x: Option<u8>, fixed_y: Option<u8>| {
-        (0..size)
-            .filter_map(|place| Square::new(fixed_x.unwrap_or(place), fixed_y.unwrap_or(place)))
-            .collect()
-    };
     [
-        (line(None, Some(0)), Direction::North),
-        (line(None, Some(last)), Direction::South),
-        (line(Some(0), None), Direction::East),
-        (line(Some(last), None), Direction::West),
+        (edge_line(size, None, Some(0)), Direction::North),
+        (edge_line(size, None, Some(last)), Direction::South),
+        (edge_line(size, Some(0), None), Direction::East),
+        (edge_line(size, Some(last), None), Direction::West),
     ]
 }
 
-impl Position {
+impl<B: Board> Position<B> {
     /// H5: after `mover`'s piece has landed on `to`, takes the shieldwalls it closes and returns
     /// their squares. Along each edge, a bracket (a piece of the mover's side, or a restricted
     /// square, whatever stands on it) followed by two or more squares that each hold an enemy
@@ -92,10 +96,10 @@ impl Position {
     /// excepted.
     pub(super) fn capture_hnefatafl_org_shieldwalls(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
-        to: Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         if !set.edge.contains(to) {
             return Bitboard::EMPTY; // A bracket is an edge square: the mover must be one.
         }
@@ -106,7 +110,7 @@ impl Position {
             if !line.contains(&to) {
                 continue;
             }
-            let bracket = |position: &Position, square: Square| {
+            let bracket = |position: &Position<B>, square: Square<B>| {
                 position.side_on(square) == Some(mover) || restricted.contains(square)
             };
             for (first, &opening) in line.iter().enumerate() {
@@ -143,7 +147,7 @@ impl Position {
     /// The winner and how under hnefatafl.org's rules (H6-H9, H11), tested in the server's
     /// order; the move-count draw (H10), which comes before H11 there, and the side without a
     /// legal move (H12) are the game's (`Game::outcome`).
-    pub(super) fn hnefatafl_org_winner(&self, set: &RuleSet) -> Option<(Side, WinReason)> {
+    pub(super) fn hnefatafl_org_winner(&self, set: &RuleSet<B>) -> Option<(Side, WinReason)> {
         if (self.king & set.corners()).any() {
             return Some((Side::Defenders, WinReason::KingEscaped)); // H6
         }
@@ -167,7 +171,7 @@ impl Position {
 
     /// H7: the king stands on an edge, has an empty square next to him, and the server's walk
     /// from his neighbours finds his fort closed ([`Position::fort_is_closed`]).
-    fn is_exit_fort(&self, set: &RuleSet) -> bool {
+    fn is_exit_fort(&self, set: &RuleSet<B>) -> bool {
         let Some(king) = self.king.first() else {
             return false;
         };
@@ -184,17 +188,17 @@ impl Position {
     /// depends on the order of the walk, and decides the test: hence the walk as the server
     /// makes it (a stack; a square is queued once from an empty square, and the king's
     /// neighbours once more at the start).
-    fn fort_is_closed(&self, set: &RuleSet, king: Square) -> bool {
+    fn fort_is_closed(&self, set: &RuleSet<B>, king: Square<B>) -> bool {
         let size = set.spec.size;
         let enough_attackers = self.attackers.count() > 1;
         let defenders = self.defenders | self.king;
-        let closed_towards = |square: Square, direction: Direction| {
+        let closed_towards = |square: Square<B>, direction: Direction| {
             step(square, direction, size).is_none_or(|next| defenders.contains(next))
         };
         let mut queued = Bitboard::EMPTY;
         // On the stack, not the heap (no allocation per node): a square is pushed once when
         // first queued, the king's neighbours once more before, so it never overflows.
-        let mut stack: ArrayVec<(Square, Axis), FORT_WALK_CAPACITY> = ArrayVec::new();
+        let mut stack: ArrayVec<(Square<B>, Axis), FORT_WALK_CAPACITY> = ArrayVec::new();
         for (direction, axis) in NEIGHBOURS_IN_ORDER {
             if let Some(next) = step(king, direction, size) {
                 stack.push((next, axis));
@@ -228,7 +232,7 @@ impl Position {
 
     /// H8 (`flood_fill_attacker_wins`): the squares joined to the king's through squares
     /// without an attacker touch no edge and hold every defender.
-    fn king_and_defenders_enclosed(&self, set: &RuleSet) -> bool {
+    fn king_and_defenders_enclosed(&self, set: &RuleSet<B>) -> bool {
         let region = self.king.flood(set.board - self.attackers);
         (region & set.edge).is_empty() && (self.defenders - region).is_empty()
     }
@@ -237,7 +241,7 @@ impl Position {
     /// the attackers and the edges are all but closed (at most two open squares in one stretch
     /// on each; three with fewer than six defenders; any number with fewer than four defenders
     /// against thirteen or more attackers).
-    fn defenders_cannot_escape(&self, set: &RuleSet) -> bool {
+    fn defenders_cannot_escape(&self, set: &RuleSet<B>) -> bool {
         let defenders_left = self.defenders.count();
         let attackers_left = self.attackers.count();
         if self.king_trapped(set, defenders_left, attackers_left) {
@@ -256,7 +260,7 @@ impl Position {
     /// attacker); with more than five attackers (so counted), two more in line inwards from
     /// him; and then either fewer than two defenders, or more than seven attackers and two in
     /// line inwards from one of the squares next to him along the edge.
-    fn king_trapped(&self, set: &RuleSet, defenders_left: u32, attackers_left: u32) -> bool {
+    fn king_trapped(&self, set: &RuleSet<B>, defenders_left: u32, attackers_left: u32) -> bool {
         let Some(king) = self.king.first() else {
             return true;
         };
@@ -284,7 +288,7 @@ impl Position {
             return false;
         }
         let attacker_at =
-            |square: Option<Square>| square.is_some_and(|s| self.attackers.contains(s));
+            |square: Option<Square<B>>| square.is_some_and(|s| self.attackers.contains(s));
         let mut attackers_left = attackers_left;
         for direction in along {
             for distance in 1..=2 {
@@ -296,7 +300,7 @@ impl Position {
                 }
             }
         }
-        let inwards = |from: Option<Square>| {
+        let inwards = |from: Option<Square<B>>| {
             from.is_some_and(|from| {
                 attacker_at(steps(from, inward, 1, size))
                     && attacker_at(steps(from, inward, 2, size))
@@ -318,7 +322,7 @@ impl Position {
     /// defender) and spreads through empty squares. Returns the squares the attackers so hold:
     /// the corners, and the edge squares of those regions (or the four attackers); `None` when a
     /// corner is open.
-    fn corners_closed_off(&self, set: &RuleSet) -> Option<Bitboard> {
+    fn corners_closed_off(&self, set: &RuleSet<B>) -> Option<Bitboard<B>> {
         let size = set.spec.size;
         let defenders = self.defenders | self.king;
         let empty = set.board - self.occupied();
@@ -356,7 +360,7 @@ impl Position {
 
     /// H11 (`n_or_less_side_spaces`): along every edge, the squares that neither hold an attacker
     /// nor are `held` make at most one stretch, of at most `most` squares.
-    fn edges_open_at_most(&self, set: &RuleSet, held: Bitboard, most: usize) -> bool {
+    fn edges_open_at_most(&self, set: &RuleSet<B>, held: Bitboard<B>, most: usize) -> bool {
         let closed = self.attackers | held;
         edges(set.spec.size).iter().all(|(line, _)| {
             let mut stretches = 0;

@@ -11,34 +11,37 @@
 //!   something clears them, and a wall already found keeps growing with them.
 
 use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::custom::{RuleSet, Shieldwall};
-use crate::square::{MAX_BOARD_SIZE, Square};
+use crate::square::Square;
 use arrayvec::ArrayVec;
+
+use super::WIDEST;
 
 /// Edge squares looked at by one search for walls, at most: each adds at most one held square,
 /// one holding piece, one new list and one wall.
-const MAX_EDGE_SQUARES: usize = 4 * MAX_BOARD_SIZE as usize;
+const MAX_EDGE_SQUARES: usize = 4 * WIDEST;
 
 /// The walls found: for each, the squares it holds in (edge squares) and the squares of the
 /// pieces that hold it (inside it and bracketing it). Kept in fixed arrays (the search tests
 /// for walls after every move to an edge): squares are only ever added to the last list, so
 /// each list is one stretch of `held` and one of `holders`.
-pub(super) struct Walls {
+pub(super) struct Walls<B: Board> {
     /// The held squares of all lists, list after list.
-    held: ArrayVec<Square, MAX_EDGE_SQUARES>,
+    held: ArrayVec<Square<B>, MAX_EDGE_SQUARES>,
     /// The holding pieces' squares of all lists, list after list.
-    holders: ArrayVec<Square, MAX_EDGE_SQUARES>,
+    holders: ArrayVec<Square<B>, MAX_EDGE_SQUARES>,
     /// Where each list starts in `held` and in `holders`; it ends where the next one starts.
     starts: ArrayVec<(u8, u8), { MAX_EDGE_SQUARES + 1 }>,
     /// The walls, as list numbers (a list may be named twice, and may grow after being named).
     found: ArrayVec<u8, MAX_EDGE_SQUARES>,
 }
 
-impl Walls {
+impl<B: Board> Walls<B> {
     /// No walls, and one empty list to fill.
-    fn new() -> Walls {
+    fn new() -> Walls<B> {
         let mut walls = Walls {
             held: ArrayVec::new(),
             holders: ArrayVec::new(),
@@ -59,12 +62,12 @@ impl Walls {
     }
 
     /// Adds a held square to the current list.
-    fn hold(&mut self, square: Square) {
+    fn hold(&mut self, square: Square<B>) {
         let _ = self.held.try_push(square);
     }
 
     /// Adds a holding piece's square to the current list.
-    fn add_holder(&mut self, square: Square) {
+    fn add_holder(&mut self, square: Square<B>) {
         let _ = self.holders.try_push(square);
     }
 
@@ -80,7 +83,7 @@ impl Walls {
     }
 
     /// The walls, each as (held squares, holding pieces' squares).
-    pub(super) fn iter(&self) -> impl Iterator<Item = (&[Square], &[Square])> + '_ {
+    pub(super) fn iter(&self) -> impl Iterator<Item = (&[Square<B>], &[Square<B>])> + '_ {
         self.found.iter().filter_map(|&list| {
             let list = usize::from(list);
             let &(held, holders) = self.starts.get(list)?;
@@ -99,35 +102,43 @@ impl Walls {
 }
 
 /// One edge's squares, from its lowest.
-type EdgeLine = ArrayVec<Square, { MAX_BOARD_SIZE as usize }>;
+pub(super) type EdgeLine<B> = ArrayVec<Square<B>, WIDEST>;
+
+/// The squares of a `size` board's line with file `fixed_x` or rank `fixed_y` (the other one
+/// `None`), from its lowest. A plain loop: the same thing as an iterator collected into the
+/// `ArrayVec` made LLVM's full loop unrolling run for tens of minutes on the wide grid
+/// (docs/wide-boards.md).
+pub(super) fn edge_line<B: Board>(
+    size: u8,
+    fixed_x: Option<u8>,
+    fixed_y: Option<u8>,
+) -> EdgeLine<B> {
+    let mut line = EdgeLine::<B>::new();
+    for place in 0..size.min(B::MAX_SIZE) {
+        // At most MAX_SIZE squares: the push cannot fail.
+        if let Some(square) = Square::at(fixed_x.unwrap_or(place), fixed_y.unwrap_or(place)) {
+            let _ = line.try_push(square);
+        }
+    }
+    line
+}
 
 /// The four edges of a `size` board in the order they are searched, each from its lowest square,
 /// with whether the edge runs along a file (then the square inside is one file in).
-fn edges(size: u8) -> [(EdgeLine, bool); 4] {
-    let line = |along_file: bool, fixed: u8| {
-        (0..size)
-            .filter_map(|place| {
-                if along_file {
-                    Square::new(fixed, place)
-                } else {
-                    Square::new(place, fixed)
-                }
-            })
-            .collect::<EdgeLine>()
-    };
+fn edges<B: Board>(size: u8) -> [(EdgeLine<B>, bool); 4] {
     let last = size - 1;
     [
-        (line(false, 0), false),
-        (line(false, last), false),
-        (line(true, 0), true),
-        (line(true, last), true),
+        (edge_line(size, None, Some(0)), false),
+        (edge_line(size, None, Some(last)), false),
+        (edge_line(size, Some(0), None), true),
+        (edge_line(size, Some(last), None), true),
     ]
 }
 
-impl Position {
+impl<B: Board> Position<B> {
     /// The side whose piece stands on `square`, if any (the king counts for the defenders).
     /// Also hnefatafl.org's fort and encirclement tests' (`hnefatafl_org.rs`).
-    pub(super) fn side_on(&self, square: Square) -> Option<Side> {
+    pub(super) fn side_on(&self, square: Square<B>) -> Option<Side> {
         if self.attackers.contains(square) {
             Some(Side::Attackers)
         } else if (self.defenders | self.king).contains(square) {
@@ -139,7 +150,7 @@ impl Position {
 
     /// The shieldwalls that pieces of `holders` make around the other side's pieces along the
     /// edges (the lists as OpenTafl builds them; a wall is not yet checked to be full of enemies).
-    pub(super) fn find_shieldwalls(&self, set: &RuleSet, holders: Side) -> Walls {
+    pub(super) fn find_shieldwalls(&self, set: &RuleSet<B>, holders: Side) -> Walls<B> {
         let mut walls = Walls::new();
         let edge = set.edge;
         // Both sides need two pieces on the edge before any wall is looked for.
@@ -148,69 +159,85 @@ impl Position {
             return walls;
         }
         let size = set.spec.size;
-        let corners_bracket = set.spec.shieldwall == Shieldwall::Strong;
-        let corners = set.corners();
-        let held_by = |square: Square| self.side_on(square) == Some(holders);
-        let inside = |square: Square, along_file: bool| -> Option<Square> {
-            let (x, y) = (square.x(), square.y());
-            if along_file {
-                Square::new(if x == 0 { 1 } else { size - 2 }, y)
-            } else {
-                Square::new(x, if y == 0 { 1 } else { size - 2 })
-            }
-        };
         for (line, along_file) in edges(size) {
-            let mut started = false;
-            let mut place = 0;
-            for &square in &line {
-                let is_corner = corners.contains(square);
-                if !started && corners_bracket && is_corner {
-                    started = true;
-                    continue;
-                } else if !started && held_by(square) {
-                    started = true;
-                    walls.add_holder(square);
-                    continue;
-                }
-                if started {
-                    if corners_bracket && is_corner {
-                        if walls.held_in_current() > 1 {
-                            walls.found_current();
-                        }
-                        break;
-                    }
-                    let inner = inside(square, along_file).filter(|&inner| held_by(inner));
-                    if held_by(square) {
-                        let next_held = line.get(place + 1).is_some_and(|&next| held_by(next));
-                        let king_here = self.king.contains(square);
-                        if let (Some(inner), true) = (inner, next_held || king_here) {
-                            walls.add_holder(inner);
-                            walls.hold(square);
-                            continue;
-                        }
-                        // A closing bracket: the wall so far is found, and a new one may start here.
-                        if walls.held_in_current() > 1 {
-                            walls.add_holder(square);
-                            walls.found_current();
-                        }
-                        walls.start_list();
-                        continue;
-                    }
-                    match inner {
-                        Some(inner) => {
-                            walls.add_holder(inner);
-                            walls.hold(square);
-                        }
-                        None => {
-                            started = false;
-                            walls.start_list();
-                        }
-                    }
-                }
-                place += 1;
-            }
+            self.walk_edge(set, holders, &line, along_file, &mut walls);
         }
         walls
+    }
+
+    /// One edge's walk of [`Position::find_shieldwalls`], adding to `walls`. Kept out of line:
+    /// unrolled four times into its caller on the wide grid, it stalled LLVM's loop unrolling
+    /// (docs/wide-boards.md).
+    #[inline(never)]
+    fn walk_edge(
+        &self,
+        set: &RuleSet<B>,
+        holders: Side,
+        line: &[Square<B>],
+        along_file: bool,
+        walls: &mut Walls<B>,
+    ) {
+        let size = set.spec.size;
+        let corners_bracket = set.spec.shieldwall == Shieldwall::Strong;
+        let corners = set.corners();
+        let held_by = |square: Square<B>| self.side_on(square) == Some(holders);
+        let inside = |square: Square<B>, along_file: bool| -> Option<Square<B>> {
+            let (x, y) = (square.x(), square.y());
+            if along_file {
+                Square::at(if x == 0 { 1 } else { size - 2 }, y)
+            } else {
+                Square::at(x, if y == 0 { 1 } else { size - 2 })
+            }
+        };
+        let mut started = false;
+        let mut place = 0;
+        for &square in line {
+            let is_corner = corners.contains(square);
+            if !started && corners_bracket && is_corner {
+                started = true;
+                continue;
+            } else if !started && held_by(square) {
+                started = true;
+                walls.add_holder(square);
+                continue;
+            }
+            if started {
+                if corners_bracket && is_corner {
+                    if walls.held_in_current() > 1 {
+                        walls.found_current();
+                    }
+                    break;
+                }
+                let inner = inside(square, along_file).filter(|&inner| held_by(inner));
+                if held_by(square) {
+                    let next_held = line.get(place + 1).is_some_and(|&next| held_by(next));
+                    let king_here = self.king.contains(square);
+                    if let (Some(inner), true) = (inner, next_held || king_here) {
+                        walls.add_holder(inner);
+                        walls.hold(square);
+                        continue;
+                    }
+                    // A closing bracket: the wall so far is found, and a new one may start here.
+                    if walls.held_in_current() > 1 {
+                        walls.add_holder(square);
+                        walls.found_current();
+                    }
+                    walls.start_list();
+                    continue;
+                }
+                match inner {
+                    Some(inner) => {
+                        walls.add_holder(inner);
+                        walls.hold(square);
+                    }
+                    None => {
+                        started = false;
+                        walls.start_list();
+                    }
+                }
+            }
+            place += 1;
+        }
     }
 
     /// After `mover`'s piece has landed on `to`, takes the shieldwalls it completes: every wall
@@ -219,10 +246,10 @@ impl Position {
     /// on the edge as one of the wall's own pieces.
     pub(super) fn capture_shieldwalls(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
-        to: Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         let flanking = set.spec.shieldwall_flanking;
         if flanking && !set.edge.contains(to) {
             return Bitboard::EMPTY;
@@ -252,10 +279,10 @@ impl Position {
     #[cfg(test)]
     pub(super) fn capture_shieldwalls_plain(
         &mut self,
-        set: &RuleSet,
+        set: &RuleSet<B>,
         mover: Side,
-        to: Square,
-    ) -> Bitboard {
+        to: Square<B>,
+    ) -> Bitboard<B> {
         let flanking = set.spec.shieldwall_flanking;
         if flanking && !set.edge.contains(to) {
             return Bitboard::EMPTY;
@@ -279,7 +306,7 @@ impl Position {
     /// the square inside it, on that edge's side.
     ///
     /// [`find_shieldwalls`]: Position::find_shieldwalls
-    pub(super) fn shieldwall_may_take(&self, set: &RuleSet, mover: Side) -> bool {
+    pub(super) fn shieldwall_may_take(&self, set: &RuleSet<B>, mover: Side) -> bool {
         let victims = match mover {
             Side::Attackers => self.defenders,
             Side::Defenders => self.attackers,
@@ -295,7 +322,7 @@ impl Position {
     /// A move empties a square and fills only its landing square: if such a soldier is there now,
     /// any move may (every edge square, with flanking required); if not, only a move onto a square
     /// inside one (and onto an edge, with flanking).
-    pub(super) fn shieldwall_landings(&self, set: &RuleSet) -> Bitboard {
+    pub(super) fn shieldwall_landings(&self, set: &RuleSet<B>) -> Bitboard<B> {
         let victims = match self.side_to_move {
             Side::Attackers => self.defenders,
             Side::Defenders => self.attackers,
@@ -319,9 +346,9 @@ impl Position {
     fn take_shieldwalls(
         &mut self,
         mover: Side,
-        flanker: Option<Square>,
-        walls: &Walls,
-    ) -> Bitboard {
+        flanker: Option<Square<B>>,
+        walls: &Walls<B>,
+    ) -> Bitboard<B> {
         let mut captured = Bitboard::EMPTY;
         for (held, holders) in walls.iter() {
             if flanker.is_some_and(|to| !holders.contains(&to)) {
@@ -346,7 +373,7 @@ impl Position {
 /// corner's two), on the board's side of the edge: the squares whose pieces let
 /// [`Position::find_shieldwalls`] hold theirs (its `inside`).
 #[inline]
-pub(super) fn squares_inside(set: &RuleSet, pieces: Bitboard) -> Bitboard {
+pub(super) fn squares_inside<B: Board>(set: &RuleSet<B>, pieces: Bitboard<B>) -> Bitboard<B> {
     set.edge_sides
         .iter()
         .fold(Bitboard::EMPTY, |inside, &(side, inward)| {
