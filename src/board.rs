@@ -11,7 +11,10 @@
 use std::fmt::Debug;
 use std::hash::Hash;
 
-use crate::moves::Move;
+use crate::bitboard::Bitboard;
+use crate::moves::{Move, MoveList};
+use crate::piece::Side;
+use crate::position::{IllegalMoveError, Outcome, Position};
 use crate::rules::Geometry;
 use crate::rules::custom::Slots;
 use crate::square::Square;
@@ -356,6 +359,32 @@ pub trait Board:
     /// The custom rule sets compiled for this grid, by registry index.
     #[doc(hidden)]
     fn rule_sets() -> &'static Slots<Self>;
+
+    // The rules, played by each grid's own code: `Position`'s methods of the same names ask
+    // these, so that code generic over the grid (perft, ...) plays either.
+
+    /// [`Position::winner`].
+    #[doc(hidden)]
+    fn winner(position: &Position<Self>) -> Option<Side>;
+    /// The outcome if the game on the board is won.
+    #[doc(hidden)]
+    fn won_outcome(position: &Position<Self>) -> Option<Outcome>;
+    /// [`Position::legal_moves_into`].
+    #[doc(hidden)]
+    fn legal_moves_into(position: &Position<Self>, moves: &mut MoveList<Self>);
+    /// [`Position::count_legal_moves`].
+    #[doc(hidden)]
+    fn count_legal_moves(position: &Position<Self>) -> u32;
+    /// [`Position::check_move`].
+    #[doc(hidden)]
+    fn check_move(position: &Position<Self>, m: Move<Self>) -> Result<(), IllegalMoveError<Self>>;
+    /// [`Position::play_unchecked`].
+    #[doc(hidden)]
+    fn play_unchecked(position: &mut Position<Self>, m: Move<Self>) -> Bitboard<Self>;
+    /// The position itself on the narrow grid (`None` on the wide one): generic code takes the
+    /// narrow grid's faster paths through it (perft's counting on the board's views).
+    #[doc(hidden)]
+    fn as_narrow(position: &Position<Self>) -> Option<&Position>;
 }
 
 /// The 11-wide grid of boards up to 11x11: sets are one `u128`, squares one byte, moves two bytes.
@@ -433,6 +462,34 @@ impl Board for Narrow {
     fn rule_sets() -> &'static Slots<Narrow> {
         &crate::rules::custom::NARROW_SLOTS
     }
+    #[inline(always)]
+    fn winner(position: &Position) -> Option<Side> {
+        position.narrow_winner()
+    }
+    #[inline(always)]
+    fn won_outcome(position: &Position) -> Option<Outcome> {
+        position.narrow_won_outcome()
+    }
+    #[inline(always)]
+    fn legal_moves_into(position: &Position, moves: &mut MoveList) {
+        position.narrow_legal_moves_into(moves);
+    }
+    #[inline(always)]
+    fn count_legal_moves(position: &Position) -> u32 {
+        position.narrow_count_legal_moves()
+    }
+    #[inline(always)]
+    fn check_move(position: &Position, m: Move) -> Result<(), IllegalMoveError> {
+        position.narrow_check_move(m)
+    }
+    #[inline(always)]
+    fn play_unchecked(position: &mut Position, m: Move) -> Bitboard {
+        position.narrow_play_unchecked(m)
+    }
+    #[inline(always)]
+    fn as_narrow(position: &Position) -> Option<&Position> {
+        Some(position)
+    }
 }
 
 /// Squares of the wide grid.
@@ -509,6 +566,30 @@ impl Board for Wide {
     #[inline(always)]
     fn rule_sets() -> &'static Slots<Wide> {
         &crate::rules::custom::WIDE_SLOTS
+    }
+    fn winner(position: &Position<Wide>) -> Option<Side> {
+        position.wide_won().map(|(side, _)| side)
+    }
+    fn won_outcome(position: &Position<Wide>) -> Option<Outcome> {
+        position
+            .wide_won()
+            .map(|(winner, reason)| Outcome::Win { winner, reason })
+    }
+    fn legal_moves_into(position: &Position<Wide>, moves: &mut MoveList<Wide>) {
+        position.wide_legal_moves_into(moves);
+    }
+    fn count_legal_moves(position: &Position<Wide>) -> u32 {
+        position.wide_count_legal_moves()
+    }
+    fn check_move(position: &Position<Wide>, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
+        position.wide_check_move(m)
+    }
+    fn play_unchecked(position: &mut Position<Wide>, m: Move<Wide>) -> Bitboard<Wide> {
+        position.wide_play_unchecked(m)
+    }
+    #[inline(always)]
+    fn as_narrow(_: &Position<Wide>) -> Option<&Position> {
+        None
     }
 }
 

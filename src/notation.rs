@@ -9,11 +9,12 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
+use crate::board::{Board, Narrow};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
 use crate::position::{Position, SetupError};
 use crate::rules::Rules;
-use crate::square::{MAX_BOARD_SIZE, Square, SquareParseError};
+use crate::square::{Square, SquareParseError};
 
 /// The first `chars` characters of `text`, and `...` when there is more: for error messages
 /// that repeat a user's input without repeating all of it.
@@ -28,13 +29,16 @@ pub(crate) fn quoted(text: &str, chars: usize) -> String {
 }
 
 /// Why a position record could not be read.
+///
+/// `B`, the board type ([`Narrow`] unless a board above 11x11 is read), is that of the squares
+/// named in [`RecordError::Setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum RecordError {
+pub enum RecordError<B: Board = Narrow> {
     /// The record holds no rows.
     #[error("the position record is empty")]
     Empty,
     /// The record has more rows than the largest board.
-    #[error("the record has {0} rows; the largest board is 11x11")]
+    #[error("the record has {0} rows; the largest board is {max}x{max}", max = B::MAX_SIZE)]
     TooManyRows(usize),
     /// A character that is neither a digit nor a piece letter of these games.
     #[error("row {row}: '{found}' is not a piece of these games (t, T, K) or a digit")]
@@ -65,7 +69,7 @@ pub enum RecordError {
     },
     /// The pieces do not make a position (two kings, ...).
     #[error(transparent)]
-    Setup(#[from] SetupError),
+    Setup(#[from] SetupError<B>),
 }
 
 /// `1 row`, `2 rows`.
@@ -74,6 +78,31 @@ fn count(number: usize, thing: &str) -> String {
         format!("1 {thing}")
     } else {
         format!("{number} {thing}s")
+    }
+}
+
+impl RecordError {
+    /// The same error for the grid `B` (see [`RulesStringError`](crate::RulesStringError)'s
+    /// `for_grid`): squares of the narrow grid are on every grid.
+    pub(crate) fn for_grid<B: Board>(self) -> RecordError<B> {
+        match self {
+            RecordError::Empty => RecordError::Empty,
+            RecordError::TooManyRows(rows) => RecordError::TooManyRows(rows),
+            RecordError::BadCharacter { row, found } => RecordError::BadCharacter { row, found },
+            RecordError::RowLength {
+                row,
+                found,
+                expected,
+            } => RecordError::RowLength {
+                row,
+                found,
+                expected,
+            },
+            RecordError::WrongSize { found, expected } => {
+                RecordError::WrongSize { found, expected }
+            }
+            RecordError::Setup(error) => RecordError::Setup(error.for_grid()),
+        }
     }
 }
 
@@ -91,11 +120,11 @@ fn squares_in_row(found: usize, expected: usize) -> String {
 /// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1. After the characters,
 /// the number of rows is checked, so that a row is only ever measured against the board the
 /// rules play on.
-pub(crate) fn parse_record_pieces(
+pub(crate) fn parse_record_pieces<B: Board>(
     record: &str,
     top_down: bool,
     size: u8,
-) -> Result<Vec<(Square, Piece)>, RecordError> {
+) -> Result<Vec<(Square<B>, Piece)>, RecordError<B>> {
     let record = record.trim();
     let trimmed = record.strip_prefix('/').unwrap_or(record);
     let trimmed = trimmed.strip_suffix('/').unwrap_or(trimmed);
@@ -115,7 +144,7 @@ pub(crate) fn parse_record_pieces(
         }
     }
     let rows = trimmed.split('/').count();
-    if rows > usize::from(MAX_BOARD_SIZE) {
+    if rows > usize::from(B::MAX_SIZE) {
         return Err(RecordError::TooManyRows(rows));
     }
     if rows != usize::from(size) {
@@ -146,8 +175,8 @@ pub(crate) fn parse_record_pieces(
                 x = x.saturating_add(run);
             } else if let Some(piece) = Piece::from_record_char(c) {
                 if x < size {
-                    // x and y are below size <= 11, so the square exists.
-                    if let Some(square) = Square::new(x as u8, y as u8) {
+                    // x and y are below size, at most the grid's width, so the square exists.
+                    if let Some(square) = Square::at(x as u8, y as u8) {
                         pieces.push((square, piece));
                     }
                 }
@@ -191,10 +220,10 @@ pub fn parse_position_record(
     Ok(Position::from_pieces(rules, side_to_move, pieces)?)
 }
 
-fn write_row(out: &mut String, position: &Position, y: u8) {
+fn write_row<B: Board>(out: &mut String, position: &Position<B>, y: u8) {
     let mut empty_run = 0;
     for x in 0..position.rules().size() {
-        match Square::new(x, y).and_then(|square| position.piece_at(square)) {
+        match Square::at(x, y).and_then(|square| position.piece_at(square)) {
             Some(piece) => {
                 if empty_run > 0 {
                     out.push_str(&empty_run.to_string());
@@ -212,7 +241,7 @@ fn write_row(out: &mut String, position: &Position, y: u8) {
 }
 
 /// The OpenTafl position record of `position`, rank 1 first: `/3ttt3/4t4/.../`.
-pub fn position_record(position: &Position) -> String {
+pub fn position_record<B: Board>(position: &Position<B>) -> String {
     let mut out = String::from("/");
     for y in 0..position.rules().size() {
         write_row(&mut out, position, y);
@@ -221,7 +250,7 @@ pub fn position_record(position: &Position) -> String {
 }
 
 // Positions print as records (`Debug`) and diagrams (`Display`): text is this module's job.
-impl fmt::Debug for Position {
+impl<B: Board> fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,

@@ -3,6 +3,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use crate::board::Board;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
@@ -15,21 +16,23 @@ use crate::views::SideViews;
 /// use tafl_engine::{perft, Position};
 /// assert_eq!(perft::perft(&Position::tablut(), 2), 4400);
 /// ```
-pub fn perft(position: &Position, depth: u32) -> u64 {
+///
+/// Boards above 11x11 count the same way ([`Wide`](crate::Wide) positions, from rules strings).
+pub fn perft<B: Board>(position: &Position<B>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if position.rules().custom().is_some() {
-        let mut lists = vec![MoveList::new(); depth as usize - 1];
-        return bulk_custom(position, &mut lists);
+    if let Some(classic) = B::as_narrow(position).filter(|p| p.rules().is_classic()) {
+        // Counting works on the board's views; they are built once here and kept in step below.
+        return bulk(classic, &SideViews::of(classic), depth);
     }
-    // Counting works on the board's views; they are built once here and kept in step below.
-    bulk(position, &SideViews::of(position), depth)
+    let mut lists = vec![MoveList::new(); depth as usize - 1];
+    bulk_custom(position, &mut lists)
 }
 
 /// [`perft()`] under custom rules to the depth of `lists` plus one: each position's moves are
 /// listed into the list of its ply, and the last ply is counted.
-fn bulk_custom(position: &Position, lists: &mut [MoveList]) -> u64 {
+fn bulk_custom<B: Board>(position: &Position<B>, lists: &mut [MoveList<B>]) -> u64 {
     let Some((moves, deeper)) = lists.split_first_mut() else {
         return u64::from(position.count_legal_moves());
     };
@@ -186,8 +189,8 @@ fn perft_game_in(game: &mut Game, depth: u32) -> u64 {
 
 /// Perft split by first move: each legal move with `perft` of the position after it, sorted by
 /// the move's text. The counts add up to `perft(position, depth)` for `depth >= 1`.
-pub fn divide(position: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let mut split: Vec<(Move, u64)> = position
+pub fn divide<B: Board>(position: &Position<B>, depth: u32) -> Vec<(Move<B>, u64)> {
+    let mut split: Vec<(Move<B>, u64)> = position
         .legal_moves()
         .iter()
         .map(|&m| {
@@ -232,7 +235,7 @@ pub fn divide_stoppable(
 /// let start = Position::tablut();
 /// assert_eq!(perft::perft_parallel(&start, 3, 2), perft::perft(&start, 3));
 /// ```
-pub fn perft_parallel(position: &Position, depth: u32, threads: usize) -> u64 {
+pub fn perft_parallel<B: Board>(position: &Position<B>, depth: u32, threads: usize) -> u64 {
     perft_parallel_with_progress(position, depth, threads, |_, _| {})
 }
 
@@ -250,8 +253,8 @@ pub fn perft_parallel(position: &Position, depth: u32, threads: usize) -> u64 {
 /// assert_eq!(count, 4400);
 /// assert_eq!(calls.into_inner(), 80);
 /// ```
-pub fn perft_parallel_with_progress(
-    position: &Position,
+pub fn perft_parallel_with_progress<B: Board>(
+    position: &Position<B>,
     depth: u32,
     threads: usize,
     progress: impl Fn(usize, usize) + Sync,
@@ -259,7 +262,7 @@ pub fn perft_parallel_with_progress(
     if depth <= 1 {
         return perft(position, depth);
     }
-    let subtree = |next: &Position| Some(perft(next, depth - 1));
+    let subtree = |next: &Position<B>| Some(perft(next, depth - 1));
     // Without a stop, every subtree is counted.
     share_root_moves(position, threads, subtree, progress).unwrap_or(0)
 }
@@ -290,10 +293,10 @@ pub fn perft_parallel_stoppable(
 
 /// Counts `subtree` of the position after each root move on `threads` threads (at least one),
 /// calling `progress(done, total)` after each; `None` as soon as a subtree gives `None`.
-fn share_root_moves(
-    position: &Position,
+fn share_root_moves<B: Board>(
+    position: &Position<B>,
     threads: usize,
-    subtree: impl Fn(&Position) -> Option<u64> + Sync,
+    subtree: impl Fn(&Position<B>) -> Option<u64> + Sync,
     progress: impl Fn(usize, usize) + Sync,
 ) -> Option<u64> {
     let moves = position.legal_moves();

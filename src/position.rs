@@ -140,6 +140,20 @@ pub enum SetupError<B: Board = Narrow> {
     SecondKing(Square<B>),
 }
 
+impl SetupError {
+    /// The same error on the grid `B` (for [`RecordError`](crate::RecordError)'s `for_grid`).
+    pub(crate) fn for_grid<B: Board>(self) -> SetupError<B> {
+        match self {
+            SetupError::OffBoard { square, size } => SetupError::OffBoard {
+                square: square.onto_any_grid(),
+                size,
+            },
+            SetupError::SquareTaken(square) => SetupError::SquareTaken(square.onto_any_grid()),
+            SetupError::SecondKing(square) => SetupError::SecondKing(square.onto_any_grid()),
+        }
+    }
+}
+
 /// Why a move cannot be played in a position. The position is left as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum IllegalMoveError<B: Board = Narrow> {
@@ -388,52 +402,15 @@ impl Position {
     /// The winner if the game on the board is won: the king captured (R13) or on an edge square
     /// (R14). A position set up with the king on the edge counts as won by the defenders.
     #[inline]
-    pub fn winner(&self) -> Option<Side> {
+    pub(crate) fn narrow_winner(&self) -> Option<Side> {
         if !self.rules.is_classic() {
             return self.custom_winner_side();
         }
         self.classic_winner()
     }
 
-    /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
-    /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
-    /// the game's history: see [`Game::outcome`](crate::Game::outcome). Under custom rules the
-    /// other wins are tested too, and a side to move without a legal move loses.
-    pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(won) = self.won_outcome() {
-            return Some(won);
-        }
-        if self.count_legal_moves() > 0 {
-            return None;
-        }
-        Some(match self.rules.custom() {
-            None => Outcome::Draw(DrawReason::NoLegalMoves),
-            Some(_) => Outcome::Win {
-                winner: self.side_to_move.opponent(),
-                reason: WinReason::NoLegalMoves,
-            },
-        })
-    }
-
-    /// Every legal move of the side to move (none once the game is won), each once. Their order
-    /// is the generator's and may change from one version to the next: sort the list where a
-    /// fixed order matters (seeded random games, for instance).
-    pub fn legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        moves
-    }
-
-    /// [`Position::legal_moves`] written into `moves`, which is emptied first: a search that
-    /// keeps one list per ply saves setting up and copying a list (about 840 bytes) per node.
-    ///
-    /// ```
-    /// use tafl_engine::{MoveList, Position};
-    /// let mut moves = MoveList::new();
-    /// Position::tablut().legal_moves_into(&mut moves);
-    /// assert_eq!(moves, Position::tablut().legal_moves());
-    /// ```
-    pub fn legal_moves_into(&self, moves: &mut MoveList) {
+    /// [`Position::legal_moves_into`] on the narrow grid.
+    pub(crate) fn narrow_legal_moves_into(&self, moves: &mut MoveList) {
         moves.clear();
         match self.rules.custom() {
             None => movegen::generate(self, moves),
@@ -441,8 +418,8 @@ impl Position {
         }
     }
 
-    /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
-    pub fn count_legal_moves(&self) -> u32 {
+    /// [`Position::count_legal_moves`] on the narrow grid.
+    pub(crate) fn narrow_count_legal_moves(&self) -> u32 {
         match self.rules.custom() {
             None => movegen::count(self),
             Some(set) => movegen::count_custom(self, set),
@@ -496,14 +473,9 @@ impl Position {
         true
     }
 
-    /// Whether `m` is a legal move here.
-    pub fn is_legal(&self, m: Move) -> bool {
-        self.check_move(m).is_ok()
-    }
-
-    /// Why `m` is not legal here, or `Ok(())` if it is.
-    pub fn check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
-        if let Some(outcome) = self.won_outcome() {
+    /// [`Position::check_move`] on the narrow grid.
+    pub(crate) fn narrow_check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
+        if let Some(outcome) = self.narrow_won_outcome() {
             return Err(IllegalMoveError::GameOver(outcome));
         }
         let (dx, dy) = self.check_line_move(m)?;
@@ -518,7 +490,7 @@ impl Position {
 
     /// The outcome if the game on the board is won (R13, R14; custom rules: every win on the
     /// board); `None` otherwise.
-    fn won_outcome(&self) -> Option<Outcome> {
+    pub(crate) fn narrow_won_outcome(&self) -> Option<Outcome> {
         if let Some(set) = self.rules.custom() {
             return self
                 .custom_winner(set)
@@ -536,18 +508,9 @@ impl Position {
         }
     }
 
-    /// Plays `m` if it is legal and returns the captured squares (the king's too, if R13 took
-    /// him). If it is not legal, the position is unchanged and the error says why.
-    pub fn play(&mut self, m: Move) -> Result<Bitboard, IllegalMoveError> {
-        self.check_move(m)?;
-        Ok(self.play_unchecked(m))
-    }
-
-    /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns the captured
-    /// squares. For speed it does not check legality: an illegal move never panics or causes
-    /// undefined behaviour, but leaves a position that the rules cannot reach.
+    /// [`Position::play_unchecked`] on the narrow grid.
     #[inline(always)]
-    pub fn play_unchecked(&mut self, m: Move) -> Bitboard {
+    pub(crate) fn narrow_play_unchecked(&mut self, m: Move) -> Bitboard {
         let mover = self.side_to_move;
         let to = m.to();
         let Some((piece, enemies)) = self.move_piece(m) else {
@@ -801,6 +764,136 @@ impl Position {
             Direction::ALL.into_iter().any(|direction| {
                 landing.shift(direction) == king && (king.shift(direction) & self.attackers).any()
             })
+        }
+    }
+}
+
+/// The rules played on either grid: each asks the board type, which plays the narrow grid's
+/// games with the classic and custom rules' own code and the wide grid's with the custom rules'
+/// stepwise generator (docs/wide-boards.md). Compiled once per grid, so the narrow grid's code
+/// is what it was.
+impl<B: Board> Position<B> {
+    /// The winner if the game on the board is won: the king captured (R13) or on an edge square
+    /// (R14). A position set up with the king on the edge counts as won by the defenders.
+    #[inline(always)]
+    pub fn winner(&self) -> Option<Side> {
+        B::winner(self)
+    }
+
+    /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
+    /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
+    /// the game's history: see [`Game::outcome`](crate::Game::outcome). Under custom rules the
+    /// other wins are tested too, and a side to move without a legal move loses.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(won) = B::won_outcome(self) {
+            return Some(won);
+        }
+        if self.count_legal_moves() > 0 {
+            return None;
+        }
+        Some(match self.rules.custom() {
+            None => Outcome::Draw(DrawReason::NoLegalMoves),
+            Some(_) => Outcome::Win {
+                winner: self.side_to_move.opponent(),
+                reason: WinReason::NoLegalMoves,
+            },
+        })
+    }
+
+    /// Every legal move of the side to move (none once the game is won), each once. Their order
+    /// is the generator's and may change from one version to the next: sort the list where a
+    /// fixed order matters (seeded random games, for instance).
+    pub fn legal_moves(&self) -> MoveList<B> {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// [`Position::legal_moves`] written into `moves`, which is emptied first: a search that
+    /// keeps one list per ply saves setting up and copying a list (about 840 bytes) per node.
+    ///
+    /// ```
+    /// use tafl_engine::{MoveList, Position};
+    /// let mut moves = MoveList::new();
+    /// Position::tablut().legal_moves_into(&mut moves);
+    /// assert_eq!(moves, Position::tablut().legal_moves());
+    /// ```
+    #[inline(always)]
+    pub fn legal_moves_into(&self, moves: &mut MoveList<B>) {
+        B::legal_moves_into(self, moves);
+    }
+
+    /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
+    #[inline(always)]
+    pub fn count_legal_moves(&self) -> u32 {
+        B::count_legal_moves(self)
+    }
+
+    /// Whether `m` is a legal move here.
+    pub fn is_legal(&self, m: Move<B>) -> bool {
+        self.check_move(m).is_ok()
+    }
+
+    /// Why `m` is not legal here, or `Ok(())` if it is.
+    #[inline(always)]
+    pub fn check_move(&self, m: Move<B>) -> Result<(), IllegalMoveError<B>> {
+        B::check_move(self, m)
+    }
+
+    /// Plays `m` if it is legal and returns the captured squares (the king's too, if R13 took
+    /// him). If it is not legal, the position is unchanged and the error says why.
+    pub fn play(&mut self, m: Move<B>) -> Result<Bitboard<B>, IllegalMoveError<B>> {
+        self.check_move(m)?;
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns the captured
+    /// squares. For speed it does not check legality: an illegal move never panics or causes
+    /// undefined behaviour, but leaves a position that the rules cannot reach.
+    #[inline(always)]
+    pub fn play_unchecked(&mut self, m: Move<B>) -> Bitboard<B> {
+        B::play_unchecked(self, m)
+    }
+}
+
+/// The wide grid's games, always under custom rules (a board above 11x11 is read from a rules
+/// string): the custom rules' code shared with the narrow grid, and the stepwise move generator.
+impl Position<Wide> {
+    /// The winner and how, if the game on the board is won.
+    pub(crate) fn wide_won(&self) -> Option<(Side, WinReason)> {
+        self.rules.custom().and_then(|set| self.custom_winner(set))
+    }
+
+    pub(crate) fn wide_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
+        moves.clear();
+        if let (Some(set), None) = (self.rules.custom(), self.wide_won()) {
+            movegen::stepwise::generate_custom_stepwise(self, set, moves);
+        }
+    }
+
+    pub(crate) fn wide_count_legal_moves(&self) -> u32 {
+        match (self.rules.custom(), self.wide_won()) {
+            (Some(set), None) => movegen::stepwise::count_custom_stepwise(self, set),
+            _ => 0, // P1: a won game has no legal moves.
+        }
+    }
+
+    pub(crate) fn wide_check_move(&self, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
+        match self.rules.custom() {
+            Some(set) => self.check_custom_move_fully(set, m),
+            // Rules on the wide grid are always custom (`Rules::from_spec`); without them no
+            // move is legal.
+            None => Err(IllegalMoveError::OffBoard(m.from())),
+        }
+    }
+
+    pub(crate) fn wide_play_unchecked(&mut self, m: Move<Wide>) -> Bitboard<Wide> {
+        match self.rules.custom() {
+            Some(set) => self.play_custom_unchecked(set, m),
+            None => {
+                self.pass_turn();
+                Bitboard::EMPTY
+            }
         }
     }
 }

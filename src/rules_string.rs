@@ -13,7 +13,7 @@
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::Wide;
+use crate::board::{Board, Narrow, Wide};
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
@@ -25,8 +25,11 @@ use crate::rules::{
 use crate::square::Square;
 
 /// Why an OpenTafl rules string was refused. Each error names the field.
+///
+/// `B` is the board type the string was read for ([`Narrow`] unless it is read as a
+/// `Variant<Wide>`): that of the squares a [`RulesStringError::Start`] error names.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum RulesStringError {
+pub enum RulesStringError<B: Board = Narrow> {
     /// A word that is not `key:value`.
     #[error("'{0}' is not a key:value field")]
     NotAField(String),
@@ -73,8 +76,39 @@ pub enum RulesStringError {
         /// `start` or `starti`.
         field: &'static str,
         /// What is wrong with it.
-        error: RecordError,
+        error: RecordError<B>,
     },
+}
+
+impl RulesStringError {
+    /// The same error for a string read for the grid `B`. The fields' checks are made once, on
+    /// the narrow grid's type: they name no square of the board, so nothing changes but the
+    /// type (a start position's error names squares, but is made for `B` itself).
+    fn for_grid<B: Board>(self) -> RulesStringError<B> {
+        match self {
+            RulesStringError::NotAField(text) => RulesStringError::NotAField(text),
+            RulesStringError::Duplicate(key) => RulesStringError::Duplicate(key),
+            RulesStringError::UnknownField(key) => RulesStringError::UnknownField(key),
+            RulesStringError::Missing { field, why } => RulesStringError::Missing { field, why },
+            RulesStringError::BadValue {
+                field,
+                value,
+                expected,
+            } => RulesStringError::BadValue {
+                field,
+                value,
+                expected,
+            },
+            RulesStringError::Unsupported { field, value, rule } => {
+                RulesStringError::Unsupported { field, value, rule }
+            }
+            RulesStringError::Size(error) => RulesStringError::Size(error),
+            RulesStringError::Start { field, error } => RulesStringError::Start {
+                field,
+                error: error.for_grid(),
+            },
+        }
+    }
 }
 
 /// Every field of an OpenTafl rules string that this engine reads, and its own `classic`,
@@ -213,7 +247,7 @@ fn yes_no(field: &str, value: &str) -> Result<bool, RulesStringError> {
 /// The board's size (`dim`), checked to be one the engine plays before any other field is read
 /// for it (a board of 1 or 2 squares would otherwise be refused for its corners meeting its
 /// throne, not for its size).
-fn size_of(fields: &Fields) -> Result<u8, RulesStringError> {
+fn size_of<B: Board>(fields: &Fields) -> Result<u8, RulesStringError> {
     let text = fields.get("dim").ok_or(RulesStringError::Missing {
         field: "dim",
         why: "the board size is required",
@@ -221,17 +255,19 @@ fn size_of(fields: &Fields) -> Result<u8, RulesStringError> {
     let size = text
         .parse()
         .map_err(|_| bad_value("dim", text, "a board size such as 9 or 11"))?;
-    Rules::new(
-        size,
-        RuleFlags::empty(),
-        RepetitionRule::SecondOccurrenceDraws,
-    )?;
+    if size < 5 || size > B::MAX_SIZE || size % 2 == 0 {
+        return Err(RulesError::UnsupportedSize(size).into());
+    }
     Ok(size)
 }
 
 /// The start position's pieces (`start`, rank 1 first, or `starti`, top rank first), checked to
 /// be `size` wide.
-fn start_of(fields: &Fields, rules: Rules, side: Side) -> Result<Position, RulesStringError> {
+fn start_of<B: Board>(
+    fields: &Fields,
+    rules: Rules<B>,
+    side: Side,
+) -> Result<Position<B>, RulesStringError<B>> {
     let (field, record) = match (fields.get("start"), fields.get("starti")) {
         (Some(record), _) => ("start", record),
         (None, Some(record)) => ("starti", record),
@@ -242,7 +278,7 @@ fn start_of(fields: &Fields, rules: Rules, side: Side) -> Result<Position, Rules
             });
         }
     };
-    let to_error = |error: RecordError| RulesStringError::Start { field, error };
+    let to_error = |error: RecordError<B>| RulesStringError::Start { field, error };
     let pieces =
         notation::parse_record_pieces(record, field == "starti", rules.size()).map_err(to_error)?;
     Position::from_pieces(rules, side, pieces).map_err(|error| to_error(RecordError::Setup(error)))
@@ -262,11 +298,20 @@ fn first_side(fields: &Fields) -> Result<Side, RulesStringError> {
     })
 }
 
-/// Reads a rules string: the game's name and its start position (whose rules are the string's).
-pub(crate) fn parse(text: &str) -> Result<(String, Position), RulesStringError> {
-    let fields = Fields::read(text)?;
+/// Reads a rules string: the game's name and its start position (whose rules are the string's),
+/// on the grid `B` (boards up to 11x11 on the narrow grid, up to 19x19 on the wide one).
+pub(crate) fn parse<B: Board>(text: &str) -> Result<(String, Position<B>), RulesStringError<B>> {
+    let fields = Fields::read(text).map_err(RulesStringError::for_grid)?;
     let name = fields.get("name").unwrap_or("").replace('_', " ");
-    let size = size_of(&fields)?;
+    let rules = rules_of::<B>(&fields).map_err(RulesStringError::for_grid)?;
+    let side = first_side(&fields).map_err(RulesStringError::for_grid)?;
+    let start = start_of(&fields, rules, side)?;
+    Ok((name, start))
+}
+
+/// The rules of a string's fields, on the grid `B`.
+fn rules_of<B: Board>(fields: &Fields) -> Result<Rules<B>, RulesStringError> {
+    let size = size_of::<B>(fields)?;
     let classic = match fields.get("classic") {
         None => false,
         Some(value) => yes_no("classic", value)?,
@@ -287,17 +332,25 @@ pub(crate) fn parse(text: &str) -> Result<(String, Position), RulesStringError> 
             "two of the classic, Ashton and hnefatafl.org rules at once",
         ));
     }
-    let rules = if ashton {
-        ashton_rules(&fields, size)?
+    let narrow = if ashton {
+        ashton_rules(fields, size)?
     } else if hnefatafl_org {
-        hnefatafl_org_rules(&fields, size)?
+        hnefatafl_org_rules(fields, size)?
     } else if classic {
-        classic_rules(&fields, size)?
+        classic_rules(fields, size)?
     } else {
-        Rules::from_spec(custom_spec(&fields, size)?)?
+        return Ok(Rules::from_spec(custom_spec(fields, size)?)?);
     };
-    let start = start_of(&fields, rules, first_side(&fields)?)?;
-    Ok((name, start))
+    // The engine's own rules are played on the narrow grid only (the classic rules' code is
+    // the narrow grid's); their boards fit it.
+    if narrow.is_classic() && B::MAX_SIZE > Narrow::MAX_SIZE {
+        return Err(unsupported(
+            "classic",
+            "y",
+            "the classic rules on the wide grid (read the string as a Variant, not Variant<Wide>)",
+        ));
+    }
+    Ok(narrow.on::<B>()?)
 }
 
 /// The rules of a string with `ashton:y` (C12-C14): a 9x9 board, and no field that would change
@@ -793,10 +846,10 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
 }
 
 /// Writes the rules string of a game named `name` starting from `start`.
-pub(crate) fn write(
+pub(crate) fn write<B: Board>(
     out: &mut impl std::fmt::Write,
     name: &str,
-    start: &Position,
+    start: &Position<B>,
 ) -> std::fmt::Result {
     let rules = start.rules();
     write!(out, "dim:{}", rules.size())?;
@@ -809,8 +862,12 @@ pub(crate) fn write(
         "n"
     };
     match rules.custom() {
-        None => write_classic(out, rules, atkf)?,
-        Some(_) if rules == Rules::ashton() => write!(out, " atkf:{atkf} ashton:y")?,
+        // The classic rules play on the narrow grid only (`rules_of`).
+        None => match B::as_narrow(start) {
+            Some(narrow) => write_classic(out, narrow.rules(), atkf)?,
+            None => write!(out, " atkf:{atkf}")?,
+        },
+        Some(set) if set.spec == ashton::spec() => write!(out, " atkf:{atkf} ashton:y")?,
         Some(set) if set.spec.dialect == Dialect::HnefataflOrg => {
             write!(out, " atkf:{atkf} hnefatafl-org:y")?;
         }
@@ -958,7 +1015,7 @@ mod tests {
     use super::*;
 
     fn refusal(text: &str) -> String {
-        parse(text).expect_err(text).to_string()
+        parse::<Narrow>(text).expect_err(text).to_string()
     }
 
     #[test]

@@ -59,6 +59,14 @@ impl Square<crate::Wide> {
     }
 }
 
+impl Square {
+    /// The same square on the grid `C`: every grid is at least 11 wide, so it is on it.
+    pub(crate) fn onto_any_grid<C: Board>(self) -> Square<C> {
+        // Cannot fall back: x and y are below 11, and every grid's MAX_SIZE is 11 or more.
+        Square::at(self.x(), self.y()).unwrap_or(Square::A1)
+    }
+}
+
 impl<B: Board> Square<B> {
     /// The same square (file and rank) on the grid `C`, if it is on it.
     #[inline]

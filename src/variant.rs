@@ -4,6 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crate::board::{Board, Narrow, Wide};
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::rules_string;
@@ -18,10 +19,24 @@ pub use crate::rules_string::RulesStringError;
 /// assert!(text.starts_with("dim:9 name:Tablut esc:e"));
 /// assert_eq!(text.parse::<Variant>().unwrap(), tablut);
 /// ```
+///
+/// A game on a board above 11x11 is a `Variant<Wide>` (docs/wide-boards.md), read from its rules
+/// string; every other game is a `Variant`, the narrow grid's.
+///
+/// ```
+/// use tafl_engine::{Variant, Wide, perft};
+/// let sea_battle_13: Variant<Wide> = "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n \
+///     cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/\
+///     t3T3T3t/6T6/6t6/5t1t5/4ttttt4/".parse()?;
+/// assert_eq!(sea_battle_13.rules().size(), 13);
+/// // OpenTafl's own count (tests/data/opentafl-wide.txt).
+/// assert_eq!(perft::perft(&sea_battle_13.start(), 2), 23_436);
+/// # Ok::<(), tafl_engine::RulesStringError<Wide>>(())
+/// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Variant {
+pub struct Variant<B: Board = Narrow> {
     name: String,
-    start: Position,
+    start: Position<B>,
 }
 
 /// OpenTafl's built-in games (all but Berserk), by name: their rules strings exactly as OpenTafl
@@ -274,12 +289,6 @@ impl Variant {
         }
     }
 
-    /// The game's name for people (may be empty): `Sea Battle`, `Tablut`. Two games may share
-    /// one (OpenTafl's Tablut and this project's); [`Variant::key`] tells them apart.
-    pub fn name(&self) -> &str {
-        &self.name
-    }
-
     /// The name [`Variant::by_name`] knows this game by (`sea-battle`, `opentafl-tablut`), or
     /// `None` for a game that is none of [`Variant::names`] (other rules, or another start).
     /// `Variant::by_name(key)` gives the game back.
@@ -306,14 +315,22 @@ impl Variant {
             .find(|(_, variant)| variant == self)
             .map(|&(name, _)| name)
     }
+}
+
+impl<B: Board> Variant<B> {
+    /// The game's name for people (may be empty): `Sea Battle`, `Tablut`. Two games may share
+    /// one (OpenTafl's Tablut and this project's); [`Variant::key`] tells them apart.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
 
     /// The rules.
-    pub fn rules(&self) -> Rules {
+    pub fn rules(&self) -> Rules<B> {
         self.start.rules()
     }
 
     /// The start position, with the side that moves first to move.
-    pub fn start(&self) -> Position {
+    pub fn start(&self) -> Position<B> {
         self.start
     }
 }
@@ -353,12 +370,23 @@ impl FromStr for Variant {
     /// # Ok::<(), tafl_engine::RulesStringError>(())
     /// ```
     fn from_str(text: &str) -> Result<Variant, RulesStringError> {
-        let (name, start) = rules_string::parse(text)?;
+        let (name, start) = rules_string::parse::<Narrow>(text)?;
         Ok(Variant { name, start })
     }
 }
 
-impl fmt::Display for Variant {
+impl FromStr for Variant<Wide> {
+    type Err = RulesStringError<Wide>;
+
+    /// Reads an OpenTafl rules string for a board of any size up to 19x19, as [`Variant`]'s
+    /// reader does (the classic rules, `classic:y`, are the narrow grid's only).
+    fn from_str(text: &str) -> Result<Variant<Wide>, RulesStringError<Wide>> {
+        let (name, start) = rules_string::parse::<Wide>(text)?;
+        Ok(Variant { name, start })
+    }
+}
+
+impl<B: Board> fmt::Display for Variant<B> {
     /// The game's rules string: what OpenTafl needs to play it, and what [`FromStr`] reads back
     /// to the same game.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

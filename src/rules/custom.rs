@@ -534,7 +534,6 @@ pub(crate) fn register<B: Board>(spec: RuleSpec) -> Option<u16> {
 }
 
 /// Compiles the registered spec `index` for the grid `B`, if it is not yet.
-#[cfg(test)]
 pub(crate) fn compile_for<B: Board>(index: u16) -> Option<u16> {
     let mut guard = REGISTRY
         .lock()

@@ -150,9 +150,10 @@ pub struct Rules<B: Board = Narrow> {
 /// Why a set of rules cannot be played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
-    /// The board size is not an odd number from 5 to 11 (boards above 11x11 are not played yet).
+    /// The board size is not an odd number from 5 to 11 (to 19 on the wide grid, read as a
+    /// `Variant<Wide>`).
     #[error(
-        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11"
+        "board size {0} is not supported: it must be odd (the castle is the centre square) and from 5 to 11 (to 19 read as a Variant<Wide>)"
     )]
     UnsupportedSize(u8),
     /// The run already holds as many different sets of custom rules as it can.
@@ -221,8 +222,8 @@ impl<B: Board> Rules<B> {
     }
 
     /// The same rules on the other grid: the same size, flags and custom rules (compiled for that
-    /// grid), for boards that fit it. Tests play the same games on both grids with it.
-    #[cfg(test)]
+    /// grid), for boards that fit it. Tests play the same games on both grids with it, and the
+    /// rules-string reader reads the engine's own rule sets for either grid with it.
     pub(crate) fn on<C: Board>(self) -> Result<Rules<C>, RulesError> {
         if !Rules::<C>::size_is_supported(self.size) {
             return Err(RulesError::UnsupportedSize(self.size));

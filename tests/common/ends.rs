@@ -2,20 +2,20 @@
 //! (tests/data/opentafl-variants.txt, tests/data/ashton-perft.txt).
 #![allow(dead_code)]
 
-use tafl_engine::{MoveList, Position, Side};
+use tafl_engine::{Board, MoveList, Position, Side};
 
 /// The leaves at `depth` below `position` that are games won on the board: (attacker wins,
 /// defender wins, draws). A finished game is a leaf and is not expanded; repetition never ends a
 /// line here (no position of the fixtures repeats within their depths), so draws stay 0.
-pub fn finished_leaves(position: &Position, depth: u32) -> (u64, u64, u64) {
+pub fn finished_leaves<B: Board>(position: &Position<B>, depth: u32) -> (u64, u64, u64) {
     finished_leaves_with(position, depth, &mut Vec::new())
 }
 
 /// [`finished_leaves`], reusing the move lists in `moves` from ply to ply.
-fn finished_leaves_with(
-    position: &Position,
+fn finished_leaves_with<B: Board>(
+    position: &Position<B>,
     depth: u32,
-    moves: &mut Vec<MoveList>,
+    moves: &mut Vec<MoveList<B>>,
 ) -> (u64, u64, u64) {
     if depth == 0 {
         return match position.winner() {

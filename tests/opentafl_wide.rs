@@ -1,0 +1,99 @@
+//! Boards above 11x11 (docs/wide-boards.md) against OpenTafl's own counts: every `perft` and
+//! `ends` line of tests/data/opentafl-wide.txt (OpenTafl's Sea Battle 13x13 and Tablut 15x15,
+//! Alea Evangelii 19x19, Copenhagen's fields on hnefatafl.org's 13x13 start), each string read
+//! as a `Variant<Wide>`. And the wide grid's generator against the narrow grid's on every game of
+//! tests/data/opentafl-variants.txt: the same string read for both grids gives the same counts.
+
+mod common;
+
+use common::ends::finished_leaves;
+use common::variant_fixtures::{VariantFixture, variant_fixtures, wide_fixtures};
+use tafl_engine::{Variant, Wide, perft};
+
+/// Checks the block's lines to `max_depth` on the wide grid; returns how many it checked.
+fn check_wide(block: &VariantFixture, max_depth: usize) -> usize {
+    let variant: Variant<Wide> = block
+        .rules
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", block.id));
+    let start = variant.start();
+    assert_eq!(start.side_to_move(), block.side(), "{}", block.id);
+    let mut checked = 0;
+    for &(depth, expected) in block.perft.iter().filter(|l| l.0 <= max_depth) {
+        assert_eq!(
+            perft::perft(&start, depth as u32),
+            expected,
+            "{} perft {depth}",
+            block.id
+        );
+        checked += 1;
+    }
+    for &(depth, attackers, defenders, draws) in block.ends.iter().filter(|l| l.0 <= max_depth) {
+        assert_eq!(
+            finished_leaves(&start, depth as u32),
+            (attackers, defenders, draws),
+            "{} ends {depth}",
+            block.id
+        );
+        checked += 1;
+    }
+    checked
+}
+
+/// Every line of the fixture to depth 2, and depth 3's perft lines of the 13x13 and 15x15
+/// blocks (the ends lines of depth 3 play every leaf, and Alea Evangelii's depth 3 counts 62
+/// and 69 million leaves: those are `#[ignore]`d below).
+#[test]
+fn opentafl_counts_of_boards_above_11x11_to_depth_2() {
+    let blocks = wide_fixtures();
+    let sizes: Vec<u8> = blocks
+        .iter()
+        .map(|b| b.rules.parse::<Variant<Wide>>().unwrap().rules().size())
+        .collect();
+    for size in [13, 15, 19] {
+        assert!(sizes.contains(&size), "no {size}x{size} block");
+    }
+    let checked: usize = blocks.iter().map(|block| check_wide(block, 2)).sum();
+    // Two lines (perft and ends) for each of depths 1 and 2 of every block.
+    assert_eq!(checked, 4 * blocks.len());
+}
+
+#[test]
+fn opentafl_perft_3_of_13x13_and_15x15() {
+    let mut checked = 0;
+    for block in wide_fixtures() {
+        let variant: Variant<Wide> = block.rules.parse().unwrap();
+        if variant.rules().size() > 15 {
+            continue;
+        }
+        let start = variant.start();
+        for &(_, expected) in block.perft.iter().filter(|l| l.0 == 3) {
+            assert_eq!(perft::perft(&start, 3), expected, "{} perft 3", block.id);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 10, "{checked} blocks of depth 3");
+}
+
+/// Every line, depth 3 included: `cargo test --release --test opentafl_wide -- --ignored`.
+#[test]
+#[ignore = "Alea Evangelii's depth 3 plays 131 million leaves for its ends lines"]
+fn every_opentafl_count_of_boards_above_11x11() {
+    let checked: usize = wide_fixtures()
+        .iter()
+        .map(|block| check_wide(block, 3))
+        .sum();
+    assert!(checked > 0);
+}
+
+/// The games of 5x5 to 11x11 read for the wide grid count what OpenTafl counts, to depth 3 (the
+/// same lines the narrow grid's test checks, tests/opentafl_variants.rs).
+#[test]
+fn the_narrow_games_read_for_the_wide_grid_count_as_opentafl() {
+    let checked: usize = variant_fixtures()
+        .iter()
+        .map(|block| check_wide(block, 3))
+        .sum();
+    // Perft and ends lines of depths 1 to 3 of 63 blocks.
+    assert_eq!(checked, 2 * 3 * 63);
+}
