@@ -1026,7 +1026,7 @@ mod tests {
                 message,
                 format!(
                     "field 'dim': board size {size} is not supported: it must be odd (the castle \
-                     is the centre square) and from 5 to 11"
+                     is the centre square) and from 5 to 11 (to 19 read as a Variant<Wide>)"
                 )
             );
         }
