@@ -375,6 +375,10 @@ pub trait Board:
     /// [`Position::count_legal_moves`].
     #[doc(hidden)]
     fn count_legal_moves(position: &Position<Self>) -> u32;
+    /// The legal moves of a position the caller knows is not won (the test for a win is not
+    /// made again), into `moves` (emptied first).
+    #[doc(hidden)]
+    fn unwon_legal_moves_into(position: &Position<Self>, moves: &mut MoveList<Self>);
     /// [`Position::check_move`].
     #[doc(hidden)]
     fn check_move(position: &Position<Self>, m: Move<Self>) -> Result<(), IllegalMoveError<Self>>;
@@ -479,6 +483,10 @@ impl Board for Narrow {
         position.narrow_count_legal_moves()
     }
     #[inline(always)]
+    fn unwon_legal_moves_into(position: &Position, moves: &mut MoveList) {
+        position.narrow_unwon_legal_moves_into(moves);
+    }
+    #[inline(always)]
     fn check_move(position: &Position, m: Move) -> Result<(), IllegalMoveError> {
         position.narrow_check_move(m)
     }
@@ -580,6 +588,9 @@ impl Board for Wide {
     }
     fn count_legal_moves(position: &Position<Wide>) -> u32 {
         position.wide_count_legal_moves()
+    }
+    fn unwon_legal_moves_into(position: &Position<Wide>, moves: &mut MoveList<Wide>) {
+        position.wide_unwon_legal_moves_into(moves);
     }
     fn check_move(position: &Position<Wide>, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
         position.wide_check_move(m)

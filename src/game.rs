@@ -4,24 +4,27 @@
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
+use crate::board::{Board, Narrow};
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
 use crate::rules::RepetitionRule;
 
 /// Why a move could not be played in a game. The game is left as it was.
+///
+/// `B` is the game's board type ([`Narrow`] for boards up to 11x11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum PlayError {
+pub enum PlayError<B: Board = Narrow> {
     /// The game has ended.
     #[error("the game is over ({0})")]
     GameOver(Outcome),
     /// The move is not legal in the current position.
     #[error("illegal move: {0}")]
-    Illegal(#[from] IllegalMoveError),
+    Illegal(#[from] IllegalMoveError<B>),
     /// The defenders' move would put the pieces as they stood earlier in the game, which
     /// hnefatafl.org's rules forbid (H12); legal on the board alone.
     #[error("illegal move: {0} would recreate an earlier position, which the defenders may not")]
-    RecreatesEarlierPosition(Move),
+    RecreatesEarlierPosition(Move<B>),
 }
 
 /// A game in progress: the start position, the moves played and the positions they led to.
@@ -37,18 +40,21 @@ pub enum PlayError {
 /// game.undo();
 /// assert_eq!(game.outcome(), None);
 /// ```
+///
+/// A game on a board above 11x11 is a `Game<Wide>` (`Game::new(&variant)` with a
+/// `Variant<Wide>`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct Game<B: Board = Narrow> {
     /// Every position of the game, the start first and the current one last (never empty).
-    positions: Vec<Position>,
+    positions: Vec<Position<B>>,
     /// The moves between them, with what each captured.
-    moves: Vec<(Move, Bitboard)>,
+    moves: Vec<(Move<B>, Bitboard<B>)>,
     agreed_draw: bool,
 }
 
-impl Game {
+impl<B: Board> Game<B> {
     /// A new game set up at `position`: repetitions count from here (R16).
-    pub fn from_position(position: Position) -> Game {
+    pub fn from_position(position: Position<B>) -> Game<B> {
         Game {
             positions: vec![position],
             moves: Vec::new(),
@@ -57,35 +63,35 @@ impl Game {
     }
 
     /// The current position.
-    pub fn position(&self) -> &Position {
+    pub fn position(&self) -> &Position<B> {
         // `positions` is never empty: it starts with one and `undo` keeps the first.
         self.positions.last().unwrap_or(&self.positions[0])
     }
 
     /// The position the game started from.
-    pub fn start_position(&self) -> &Position {
+    pub fn start_position(&self) -> &Position<B> {
         &self.positions[0]
     }
 
     /// Every position of the game so far, the start first and the current one last.
-    pub fn positions(&self) -> &[Position] {
+    pub fn positions(&self) -> &[Position<B>] {
         &self.positions
     }
 
     /// The moves played so far, first to last.
-    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Move> + ExactSizeIterator + '_ {
+    pub fn moves(&self) -> impl DoubleEndedIterator<Item = Move<B>> + ExactSizeIterator + '_ {
         self.moves.iter().map(|&(m, _)| m)
     }
 
     /// The moves played so far, each with the squares it captured, first to last.
     pub fn moves_with_captures(
         &self,
-    ) -> impl DoubleEndedIterator<Item = (Move, Bitboard)> + ExactSizeIterator + '_ {
+    ) -> impl DoubleEndedIterator<Item = (Move<B>, Bitboard<B>)> + ExactSizeIterator + '_ {
         self.moves.iter().copied()
     }
 
     /// The last move played and what it captured.
-    pub fn last_move(&self) -> Option<(Move, Bitboard)> {
+    pub fn last_move(&self) -> Option<(Move<B>, Bitboard<B>)> {
         self.moves.last().copied()
     }
 
@@ -125,7 +131,7 @@ impl Game {
     /// it), under a rule that forbids it (H12). The placement is the one before the move's
     /// captures, whoever was to move then; only positions with as many pieces can match, and
     /// pieces never come back, so the look stops at the last capture.
-    fn recreates_earlier_position(&self, m: Move) -> bool {
+    fn recreates_earlier_position(&self, m: Move<B>) -> bool {
         let position = self.position();
         let rule = position.rules().repetition();
         if !rule.forbids_defenders_recreating() || position.side_to_move() != Side::Defenders {
@@ -243,7 +249,7 @@ impl Game {
 
     /// The legal moves: none once the game has ended; under hnefatafl.org's rules, not the
     /// defenders' moves that would recreate an earlier position (H12).
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> MoveList<B> {
         if self.outcome().is_some() {
             return MoveList::new();
         }
@@ -261,7 +267,7 @@ impl Game {
     }
 
     /// Plays `m` and returns what it captured, or says why it cannot be played.
-    pub fn play(&mut self, m: Move) -> Result<Bitboard, PlayError> {
+    pub fn play(&mut self, m: Move<B>) -> Result<Bitboard<B>, PlayError<B>> {
         // The ends of the history first (cheap); the board's are found by the move's check, and
         // a game without a legal move (R17, C10, H12) by whatever refuses every move.
         if self.agreed_draw || self.move_limit_reached() || self.repetition_outcome().is_some() {
@@ -281,12 +287,12 @@ impl Game {
     }
 
     /// `GameOver` if the game has ended, else `error`.
-    fn over_or(&self, error: PlayError) -> PlayError {
+    fn over_or(&self, error: PlayError<B>) -> PlayError<B> {
         self.outcome().map_or(error, PlayError::GameOver)
     }
 
     /// Plays `m`, one of [`Game::legal_moves`], without checking it (perft's moves).
-    pub(crate) fn play_unchecked(&mut self, m: Move) -> Bitboard {
+    pub(crate) fn play_unchecked(&mut self, m: Move<B>) -> Bitboard<B> {
         let mut next = *self.position();
         let captured = next.play_unchecked(m);
         self.positions.push(next);
@@ -297,7 +303,7 @@ impl Game {
     /// Takes back the last thing that happened: a draw agreement made since the last move (then
     /// no move is taken back and it returns `None`), or else the last move, which it returns.
     /// `None` at the start.
-    pub fn undo(&mut self) -> Option<Move> {
+    pub fn undo(&mut self) -> Option<Move<B>> {
         if self.agreed_draw {
             self.agreed_draw = false;
             return None;

@@ -211,11 +211,11 @@ pub(crate) fn parse_record_pieces<B: Board>(
 /// let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers).unwrap();
 /// assert_eq!(notation::position_record(&position), record);
 /// ```
-pub fn parse_position_record(
+pub fn parse_position_record<B: Board>(
     record: &str,
-    rules: Rules,
+    rules: Rules<B>,
     side_to_move: Side,
-) -> Result<Position, RecordError> {
+) -> Result<Position<B>, RecordError<B>> {
     let pieces = parse_record_pieces(record, false, rules.size())?;
     Ok(Position::from_pieces(rules, side_to_move, pieces)?)
 }

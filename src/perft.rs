@@ -163,13 +163,13 @@ fn played(position: &Position, lists: &mut [MoveList]) -> u64 {
 /// let game = Game::new(&Variant::hnefatafl_org_brandubh());
 /// assert_eq!(perft::perft_game(&game, 2), perft::perft(&game.position(), 2));
 /// ```
-pub fn perft_game(game: &Game, depth: u32) -> u64 {
+pub fn perft_game<B: Board>(game: &Game<B>, depth: u32) -> u64 {
     let mut game = game.clone();
     perft_game_in(&mut game, depth)
 }
 
 /// [`perft_game`] on a game that each move is played on and taken back from.
-fn perft_game_in(game: &mut Game, depth: u32) -> u64 {
+fn perft_game_in<B: Board>(game: &mut Game<B>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }

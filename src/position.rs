@@ -426,24 +426,14 @@ impl Position {
         }
     }
 
-    /// [`Position::legal_moves_into`] for a position the caller knows is not won (the search
-    /// tests every node for a win first): under custom rules that test (edge forts,
-    /// encirclement) costs more than generating the moves, so it is not made twice.
-    pub(crate) fn unwon_legal_moves_into(&self, moves: &mut MoveList) {
+    /// [`Position::unwon_legal_moves_into`] on the narrow grid.
+    pub(crate) fn narrow_unwon_legal_moves_into(&self, moves: &mut MoveList) {
         debug_assert!(self.winner().is_none(), "{self:?} is won");
         moves.clear();
         match self.rules.custom() {
             None => movegen::generate(self, moves),
             Some(set) => movegen::generate_custom_unwon(self, set, moves),
         }
-    }
-
-    /// [`Position::legal_moves`] for a position known not to be won (see
-    /// [`Position::unwon_legal_moves_into`]).
-    pub(crate) fn unwon_legal_moves(&self) -> MoveList {
-        let mut moves = MoveList::new();
-        self.unwon_legal_moves_into(&mut moves);
-        moves
     }
 
     /// Whether the side to move has a legal move, in a position known not to be won (see
@@ -829,6 +819,21 @@ impl<B: Board> Position<B> {
         B::count_legal_moves(self)
     }
 
+    /// [`Position::legal_moves_into`] for a position the caller knows is not won (the search
+    /// tests every node for a win first): under custom rules that test (edge forts,
+    /// encirclement) costs more than generating the moves, so it is not made twice.
+    #[inline(always)]
+    pub(crate) fn unwon_legal_moves_into(&self, moves: &mut MoveList<B>) {
+        B::unwon_legal_moves_into(self, moves);
+    }
+
+    /// [`Position::unwon_legal_moves_into`] into a new list.
+    pub(crate) fn unwon_legal_moves(&self) -> MoveList<B> {
+        let mut moves = MoveList::new();
+        self.unwon_legal_moves_into(&mut moves);
+        moves
+    }
+
     /// Whether `m` is a legal move here.
     pub fn is_legal(&self, m: Move<B>) -> bool {
         self.check_move(m).is_ok()
@@ -867,6 +872,13 @@ impl Position<Wide> {
     pub(crate) fn wide_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
         moves.clear();
         if let (Some(set), None) = (self.rules.custom(), self.wide_won()) {
+            movegen::stepwise::generate_custom_stepwise(self, set, moves);
+        }
+    }
+
+    pub(crate) fn wide_unwon_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
+        moves.clear();
+        if let Some(set) = self.rules.custom() {
             movegen::stepwise::generate_custom_stepwise(self, set, moves);
         }
     }

@@ -335,7 +335,7 @@ fn rules_of<B: Board>(fields: &Fields) -> Result<Rules<B>, RulesStringError> {
     let narrow = if ashton {
         ashton_rules(fields, size)?
     } else if hnefatafl_org {
-        hnefatafl_org_rules(fields, size)?
+        return Ok(Rules::from_spec(hnefatafl_org_spec(fields, size)?)?);
     } else if classic {
         classic_rules(fields, size)?
     } else {
@@ -370,10 +370,10 @@ fn ashton_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
     Ok(Rules::from_spec(ashton::spec())?)
 }
 
-/// The rules of a string with `hnefatafl-org:y` (H1-H12): a 7x7 or 11x11 board, and no field
-/// that would change the rules (only the name, who moves first and the start position may be
-/// given).
-fn hnefatafl_org_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
+/// The rules of a string with `hnefatafl-org:y` (H1-H12): a 7x7, 11x11 or 13x13 board (13x13 on
+/// the wide grid), and no field that would change the rules (only the name, who moves first
+/// and the start position may be given).
+fn hnefatafl_org_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> {
     for (key, value) in &fields.0 {
         if !matches!(
             key.as_str(),
@@ -382,21 +382,8 @@ fn hnefatafl_org_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringEr
             return Err(unsupported(key, value, "a change to hnefatafl.org's rules"));
         }
     }
-    match size {
-        7 | 11 => Rules::hnefatafl_org(size).ok_or(RulesStringError::Size(
-            RulesError::TooManyRuleSets(crate::rules::custom::REGISTRY_CAPACITY - 1),
-        )),
-        13 => Err(unsupported(
-            "dim",
-            "13",
-            "hnefatafl.org's 13x13 game, which needs boards over 11x11",
-        )),
-        _ => Err(bad_value(
-            "dim",
-            &size.to_string(),
-            "7 or 11 with hnefatafl-org:y",
-        )),
-    }
+    crate::rules::hnefatafl_org::spec(size)
+        .ok_or_else(|| bad_value("dim", &size.to_string(), "7, 11 or 13 with hnefatafl-org:y"))
 }
 
 /// The fields of a string for the classic rules (with `classic:y`): they must describe R1-R18,

@@ -335,7 +335,7 @@ impl<B: Board> Variant<B> {
     }
 }
 
-impl crate::game::Game {
+impl<B: Board> crate::game::Game<B> {
     /// A new game at the variant's start position.
     ///
     /// ```
@@ -343,7 +343,7 @@ impl crate::game::Game {
     /// let game = Game::new(&Variant::brandub());
     /// assert_eq!(game.legal_moves().len(), 40);
     /// ```
-    pub fn new(variant: &Variant) -> crate::game::Game {
+    pub fn new(variant: &Variant<B>) -> crate::game::Game<B> {
         crate::game::Game::from_position(variant.start())
     }
 }

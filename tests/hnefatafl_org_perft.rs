@@ -2,13 +2,17 @@
 //! made by tools/hnefatafl-org-perft from the crate hnefatafl-copenhagen 6.4.1; its header says
 //! how): every perft count and count of finished games of the positions, and every seeded game
 //! the server played to its end, move by move (the number of legal moves before each move, the
-//! squares each captured, the result). The 13x13 lines wait for boards over 11x11: they are
-//! only checked to be whole here.
+//! squares each captured, the result). The 13x13 game plays on the wide grid (`Variant<Wide>`,
+//! its rules string `hnefatafl-org:y` with `dim:13`).
 
 mod common;
 
 use common::blocks::keyed_blocks;
-use tafl_engine::{Game, Move, Outcome, Side, Variant, WinReason, notation, perft};
+use tafl_engine::{Board, Game, Move, Outcome, Side, Variant, Wide, WinReason, notation, perft};
+
+/// hnefatafl.org's 13x13 game as a rules string: its start (docs/rules.md, H1) under its rules.
+const COPENHAGEN_13: &str = "dim:13 name:Copenhagen_13x13_(hnefatafl.org) atkf:y hnefatafl-org:y \
+    start:/3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3/";
 
 /// One block of the fixture: a position with its counts, or a game record.
 #[derive(Default)]
@@ -72,15 +76,21 @@ fn blocks() -> Vec<Block> {
 }
 
 /// A move of the fixture (`a1-a2`, captures after `x` left out).
-fn parse_move(text: &str, id: &str) -> Move {
+fn parse_move<B: Board>(text: &str, id: &str) -> Move<B> {
+    // Squares of both grids read alike (`Move`'s own reader is the narrow grid's).
     let plain = text.split('x').next().unwrap_or(text);
-    plain
-        .parse()
-        .unwrap_or_else(|e| panic!("{id}: '{text}': {e}"))
+    let (from, to) = plain
+        .split_once('-')
+        .unwrap_or_else(|| panic!("{id}: '{text}' is not a move"));
+    let square = |name: &str| {
+        name.parse()
+            .unwrap_or_else(|e| panic!("{id}: '{text}': {e}"))
+    };
+    Move::new(square(from), square(to))
 }
 
 /// The game of a position block: replayed from the start, or set up.
-fn game_of(block: &Block, variant: &Variant) -> Game {
+fn game_of<B: Board>(block: &Block, variant: &Variant<B>) -> Game<B> {
     let side = match block.side.as_str() {
         "attackers" => Side::Attackers,
         "defenders" => Side::Defenders,
@@ -119,7 +129,11 @@ fn reason(outcome: Outcome) -> String {
 
 /// The leaves at `depth` that are finished games: attacker wins, defender wins, draws; each
 /// one's reason counted in `reasons`.
-fn finished_leaves(game: &mut Game, depth: u32, reasons: &mut Vec<(String, u64)>) -> [u64; 3] {
+fn finished_leaves<B: Board>(
+    game: &mut Game<B>,
+    depth: u32,
+    reasons: &mut Vec<(String, u64)>,
+) -> [u64; 3] {
     if depth == 0 {
         let Some(outcome) = game.outcome() else {
             return [0, 0, 0];
@@ -148,7 +162,7 @@ fn finished_leaves(game: &mut Game, depth: u32, reasons: &mut Vec<(String, u64)>
     total
 }
 
-/// The variant a block names, or `None` for the 13x13 game (no variant until boards grow).
+/// The variant a block names, or `None` for the 13x13 game (a `Variant<Wide>`: [`COPENHAGEN_13`]).
 fn variant_of(block: &Block) -> Option<Variant> {
     if block.variant.ends_with("-13") {
         return None;
@@ -159,9 +173,54 @@ fn variant_of(block: &Block) -> Option<Variant> {
     )
 }
 
+/// The 13x13 game.
+fn copenhagen_13() -> Variant<Wide> {
+    COPENHAGEN_13
+        .parse()
+        .expect("hnefatafl.org's 13x13 string reads")
+}
+
 /// The lines a quick run checks: those of at most this many leaves (by the fixture's own
 /// perft count at that depth); the others are checked by `--ignored` (in `--release`).
 const QUICK_LEAVES: u64 = 400_000;
+
+/// Checks one position block's lines of at most `most` leaves, on `variant`'s grid; returns how
+/// many lines it checked and its finished leaves (attacker wins, defender wins, draws).
+fn check_block<B: Board>(
+    block: &Block,
+    variant: &Variant<B>,
+    most: u64,
+    reasons: &mut Vec<(String, u64)>,
+) -> (usize, [u64; 3]) {
+    let mut checked = 0;
+    let mut finished = [0u64; 3];
+    let mut game = game_of(block, variant);
+    let leaves = |depth: u32| {
+        block
+            .perft
+            .iter()
+            .find(|&&(d, _)| d == depth)
+            .map_or(u64::MAX, |&(_, count)| count)
+    };
+    for &(depth, expected) in block.perft.iter().filter(|&&(d, _)| leaves(d) <= most) {
+        assert_eq!(
+            perft::perft_game(&game, depth),
+            expected,
+            "{} perft {depth}",
+            block.id
+        );
+        checked += 1;
+    }
+    for &(depth, expected) in block.ends.iter().filter(|&&(d, _)| leaves(d) <= most) {
+        let found = finished_leaves(&mut game, depth, reasons);
+        assert_eq!(found, expected, "{} ends {depth}", block.id);
+        for (sum, count) in finished.iter_mut().zip(found) {
+            *sum += count;
+        }
+        checked += 1;
+    }
+    (checked, finished)
+}
 
 /// Checks the positions' lines of at most `most` leaves; returns how many lines were checked
 /// and the reasons of the finished leaves counted.
@@ -171,34 +230,14 @@ fn check_positions(most: u64) -> (usize, Vec<(String, u64)>) {
     let mut positions = 0;
     let mut reasons = Vec::new();
     for block in blocks().iter().filter(|block| block.game.is_empty()) {
-        let Some(variant) = variant_of(block) else {
-            continue;
-        };
         positions += 1;
-        let mut game = game_of(block, &variant);
-        let leaves = |depth: u32| {
-            block
-                .perft
-                .iter()
-                .find(|&&(d, _)| d == depth)
-                .map_or(u64::MAX, |&(_, count)| count)
+        let found = match variant_of(block) {
+            Some(variant) => check_block(block, &variant, most, &mut reasons),
+            None => check_block(block, &copenhagen_13(), most, &mut reasons),
         };
-        for &(depth, expected) in block.perft.iter().filter(|&&(d, _)| leaves(d) <= most) {
-            assert_eq!(
-                perft::perft_game(&game, depth),
-                expected,
-                "{} perft {depth}",
-                block.id
-            );
-            checked += 1;
-        }
-        for &(depth, expected) in block.ends.iter().filter(|&&(d, _)| leaves(d) <= most) {
-            let found = finished_leaves(&mut game, depth, &mut reasons);
-            assert_eq!(found, expected, "{} ends {depth}", block.id);
-            for (sum, count) in finished.iter_mut().zip(found) {
-                *sum += count;
-            }
-            checked += 1;
+        checked += found.0;
+        for (sum, count) in finished.iter_mut().zip(found.1) {
+            *sum += count;
         }
     }
     // The start of both boards, midgames, hand-made positions.
@@ -236,8 +275,8 @@ fn the_server_s_counts_of_positions_up_to_a_few_hundred_thousand_leaves() {
     assert!(checked >= 100, "{checked} counts");
 }
 
-/// Every line, the start to depth 4 (11x11) and 5 (7x7) among them: a few minutes in
-/// `--release`.
+/// Every line, the start to depth 4 (11x11), 5 (7x7) and 3 (13x13) among them: a few minutes
+/// in `--release`.
 #[test]
 #[ignore]
 fn every_count_of_the_server_s_positions() {
@@ -245,64 +284,65 @@ fn every_count_of_the_server_s_positions() {
         .lines()
         .filter(|line| line.starts_with("perft ") || line.starts_with("ends "))
         .count();
-    let wide = blocks()
-        .iter()
-        .filter(|block| block.variant.ends_with("-13"))
-        .map(|block| block.perft.len() + block.ends.len())
-        .sum::<usize>();
     let (checked, reasons) = check_positions(u64::MAX);
-    assert_eq!(
-        checked + wide,
-        all,
-        "every line but the 13x13 ones is checked"
-    );
+    assert_eq!(checked, all, "every line is checked, the 13x13 ones too");
     eprintln!("finished leaves by reason: {reasons:?}");
+}
+
+/// Replays a game block on `variant`'s grid, checking every move against the server's; returns
+/// how the game stands at its end.
+fn replay<B: Board>(block: &Block, variant: &Variant<B>) -> Option<Outcome> {
+    let mut game = Game::new(variant);
+    assert_eq!(
+        block.counts.len(),
+        block.game.len() + 1,
+        "{}: a count before each move and after the last",
+        block.id
+    );
+    for (ply, text) in block.game.iter().enumerate() {
+        let legal = game.legal_moves();
+        assert_eq!(
+            legal.len(),
+            block.counts[ply],
+            "{} ply {ply}: the number of legal moves",
+            block.id
+        );
+        let m = parse_move(text, &block.id);
+        assert!(
+            legal.contains(&m),
+            "{} ply {ply}: {text} is legal",
+            block.id
+        );
+        let captured = game
+            .play(m)
+            .unwrap_or_else(|e| panic!("{} ply {ply}: {text}: {e}", block.id));
+        let expected: Vec<&str> = text.split('x').skip(1).collect();
+        let found: Vec<String> = captured.into_iter().map(|s| s.to_string()).collect();
+        assert_eq!(found, expected, "{} ply {ply}: {text} captures", block.id);
+    }
+    assert_eq!(
+        game.legal_moves().len(),
+        block.counts[block.game.len()],
+        "{}: moves after the last",
+        block.id
+    );
+    game.outcome()
 }
 
 #[test]
 fn every_game_the_server_played_is_played_alike() {
     let mut games = 0;
+    let mut wide_games = 0;
     let mut reasons: Vec<String> = Vec::new();
     for block in blocks().iter().filter(|block| !block.game.is_empty()) {
-        let Some(variant) = variant_of(block) else {
-            continue;
-        };
         games += 1;
-        let mut game = Game::new(&variant);
-        assert_eq!(
-            block.counts.len(),
-            block.game.len() + 1,
-            "{}: a count before each move and after the last",
-            block.id
-        );
-        for (ply, text) in block.game.iter().enumerate() {
-            let legal = game.legal_moves();
-            assert_eq!(
-                legal.len(),
-                block.counts[ply],
-                "{} ply {ply}: the number of legal moves",
-                block.id
-            );
-            let m = parse_move(text, &block.id);
-            assert!(
-                legal.contains(&m),
-                "{} ply {ply}: {text} is legal",
-                block.id
-            );
-            let captured = game
-                .play(m)
-                .unwrap_or_else(|e| panic!("{} ply {ply}: {text}: {e}", block.id));
-            let expected: Vec<&str> = text.split('x').skip(1).collect();
-            let found: Vec<String> = captured.into_iter().map(|s| s.to_string()).collect();
-            assert_eq!(found, expected, "{} ply {ply}: {text} captures", block.id);
-        }
-        assert_eq!(
-            game.legal_moves().len(),
-            block.counts[block.game.len()],
-            "{}: moves after the last",
-            block.id
-        );
-        let outcome = game.outcome();
+        let outcome = match variant_of(block) {
+            Some(variant) => replay(block, &variant),
+            None => {
+                wide_games += 1;
+                replay(block, &copenhagen_13())
+            }
+        };
         let result = match outcome {
             Some(Outcome::Win {
                 winner: Side::Attackers,
@@ -321,7 +361,8 @@ fn every_game_the_server_played_is_played_alike() {
             reasons.push(why);
         }
     }
-    assert!(games >= 60, "{games} games");
+    assert!(wide_games >= 5, "{wide_games} games on 13x13");
+    assert!(games >= 65, "{games} games");
     // The games end in the usual ways, each seen (the rarer ends are in the positions' leaves).
     for why in [
         format!("{:?}", WinReason::KingEscaped),
@@ -332,7 +373,8 @@ fn every_game_the_server_played_is_played_alike() {
     }
 }
 
-/// The 13x13 lines, data for boards over 11x11: whole, and from the server's 13x13 start.
+/// The 13x13 lines are whole and start from the server's 13x13 start (the tests above check
+/// them against the engine).
 #[test]
 fn the_13x13_lines_are_whole() {
     let all = blocks();

@@ -17,7 +17,7 @@ use tafl_engine::protocol::{
 use tafl_engine::record::GameRecord;
 use tafl_engine::{
     Bitboard, DrawReason, Game, Move, Outcome, Piece, Position, RepetitionRule, RuleFlags, Rules,
-    Side, Square, Variant, WinReason,
+    Side, Square, Variant, Wide, WinReason, perft,
 };
 
 // The path is relative to this file's directory, however this file is itself included.
@@ -352,6 +352,33 @@ pub fn check_rules_string(data: &[u8]) {
             let start = variant.start();
             assert_eq!(start.rules(), variant.rules());
             check_position(&start);
+        }
+        Err(error) => {
+            assert!(!error.to_string().is_empty());
+        }
+    }
+    check_wide_rules_string(&text);
+}
+
+/// The same text read for the wide grid (boards up to 19x19): refused with a message, or a game
+/// that prints and reads back to itself, whose start's every legal move plays.
+fn check_wide_rules_string(text: &str) {
+    match text.parse::<Variant<Wide>>() {
+        Ok(variant) => {
+            let printed = variant.to_string();
+            let again: Variant<Wide> = printed
+                .parse()
+                .unwrap_or_else(|e| panic!("{text:?} printed as {printed:?}, refused: {e}"));
+            assert_eq!(again, variant, "{text:?} printed as {printed:?}");
+            let start = variant.start();
+            let moves = start.legal_moves();
+            assert_eq!(perft::perft(&start, 1), moves.len() as u64);
+            for &m in &moves {
+                let mut next = start;
+                next.play(m)
+                    .unwrap_or_else(|e| panic!("{text:?}: legal move {m} refused: {e}"));
+                assert_eq!(next.hash(), next.hash_from_scratch());
+            }
         }
         Err(error) => {
             assert!(!error.to_string().is_empty());

@@ -39,11 +39,11 @@ pub(crate) const START_7: StartPlacement = StartPlacement::from_rows(&[
     "...a...", "...a...", "...d...", "aadKdaa", "...d...", "...a...", "...a...",
 ]);
 
-/// The rules for a board of `size` (7 or 11; `None` for other sizes): the same rules but for
-/// what the server does differently on 7x7 (H1, H2, H4, H7, H12). Its 13x13 game waits for
-/// boards over 11x11 (docs/rules.md, H1).
+/// The rules for a board of `size` (7, 11 or 13; `None` for other sizes): the same rules but for
+/// what the server does differently on 7x7 (H1, H2, H4, H7, H12); 13x13 as 11x11 but for H12's
+/// start, not counted (docs/rules.md, H1, H12). A 13x13 board plays on the wide grid.
 pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
-    if size != 7 && size != 11 {
+    if !matches!(size, 7 | 11 | 13) {
         return None;
     }
     let brandubh = size == 7;
@@ -91,9 +91,9 @@ pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
         escape: Escape::Corner,
         // H8: encirclement wins for the attackers (the server's test).
         surrounding_fatal: true,
-        // H12: the defenders may not recreate a placement; the server's 7x7 games do not count
-        // their start.
-        repetition: if brandubh {
+        // H12: the defenders may not recreate a placement; the server's 7x7 and 13x13 games do
+        // not count their start.
+        repetition: if brandubh || size == 13 {
             RepetitionRule::DefendersMayNotRecreateStartUncounted
         } else {
             RepetitionRule::DefendersMayNotRecreate
@@ -144,9 +144,20 @@ mod tests {
     }
 
     #[test]
-    fn only_7_and_11_are_played() {
-        assert!(spec(11).is_some() && spec(7).is_some());
-        assert!(spec(9).is_none() && spec(13).is_none());
+    fn only_the_server_s_three_boards_are_played() {
+        assert!(spec(11).is_some() && spec(7).is_some() && spec(13).is_some());
+        assert!(spec(9).is_none() && spec(15).is_none());
         assert_eq!(spec(7).map(|s| s.edge_fort), Some(false));
+        // 13x13 is 11x11's rules but for H12's start, not counted (as on 7x7).
+        let (eleven, thirteen) = (spec(11).unwrap(), spec(13).unwrap());
+        assert_eq!(
+            thirteen.repetition,
+            RepetitionRule::DefendersMayNotRecreateStartUncounted
+        );
+        assert_eq!(eleven.repetition, RepetitionRule::DefendersMayNotRecreate);
+        assert_eq!(
+            (thirteen.king_strength, thirteen.edge_fort, thirteen.move_limit),
+            (eleven.king_strength, eleven.edge_fort, eleven.move_limit)
+        );
     }
 }
