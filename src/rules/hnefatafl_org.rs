@@ -156,7 +156,11 @@ mod tests {
         );
         assert_eq!(eleven.repetition, RepetitionRule::DefendersMayNotRecreate);
         assert_eq!(
-            (thirteen.king_strength, thirteen.edge_fort, thirteen.move_limit),
+            (
+                thirteen.king_strength,
+                thirteen.edge_fort,
+                thirteen.move_limit
+            ),
             (eleven.king_strength, eleven.edge_fort, eleven.move_limit)
         );
     }
