@@ -9,6 +9,7 @@ mod common;
 
 use std::collections::BTreeSet;
 
+use common::cells::cells_of;
 use common::diagram::{position_from_diagram, show};
 use common::random::{
     RandomGame, random_position, sharp_game_from, standard_rules, start_positions,
@@ -27,15 +28,7 @@ fn xy(square: Square) -> Xy {
 /// The reference board with the same pieces and side to move.
 fn reference_of(position: &Position) -> RefBoard {
     let size = usize::from(position.rules().size());
-    let mut cells = vec![Cell::Empty; size * size];
-    for (square, piece) in position.pieces_with_squares() {
-        let (x, y) = xy(square);
-        cells[y * size + x] = match piece {
-            Piece::Attacker => Cell::Attacker,
-            Piece::Defender => Cell::Defender,
-            Piece::King => Cell::King,
-        };
-    }
+    let cells = cells_of(position);
     RefBoard {
         size,
         cells,

@@ -17,10 +17,11 @@ mod common;
 
 use std::collections::BTreeSet;
 
+use common::cells::cells_of;
 use common::reference::{Cell, RefBoard, RefOutcome};
 use common::reference_variants::{VariantBoard, VariantGame, VariantOutcome, Xy};
 use common::variant_fixtures::variant_fixtures;
-use tafl_engine::{Game, Outcome, Piece, Side, Variant};
+use tafl_engine::{Game, Outcome, Side, Variant};
 
 /// How a game ended, as both sides can say it.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -137,17 +138,8 @@ fn library_moves(game: &Game) -> BTreeSet<(Xy, Xy)> {
         .collect()
 }
 
-fn library_cells(game: &Game, size: usize) -> Vec<Cell> {
-    let mut cells = vec![Cell::Empty; size * size];
-    for (square, piece) in game.position().pieces_with_squares() {
-        let (x, y) = xy(square);
-        cells[y * size + x] = match piece {
-            Piece::Attacker => Cell::Attacker,
-            Piece::Defender => Cell::Defender,
-            Piece::King => Cell::King,
-        };
-    }
-    cells
+fn library_cells(game: &Game) -> Vec<Cell> {
+    cells_of(game.position())
 }
 
 fn library_end(game: &Game) -> Option<End> {
@@ -180,9 +172,9 @@ fn names(set: &BTreeSet<(Xy, Xy)>) -> String {
 /// Compares the library and the reference in their current position: the legal moves, the
 /// board and the outcome; then for every legal move, what it captures, the board after it and
 /// the outcome after it.
-fn compare_here<O: Oracle>(game: &Game, oracle: &O, size: usize) -> Result<(), String> {
+fn compare_here<O: Oracle>(game: &Game, oracle: &O) -> Result<(), String> {
     let here = oracle.record();
-    if library_cells(game, size) != oracle.cells() {
+    if library_cells(game) != oracle.cells() {
         return Err(format!("boards differ: reference {here}"));
     }
     let attackers_to_move = game.position().side_to_move() == Side::Attackers;
@@ -221,7 +213,7 @@ fn compare_here<O: Oracle>(game: &Game, oracle: &O, size: usize) -> Result<(), S
                     .collect::<Vec<_>>(),
             ));
         }
-        if library_cells(&library_after, size) != reference_after.cells() {
+        if library_cells(&library_after) != reference_after.cells() {
             return Err(format!(
                 "board after {what} differs: reference {}",
                 reference_after.record()
@@ -253,10 +245,9 @@ fn compare_game<O: Oracle>(
         .parse()
         .map_err(|e| format!("the library refuses the rules string: {e}"))?;
     let mut game = Game::new(&variant);
-    let size = usize::from(game.position().rules().size());
     let mut state = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     for ply in 0..max_plies {
-        compare_here(&game, &oracle, size).map_err(|e| format!("ply {ply}: {e}"))?;
+        compare_here(&game, &oracle).map_err(|e| format!("ply {ply}: {e}"))?;
         let moves: Vec<(Xy, Xy)> = oracle.legal_moves().into_iter().collect();
         if moves.is_empty() {
             break;

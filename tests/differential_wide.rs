@@ -14,26 +14,13 @@ mod common;
 
 use std::collections::BTreeSet;
 
-use common::reference::Cell;
+use common::cells::cells_of;
 use common::reference_variants::{VariantBoard, VariantOutcome, Xy};
 use common::variant_fixtures::wide_fixtures;
-use tafl_engine::{Piece, Position, Side, Square, Variant, Wide};
+use tafl_engine::{Position, Side, Square, Variant, Wide};
 
 fn xy(square: Square<Wide>) -> Xy {
     (usize::from(square.x()), usize::from(square.y()))
-}
-
-fn cells(position: &Position<Wide>, size: usize) -> Vec<Cell> {
-    let mut cells = vec![Cell::Empty; size * size];
-    for (square, piece) in position.pieces_with_squares() {
-        let (x, y) = xy(square);
-        cells[y * size + x] = match piece {
-            Piece::Attacker => Cell::Attacker,
-            Piece::Defender => Cell::Defender,
-            Piece::King => Cell::King,
-        };
-    }
-    cells
 }
 
 /// The position's end as the reference says it: a winner, or none.
@@ -74,7 +61,7 @@ fn compare_games(id: &str, rules: &str, games: usize, plies: usize, seed: u64) -
         let (mut position, mut board) = (variant.start(), reference_start.clone());
         for ply in 0..plies {
             let at = || format!("{id} game {game} ply {ply}: {position:?}");
-            assert_eq!(cells(&position, size), board.cells, "{}", at());
+            assert_eq!(cells_of(&position), board.cells, "{}", at());
             assert_eq!(
                 position.side_to_move() == Side::Attackers,
                 board.attackers_to_move,
@@ -110,12 +97,7 @@ fn compare_games(id: &str, rules: &str, games: usize, plies: usize, seed: u64) -
                 let (board_after, board_captured) = board.play(xy(m.from()), xy(m.to()));
                 let board_captured: BTreeSet<Xy> = board_captured.into_iter().collect();
                 assert_eq!(captured, board_captured, "{}: {m} captures", at());
-                assert_eq!(
-                    cells(&after, size),
-                    board_after.cells,
-                    "{}: after {m}",
-                    at()
-                );
+                assert_eq!(cells_of(&after), board_after.cells, "{}: after {m}", at());
                 assert_eq!(
                     library_end(&after),
                     reference_end(&board_after),
