@@ -356,14 +356,16 @@ impl KingMarker {
 /// let read: FullMove = "te2-h2".parse().unwrap();
 /// assert_eq!(read, full);
 /// ```
+///
+/// `B` is the board type (squares up to `s19` read as a `FullMove<Wide>`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct FullMove {
+pub struct FullMove<B: Board = Narrow> {
     /// The moving piece, when the text names it.
     pub piece: Option<Piece>,
     /// The move.
-    pub mv: Move,
+    pub mv: Move<B>,
     /// Squares the move captures (the king's too, with `++`).
-    pub captures: Bitboard,
+    pub captures: Bitboard<B>,
     /// The king marker, if any.
     pub marker: Option<KingMarker>,
 }
@@ -398,7 +400,7 @@ impl FullMove {
     }
 }
 
-impl fmt::Display for FullMove {
+impl<B: Board> fmt::Display for FullMove<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(piece) = self.piece {
             write!(f, "{}", piece.record_char())?;
@@ -460,11 +462,11 @@ fn split_square_prefix(text: &str) -> (&str, &str) {
     text.split_at(end)
 }
 
-impl FromStr for FullMove {
+impl<B: Board> FromStr for FullMove<B> {
     type Err = MoveParseError;
 
     /// Reads a simple (`e1-e3`) or full (`Ke5-e8xe9/d8--`) move.
-    fn from_str(text: &str) -> Result<FullMove, MoveParseError> {
+    fn from_str(text: &str) -> Result<FullMove<B>, MoveParseError> {
         let text = text.trim();
         if text.is_empty() {
             return Err(MoveParseError::Empty);
@@ -486,9 +488,9 @@ impl FromStr for FullMove {
         let Some((from_text, after_dash)) = rest.split_once('-') else {
             return Err(MoveParseError::NoDash(text.to_string()));
         };
-        let from: Square = from_text.parse().map_err(MoveParseError::BadFrom)?;
+        let from: Square<B> = from_text.parse().map_err(MoveParseError::BadFrom)?;
         let (to_text, mut tail) = split_square_prefix(after_dash);
-        let to: Square = to_text.parse().map_err(MoveParseError::BadTo)?;
+        let to: Square<B> = to_text.parse().map_err(MoveParseError::BadTo)?;
         let mut captures = Bitboard::EMPTY;
         let mut first_capture = true;
         while let Some(after) = tail.strip_prefix('x').or_else(|| {
@@ -499,7 +501,7 @@ impl FromStr for FullMove {
             }
         }) {
             let (square_text, next) = split_square_prefix(after);
-            let square: Square = square_text.parse().map_err(MoveParseError::BadCapture)?;
+            let square: Square<B> = square_text.parse().map_err(MoveParseError::BadCapture)?;
             captures |= square;
             tail = next;
             first_capture = false;
@@ -521,13 +523,14 @@ impl FromStr for FullMove {
     }
 }
 
-impl FromStr for Move {
+impl<B: Board> FromStr for Move<B> {
     type Err = MoveParseError;
 
     /// Reads a move in simple (`e1-e3`) or full (`Ke5-e8xe9--`) notation; the extras of the full
     /// form are checked for syntax and then dropped (the rules decide what a move captures).
-    fn from_str(text: &str) -> Result<Move, MoveParseError> {
-        text.parse::<FullMove>().map(|full| full.mv)
+    /// Squares to `s19` on the wide grid (`Move<Wide>`).
+    fn from_str(text: &str) -> Result<Move<B>, MoveParseError> {
+        text.parse::<FullMove<B>>().map(|full| full.mv)
     }
 }
 

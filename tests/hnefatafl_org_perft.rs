@@ -77,16 +77,10 @@ fn blocks() -> Vec<Block> {
 
 /// A move of the fixture (`a1-a2`, captures after `x` left out).
 fn parse_move<B: Board>(text: &str, id: &str) -> Move<B> {
-    // Squares of both grids read alike (`Move`'s own reader is the narrow grid's).
     let plain = text.split('x').next().unwrap_or(text);
-    let (from, to) = plain
-        .split_once('-')
-        .unwrap_or_else(|| panic!("{id}: '{text}' is not a move"));
-    let square = |name: &str| {
-        name.parse()
-            .unwrap_or_else(|e| panic!("{id}: '{text}': {e}"))
-    };
-    Move::new(square(from), square(to))
+    plain
+        .parse()
+        .unwrap_or_else(|e| panic!("{id}: '{text}': {e}"))
 }
 
 /// The game of a position block: replayed from the start, or set up.

@@ -8,7 +8,8 @@ mod common;
 
 use common::ends::finished_leaves;
 use common::variant_fixtures::{VariantFixture, variant_fixtures, wide_fixtures};
-use tafl_engine::{Variant, Wide, perft};
+use tafl_engine::notation::FullMove;
+use tafl_engine::{Move, Variant, Wide, perft};
 
 /// Checks the block's lines to `max_depth` on the wide grid; returns how many it checked.
 fn check_wide(block: &VariantFixture, max_depth: usize) -> usize {
@@ -98,4 +99,36 @@ fn the_narrow_games_read_for_the_wide_grid_count_as_opentafl() {
         .sum();
     // Perft and ends lines of depths 1 to 3 of 63 blocks.
     assert_eq!(checked, 2 * 3 * 63);
+}
+
+/// Every wide game prints as a rules string that reads back to the same game, and its moves
+/// print and read back (squares to `s19`), in full notation with their captures too.
+#[test]
+fn wide_games_and_moves_read_back_from_their_text() {
+    for block in wide_fixtures() {
+        let variant: Variant<Wide> = block.rules.parse().unwrap();
+        let printed = variant.to_string();
+        let again: Variant<Wide> = printed
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {printed}: {e}", block.id));
+        assert_eq!(again, variant, "{}", block.id);
+        let start = variant.start();
+        for &m in &start.legal_moves() {
+            assert_eq!(m.to_string().parse::<Move<Wide>>(), Ok(m), "{}", block.id);
+            let mut after = start;
+            let captures = after.play(m).unwrap();
+            let full = FullMove {
+                piece: start.piece_at(m.from()),
+                mv: m,
+                captures,
+                marker: None,
+            };
+            assert_eq!(full.to_string().parse::<FullMove<Wide>>(), Ok(full));
+        }
+    }
+    // The narrow grid's reader refuses what lies past it, and says so.
+    assert!("s19-s1".parse::<Move>().is_err());
+    assert!("s19-s1".parse::<Move<Wide>>().is_ok());
+    let refusal = wide_fixtures()[0].rules.parse::<Variant>().unwrap_err();
+    assert!(refusal.to_string().contains("Variant<Wide>"), "{refusal}");
 }
