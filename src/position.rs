@@ -869,6 +869,8 @@ impl Position<Wide> {
         self.rules.custom().and_then(|set| self.custom_winner(set))
     }
 
+    /// [`Position::legal_moves_into`] on the wide grid: none once won (P1), else the stepwise
+    /// generator's.
     pub(crate) fn wide_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
         moves.clear();
         if let (Some(set), None) = (self.rules.custom(), self.wide_won()) {
@@ -876,6 +878,7 @@ impl Position<Wide> {
         }
     }
 
+    /// [`Position::unwon_legal_moves_into`] on the wide grid.
     pub(crate) fn wide_unwon_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
         moves.clear();
         if let Some(set) = self.rules.custom() {
@@ -883,6 +886,7 @@ impl Position<Wide> {
         }
     }
 
+    /// [`Position::count_legal_moves`] on the wide grid.
     pub(crate) fn wide_count_legal_moves(&self) -> u32 {
         match (self.rules.custom(), self.wide_won()) {
             (Some(set), None) => movegen::stepwise::count_custom_stepwise(self, set),
@@ -890,6 +894,7 @@ impl Position<Wide> {
         }
     }
 
+    /// [`Position::check_move`] on the wide grid.
     pub(crate) fn wide_check_move(&self, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
         match self.rules.custom() {
             Some(set) => self.check_custom_move_fully(set, m),
@@ -899,6 +904,7 @@ impl Position<Wide> {
         }
     }
 
+    /// [`Position::play_unchecked`] on the wide grid: an illegal move only passes the turn.
     pub(crate) fn wide_play_unchecked(&mut self, m: Move<Wide>) -> Bitboard<Wide> {
         match self.rules.custom() {
             Some(set) => self.play_custom_unchecked(set, m),
