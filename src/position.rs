@@ -872,9 +872,10 @@ impl Position<Wide> {
     /// [`Position::legal_moves_into`] on the wide grid: none once won (P1), else the stepwise
     /// generator's.
     pub(crate) fn wide_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
-        moves.clear();
-        if let (Some(set), None) = (self.rules.custom(), self.wide_won()) {
-            movegen::stepwise::generate_custom_stepwise(self, set, moves);
+        if self.wide_won().is_some() {
+            moves.clear(); // P1
+        } else {
+            self.wide_unwon_legal_moves_into(moves);
         }
     }
 
@@ -1036,6 +1037,34 @@ impl<B: Board> Position<B> {
         self.check_custom_move(set, m, steps)
     }
 
+    /// What the piece of the side to move on `from` may do under the custom rules `set` (C3,
+    /// C4, C12): the squares it may not pass, the squares it may not stop on (the camps too far
+    /// from its camp among them) and its speed limit (0 for none). Shared by the check of a move
+    /// and the stepwise generator, so both read the rules alike.
+    #[inline]
+    pub(crate) fn custom_piece_limits(
+        &self,
+        set: &RuleSet<B>,
+        from: Square<B>,
+    ) -> (Bitboard<B>, Bitboard<B>, u8) {
+        use crate::rules::custom::Class;
+        let from_set = Bitboard::from_square(from);
+        let class = if (self.king & from_set).any() {
+            Class::King
+        } else if self.side_to_move == Side::Attackers {
+            Class::Attacker
+        } else {
+            Class::Defender
+        } as usize;
+        let start = set.start_kind(from_set);
+        (
+            set.no_pass[class][start],
+            // C12: and the camps too far from a camp.
+            set.no_stop[class][start] | set.camps_out_of_reach(from),
+            set.speed[class],
+        )
+    }
+
     /// The custom rules' part of [`Position::check_move`] for a move along a free line: the
     /// special squares on the way and at the end, and the speed limit.
     pub(crate) fn check_custom_move(
@@ -1044,21 +1073,7 @@ impl<B: Board> Position<B> {
         m: Move<B>,
         (dx, dy): (i8, i8),
     ) -> Result<(), IllegalMoveError<B>> {
-        use crate::rules::custom::Class;
-        let from = Bitboard::from_square(m.from());
-        let class = if (self.king & from).any() {
-            Class::King
-        } else if self.side_to_move == Side::Attackers {
-            Class::Attacker
-        } else {
-            Class::Defender
-        };
-        let start = set.start_kind(from);
-        let (no_pass, no_stop) = (
-            set.no_pass[class as usize][start],
-            // C12: and the camps too far from a camp.
-            set.no_stop[class as usize][start] | set.camps_out_of_reach(m.from()),
-        );
+        let (no_pass, no_stop, speed) = self.custom_piece_limits(set, m.from());
         let step = (dx.signum(), dy.signum());
         let mut square = m.from();
         while square != m.to() {
@@ -1073,7 +1088,6 @@ impl<B: Board> Position<B> {
         if no_stop.contains(m.to()) {
             return Err(IllegalMoveError::Restricted(m.to()));
         }
-        let speed = set.speed[class as usize];
         let distance = dx.unsigned_abs().max(dy.unsigned_abs());
         if speed > 0 && distance > speed {
             return Err(IllegalMoveError::TooFar(speed));

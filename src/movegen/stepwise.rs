@@ -5,12 +5,10 @@
 //! this one is generic, so it is checked against that one on the narrow grid (tests below) and
 //! plays the same moves on both grids.
 
-use crate::bitboard::Bitboard;
 use crate::board::Board;
 use crate::moves::{Move, MoveList};
-use crate::piece::Side;
 use crate::position::Position;
-use crate::rules::custom::{Class, RuleSet};
+use crate::rules::custom::RuleSet;
 
 /// The four directions a piece moves in, as file and rank steps.
 const STEPS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
@@ -22,24 +20,10 @@ pub(crate) fn for_each_custom_move<B: Board>(
     set: &RuleSet<B>,
     mut visit: impl FnMut(Move<B>),
 ) {
-    let side = position.side_to_move();
     let occupied = position.occupied();
-    let king = position.king();
-    let soldier = match side {
-        Side::Attackers => Class::Attacker,
-        Side::Defenders => Class::Defender,
-    };
-    for from in position.pieces(side) {
-        let class = if Some(from) == king {
-            Class::King
-        } else {
-            soldier
-        };
-        let start = set.start_kind(Bitboard::from_square(from));
-        let blocked = occupied | set.no_pass[class as usize][start];
-        // C12: the camps too far from a camp are not stopped on either.
-        let no_stop = set.no_stop[class as usize][start] | set.camps_out_of_reach(from);
-        let speed = set.speed[class as usize];
+    for from in position.pieces(position.side_to_move()) {
+        let (no_pass, no_stop, speed) = position.custom_piece_limits(set, from);
+        let blocked = occupied | no_pass;
         for (dx, dy) in STEPS {
             let mut square = from;
             let mut steps = 0;
