@@ -314,6 +314,22 @@ pub trait Board:
     /// A move list's buffer: [`Board::MAX_LEGAL_MOVES`] moves and one block of scratch.
     #[doc(hidden)]
     type MoveBuffer: Copy + AsRef<[Move<Self>]> + AsMut<[Move<Self>]> + Send + Sync + 'static;
+    /// The search's ordering keys of a move list, one a move (uninitialised until pushed).
+    #[doc(hidden)]
+    type MoveKeys: Default
+        + std::ops::DerefMut<Target = [i32]>
+        + FromIterator<i32>
+        + Send
+        + Sync
+        + 'static;
+    /// The search's scratch list of moves with their keys, sorted in place.
+    #[doc(hidden)]
+    type KeyedMoves: Default
+        + std::ops::DerefMut<Target = [(i32, Move<Self>)]>
+        + FromIterator<(i32, Move<Self>)>
+        + Send
+        + Sync
+        + 'static;
 
     /// The largest board of the grid, which is also its width (stride).
     const MAX_SIZE: u8;
@@ -385,6 +401,18 @@ pub trait Board:
     /// [`Position::play_unchecked`].
     #[doc(hidden)]
     fn play_unchecked(position: &mut Position<Self>, m: Move<Self>) -> Bitboard<Self>;
+    /// Whether the side to move has a legal move, in a position the caller knows is not won.
+    #[doc(hidden)]
+    fn unwon_has_legal_move(position: &Position<Self>) -> bool;
+    /// Under custom rules, the legal moves landing on `targets` of a position the caller knows
+    /// is not won, into `moves` (emptied first), and `true`; under the classic rules `false`,
+    /// `moves` left alone.
+    #[doc(hidden)]
+    fn unwon_custom_moves_to_into(
+        position: &Position<Self>,
+        targets: Bitboard<Self>,
+        moves: &mut MoveList<Self>,
+    ) -> bool;
     /// The position itself on the narrow grid (`None` on the wide one): generic code takes the
     /// narrow grid's faster paths through it (perft's counting on the board's views).
     #[doc(hidden)]
@@ -426,6 +454,8 @@ impl Board for Narrow {
     type Bits = u128;
     type Index = u8;
     type MoveBuffer = [Move<Narrow>; crate::moves::MOVE_LIST_CAPACITY];
+    type MoveKeys = arrayvec::ArrayVec<i32, { crate::moves::MOVE_LIST_CAPACITY }>;
+    type KeyedMoves = arrayvec::ArrayVec<(i32, Move<Narrow>), { crate::moves::MOVE_LIST_CAPACITY }>;
 
     const MAX_SIZE: u8 = 11;
     const GRID_SQUARES: usize = 121;
@@ -495,6 +525,18 @@ impl Board for Narrow {
         position.narrow_play_unchecked(m)
     }
     #[inline(always)]
+    fn unwon_has_legal_move(position: &Position) -> bool {
+        position.narrow_unwon_has_legal_move()
+    }
+    #[inline(always)]
+    fn unwon_custom_moves_to_into(
+        position: &Position,
+        targets: Bitboard,
+        moves: &mut MoveList,
+    ) -> bool {
+        position.narrow_unwon_custom_moves_to_into(targets, moves)
+    }
+    #[inline(always)]
     fn as_narrow(position: &Position) -> Option<&Position> {
         Some(position)
     }
@@ -535,6 +577,9 @@ impl Board for Wide {
     type Bits = [u64; 6];
     type Index = u16;
     type MoveBuffer = [Move<Wide>; WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK];
+    type MoveKeys = arrayvec::ArrayVec<i32, { WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK }>;
+    type KeyedMoves =
+        arrayvec::ArrayVec<(i32, Move<Wide>), { WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK }>;
 
     const MAX_SIZE: u8 = 19;
     const GRID_SQUARES: usize = WIDE_SQUARES;
@@ -597,6 +642,16 @@ impl Board for Wide {
     }
     fn play_unchecked(position: &mut Position<Wide>, m: Move<Wide>) -> Bitboard<Wide> {
         position.wide_play_unchecked(m)
+    }
+    fn unwon_has_legal_move(position: &Position<Wide>) -> bool {
+        position.wide_unwon_has_legal_move()
+    }
+    fn unwon_custom_moves_to_into(
+        position: &Position<Wide>,
+        targets: Bitboard<Wide>,
+        moves: &mut MoveList<Wide>,
+    ) -> bool {
+        position.wide_unwon_custom_moves_to_into(targets, moves)
     }
     #[inline(always)]
     fn as_narrow(_: &Position<Wide>) -> Option<&Position> {

@@ -18,6 +18,7 @@
 
 use crate::bitboard::for_each_index;
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::Board;
 use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
@@ -453,9 +454,16 @@ pub(crate) fn count_custom_unwon(position: &Position, set: &RuleSet) -> u32 {
 }
 
 /// Whether the side to move has a legal move under custom rules, in a position known not to be
-/// won: at once when a soldier on an ordinary square stands next to an empty square its class
-/// may enter and stop on (every piece moves at least one square), else by counting.
+/// won: at once when [`custom_soldier_can_step`], else by counting.
 pub(crate) fn custom_has_move_unwon(position: &Position, set: &RuleSet) -> bool {
+    custom_soldier_can_step(position, set) || count_custom_unwon(position, set) > 0
+}
+
+/// Whether a soldier of the side to move on an ordinary square stands next to an empty square
+/// its class may enter and stop on: then it has a legal move (every piece moves at least one
+/// square). `false` says nothing.
+#[inline]
+pub(crate) fn custom_soldier_can_step<B: Board>(position: &Position<B>, set: &RuleSet<B>) -> bool {
     let (soldiers, class) = match position.side_to_move() {
         Side::Attackers => (position.attackers(), Class::Attacker as usize),
         Side::Defenders => (position.defenders(), Class::Defender as usize),
@@ -464,10 +472,10 @@ pub(crate) fn custom_has_move_unwon(position: &Position, set: &RuleSet) -> bool 
         set.no_pass.get(class).and_then(|by| by.first()),
         set.no_stop.get(class).and_then(|by| by.first()),
     ) else {
-        return count_custom_unwon(position, set) > 0; // Not reached: the class is in range.
+        return false; // Not reached: the class is in range.
     };
     let open = set.board - position.occupied() - *no_pass - *no_stop;
-    ((soldiers - set.special).neighbours() & open).any() || count_custom_unwon(position, set) > 0
+    ((soldiers - set.special).neighbours() & open).any()
 }
 
 /// Appends to `moves` the legal moves under custom rules that land on `targets`, in a position
@@ -828,7 +836,7 @@ pub(crate) fn count(position: &Position) -> u32 {
 /// each way through empty squares (the empty castle among them, R7), never onto the castle (R6).
 /// [`count`] for the side to move; the evaluation's mobility terms for each side's soldiers.
 #[inline]
-pub(crate) fn slides_of(position: &Position, movers: Bitboard) -> u32 {
+pub(crate) fn slides_of<B: Board>(position: &Position<B>, movers: Bitboard<B>) -> u32 {
     let geometry = position.rules().geometry();
     let empty = geometry.board - position.occupied();
     let destinations = empty - geometry.castle;

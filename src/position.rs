@@ -438,7 +438,7 @@ impl Position {
 
     /// Whether the side to move has a legal move, in a position known not to be won (see
     /// [`Position::unwon_legal_moves_into`]).
-    pub(crate) fn unwon_has_legal_move(&self) -> bool {
+    pub(crate) fn narrow_unwon_has_legal_move(&self) -> bool {
         debug_assert!(self.winner().is_none(), "{self:?} is won");
         match self.rules.custom() {
             None => movegen::count(self) > 0,
@@ -449,7 +449,7 @@ impl Position {
     /// Under custom rules, writes into `moves` (emptied first) the legal moves landing on
     /// `targets`, in a position known not to be won (see [`Position::unwon_legal_moves_into`]),
     /// and returns `true`; under the classic rules returns `false` and leaves `moves` alone.
-    pub(crate) fn unwon_custom_moves_to_into(
+    pub(crate) fn narrow_unwon_custom_moves_to_into(
         &self,
         targets: Bitboard,
         moves: &mut MoveList,
@@ -819,6 +819,25 @@ impl<B: Board> Position<B> {
         B::count_legal_moves(self)
     }
 
+    /// Whether the side to move has a legal move, in a position known not to be won (see
+    /// [`Position::unwon_legal_moves_into`]).
+    #[inline(always)]
+    pub(crate) fn unwon_has_legal_move(&self) -> bool {
+        B::unwon_has_legal_move(self)
+    }
+
+    /// Under custom rules, writes into `moves` (emptied first) the legal moves landing on
+    /// `targets`, in a position known not to be won, and returns `true`; under the classic rules
+    /// returns `false` and leaves `moves` alone.
+    #[inline(always)]
+    pub(crate) fn unwon_custom_moves_to_into(
+        &self,
+        targets: Bitboard<B>,
+        moves: &mut MoveList<B>,
+    ) -> bool {
+        B::unwon_custom_moves_to_into(self, targets, moves)
+    }
+
     /// [`Position::legal_moves_into`] for a position the caller knows is not won (the search
     /// tests every node for a win first): under custom rules that test (edge forts,
     /// encirclement) costs more than generating the moves, so it is not made twice.
@@ -893,6 +912,39 @@ impl Position<Wide> {
             (Some(set), None) => movegen::stepwise::count_custom_stepwise(self, set),
             _ => 0, // P1: a won game has no legal moves.
         }
+    }
+
+    /// [`Position::unwon_has_legal_move`] on the wide grid: the first move the stepwise
+    /// generator finds, unless a soldier can step at once.
+    pub(crate) fn wide_unwon_has_legal_move(&self) -> bool {
+        let Some(set) = self.rules.custom() else {
+            return false;
+        };
+        if movegen::custom_soldier_can_step(self, set) {
+            return true;
+        }
+        let mut found = false;
+        movegen::stepwise::for_each_custom_move(self, set, |_| found = true);
+        found
+    }
+
+    /// [`Position::unwon_custom_moves_to_into`] on the wide grid: the stepwise generator's moves
+    /// that land on `targets`, in its order.
+    pub(crate) fn wide_unwon_custom_moves_to_into(
+        &self,
+        targets: Bitboard<Wide>,
+        moves: &mut MoveList<Wide>,
+    ) -> bool {
+        moves.clear();
+        if let Some(set) = self.rules.custom() {
+            movegen::stepwise::for_each_custom_move(self, set, |m| {
+                if targets.contains(m.to()) {
+                    // Cannot fail: at most every legal move, which the list holds.
+                    let _ = moves.try_push(m);
+                }
+            });
+        }
+        true
     }
 
     /// [`Position::check_move`] on the wide grid.
