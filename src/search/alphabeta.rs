@@ -21,6 +21,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use crate::board::{Board, Narrow};
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::position::{Outcome, Position, WinReason};
@@ -74,9 +75,9 @@ pub(crate) struct Shared<'a> {
 }
 
 /// One search thread.
-pub(crate) struct Thread<'a> {
+pub(crate) struct Thread<'a, B: Board = Narrow> {
     shared: &'a Shared<'a>,
-    heuristics: Heuristics,
+    heuristics: Heuristics<B>,
     /// Whether this thread is the main thread (it alone obeys the node limit).
     main: bool,
     nodes: u64,
@@ -92,7 +93,7 @@ pub(crate) struct Thread<'a> {
     move_limit: Option<usize>,
     /// Whether the defenders may not recreate an earlier placement (H12).
     forbid_recreating: bool,
-    pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pv: Vec<[Option<Move<B>>; MAX_PLY + 1]>,
     pv_length: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
     /// The network's accumulators along the path, when a network evaluates.
@@ -173,18 +174,18 @@ impl NetworkStack {
 }
 
 /// What a root search returns.
-pub(crate) struct RootResult {
+pub(crate) struct RootResult<B: Board = Narrow> {
     pub(crate) score: i32,
-    pub(crate) pv: Vec<Move>,
+    pub(crate) pv: Vec<Move<B>>,
 }
 
-impl<'a> Thread<'a> {
+impl<'a, B: Board> Thread<'a, B> {
     /// A thread's state, or `None` when its memory cannot be had (see `ordering::filled`).
     pub(crate) fn new(
         shared: &'a Shared<'a>,
-        history: &[Position],
+        history: &[Position<B>],
         main: bool,
-    ) -> Option<Thread<'a>> {
+    ) -> Option<Thread<'a, B>> {
         let mut reductions = [[0u8; 64]; 64];
         for (depth, row) in reductions.iter_mut().enumerate().skip(1) {
             for (index, cell) in row.iter_mut().enumerate().skip(1) {
@@ -221,9 +222,13 @@ impl<'a> Thread<'a> {
             pv: filled(MAX_PLY + 1, [None; MAX_PLY + 1])?,
             pv_length: [0; MAX_PLY + 1],
             reductions,
-            network: match &shared.evaluator.network {
-                Some(network) => Some(NetworkStack::new(Arc::clone(network), history.last()?)?),
-                None => None,
+            // Networks read the narrow grid's squares: the evaluator of a wide game has none.
+            network: match (
+                &shared.evaluator.network,
+                history.last().and_then(B::as_narrow),
+            ) {
+                (Some(network), Some(root)) => Some(NetworkStack::new(Arc::clone(network), root)?),
+                _ => None,
             },
         })
     }
@@ -259,19 +264,19 @@ impl<'a> Thread<'a> {
     /// `root_moves` is reordered: the best move comes first.
     pub(crate) fn root(
         &mut self,
-        root: &Position,
-        root_moves: &mut Vec<(Move, u64)>,
+        root: &Position<B>,
+        root_moves: &mut Vec<(Move<B>, u64)>,
         depth: i32,
         mut alpha: i32,
         beta: i32,
-        excluded: &[Move],
-    ) -> Option<RootResult> {
+        excluded: &[Move<B>],
+    ) -> Option<RootResult<B>> {
         let mut best: Option<(usize, i32)> = None;
         self.pv_length[0] = 0;
-        if let Some(stack) = &mut self.network {
+        if let (Some(stack), Some(root)) = (&mut self.network, B::as_narrow(root)) {
             stack.enter(root, 0);
         }
-        let order: Vec<Move> = root_moves.iter().map(|&(m, _)| m).collect();
+        let order: Vec<Move<B>> = root_moves.iter().map(|&(m, _)| m).collect();
         for (index, m) in order.into_iter().enumerate() {
             if excluded.contains(&m) {
                 continue;
@@ -309,7 +314,7 @@ impl<'a> Thread<'a> {
         let best_entry = root_moves.remove(index);
         root_moves.sort_by_key(|&(_, nodes)| std::cmp::Reverse(nodes));
         root_moves.insert(0, best_entry);
-        let pv: Vec<Move> = self.pv[0][..self.pv_length[0]]
+        let pv: Vec<Move<B>> = self.pv[0][..self.pv_length[0]]
             .iter()
             .map_while(|m| *m)
             .collect();
@@ -326,7 +331,7 @@ impl<'a> Thread<'a> {
         Some(RootResult { score, pv })
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
+    fn update_pv(&mut self, ply: usize, m: Move<B>) {
         let child_length = self.pv_length[ply + 1].max(ply + 1);
         self.pv[ply][ply] = Some(m);
         for next in ply + 1..child_length {
@@ -338,7 +343,7 @@ impl<'a> Thread<'a> {
     /// The score of a draw (R16, R17) at a node where `position` is to move: below zero for the
     /// side the search plays for, above zero for its opponent.
     #[inline]
-    fn draw_score(&self, position: &Position) -> i32 {
+    fn draw_score(&self, position: &Position<B>) -> i32 {
         if position.side_to_move() == self.shared.root_side {
             -self.shared.contempt
         } else {
@@ -347,7 +352,7 @@ impl<'a> Thread<'a> {
     }
 
     /// Whether `position` (at `ply` > 0) repeats a position of the game or of the path (R16).
-    fn is_repetition(&self, position: &Position) -> bool {
+    fn is_repetition(&self, position: &Position<B>) -> bool {
         let pieces = position.occupied().count();
         let hash = position.hash();
         // The parent is last in the path; positions with the same side to move are two apart.
@@ -368,9 +373,9 @@ impl<'a> Thread<'a> {
     /// What every node does first: count itself, start an empty line, and end at once (with the
     /// score to return) when the search is aborted or the previous mover has won (R13, R14).
     #[inline(always)]
-    fn enter_node(&mut self, position: &Position, ply: usize) -> Option<i32> {
+    fn enter_node(&mut self, position: &Position<B>, ply: usize) -> Option<i32> {
         self.pv_length[ply] = ply;
-        if let Some(stack) = &mut self.network {
+        if let (Some(stack), Some(position)) = (&mut self.network, B::as_narrow(position)) {
             stack.enter(position, ply);
         }
         self.count_node();
@@ -396,7 +401,7 @@ impl<'a> Thread<'a> {
     /// (H10): a win on the board stands, but for the ends the server tests after the limit (the
     /// defenders can no longer escape, H11; no legal move, H12); else a draw.
     #[cold]
-    fn move_limit_score(&self, position: &Position, ply: usize) -> i32 {
+    fn move_limit_score(&self, position: &Position<B>, ply: usize) -> i32 {
         match position.outcome() {
             Some(Outcome::Win { winner, reason })
                 if !matches!(reason, WinReason::CannotEscape | WinReason::NoLegalMoves) =>
@@ -416,7 +421,7 @@ impl<'a> Thread<'a> {
     /// the last capture (a move captures nothing before it is compared), or `None` when the
     /// rules allow every move. The path alternates sides: a position an even number of places
     /// before the node has the defenders to move, and its hash their key.
-    fn recreatable_boards(&self, position: &Position) -> Option<u128> {
+    fn recreatable_boards(&self, position: &Position<B>) -> Option<u128> {
         if !self.forbid_recreating || position.side_to_move() != Side::Defenders {
             return None;
         }
@@ -435,7 +440,7 @@ impl<'a> Thread<'a> {
     /// they stood at a position of the game or of the path (`filter` from
     /// [`Thread::recreatable_boards`]; the hashes are compared where the filter lets a move
     /// through).
-    fn recreates(&self, filter: u128, position: &Position, m: Move) -> bool {
+    fn recreates(&self, filter: u128, position: &Position<B>, m: Move<B>) -> bool {
         let piece = if position.king() == Some(m.from()) {
             crate::piece::Piece::King
         } else {
@@ -460,7 +465,7 @@ impl<'a> Thread<'a> {
     /// rules the third occurrence ends the game as they say, and an earlier repetition is
     /// scored as a draw where the third draws), or `None`. Under hnefatafl.org's rules a
     /// repetition decides nothing (H12 is kept by the moves: [`Thread::recreates`]).
-    fn repetition_score(&self, position: &Position, ply: usize) -> Option<i32> {
+    fn repetition_score(&self, position: &Position<B>, ply: usize) -> Option<i32> {
         let rule = position.rules().repetition();
         if rule.forbids_defenders_recreating() || !self.is_repetition(position) {
             return None;
@@ -510,7 +515,7 @@ impl<'a> Thread<'a> {
 
     /// The score of a position whose side to move has no legal move: a draw (R17), or under
     /// custom rules a loss.
-    fn no_moves_score(&self, position: &Position, ply: usize) -> i32 {
+    fn no_moves_score(&self, position: &Position<B>, ply: usize) -> i32 {
         if position.rules().is_classic() {
             self.draw_score(position) // R17
         } else {
@@ -521,7 +526,7 @@ impl<'a> Thread<'a> {
     /// The static score of the node at `ply` (whose position is `position`), from its side to
     /// move's point of view: the network's when one plays, else the hand-written terms'.
     #[inline]
-    fn evaluate(&mut self, position: &Position, ply: usize, lines: &KingLines) -> i32 {
+    fn evaluate(&mut self, position: &Position<B>, ply: usize, lines: &KingLines<B>) -> i32 {
         let hand_written = |weights| eval::evaluate_with_lines(position, weights, lines).0;
         match &mut self.network {
             Some(stack) if stack.network.adds_hand_written() => {
@@ -543,7 +548,7 @@ impl<'a> Thread<'a> {
     /// Principal-variation negamax. Returns a score from the side to move's point of view.
     fn search(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
@@ -677,7 +682,7 @@ impl<'a> Thread<'a> {
         let original_alpha = alpha;
         let mut best_score = -INFINITE;
         let mut best_move = None;
-        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut quiets_tried: arrayvec::ArrayVec<Move<B>, 64> = arrayvec::ArrayVec::new();
         let mut index = 0usize;
         self.path.push((hash, position.occupied().count()));
         // H12: the defenders' moves that would recreate a placement are not moves.
@@ -791,12 +796,12 @@ impl<'a> Thread<'a> {
     /// Orders `moves` for a full-width node.
     fn picker(
         &self,
-        position: &Position,
-        moves: MoveList,
-        lines: &KingLines,
-        tt_move: Option<Move>,
+        position: &Position<B>,
+        moves: MoveList<B>,
+        lines: &KingLines<B>,
+        tt_move: Option<Move<B>>,
         ply: usize,
-    ) -> MovePicker {
+    ) -> MovePicker<B> {
         let side = position.side_to_move();
         let captures = threats::capture_squares(position);
         let killers = self.heuristics.killers(ply);
@@ -846,7 +851,7 @@ impl<'a> Thread<'a> {
     /// attackers facing an open king line must block it.
     fn quiescence(
         &mut self,
-        position: &Position,
+        position: &Position<B>,
         mut alpha: i32,
         beta: i32,
         ply: usize,
@@ -929,10 +934,10 @@ impl<'a> Thread<'a> {
 /// game's legal moves at the root (its history may forbid some of the board's, H12). `started`
 /// is told whether the helper's memory could be had, before it searches; `None` when it could
 /// not: the helper did not search.
-pub(crate) fn helper(
+pub(crate) fn helper<B: Board>(
     shared: &Shared<'_>,
-    history: &[Position],
-    legal: &[Move],
+    history: &[Position<B>],
+    legal: &[Move<B>],
     index: usize,
     max_depth: i32,
     started: impl FnOnce(bool),
@@ -941,7 +946,7 @@ pub(crate) fn helper(
     started(thread.is_some());
     let mut thread = thread?;
     let root = history[history.len() - 1];
-    let mut root_moves: Vec<(Move, u64)> = legal.iter().map(|&m| (m, 0)).collect();
+    let mut root_moves: Vec<(Move<B>, u64)> = legal.iter().map(|&m| (m, 0)).collect();
     if root_moves.is_empty() {
         return Some(0);
     }

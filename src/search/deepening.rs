@@ -5,6 +5,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::board::Board;
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::Position;
@@ -53,10 +54,10 @@ pub(crate) struct Setup<'a> {
 /// mobility term; to the attackers by 0.9 and 1.86 before it). The start of the game is taken
 /// as even, so a draw costs a side at least what the start's evaluation says it is behind;
 /// measured in docs/search.md.
-pub(crate) fn draw_cost(
+pub(crate) fn draw_cost<B: Board>(
     contempt: i32,
-    root: &Position,
-    start: &Position,
+    root: &Position<B>,
+    start: &Position<B>,
     evaluator: &Evaluator,
 ) -> i32 {
     if contempt <= 0 {
@@ -75,16 +76,16 @@ const UNSETTLED_FROM_DEPTH: u32 = 5;
 const FALLING_SCORE: i32 = 25;
 
 /// Searches `game` within `limits`, reporting each completed depth to `on_info`.
-pub(crate) fn run(
+pub(crate) fn run<B: Board>(
     setup: &Setup<'_>,
-    game: &Game,
+    game: &Game<B>,
     limits: &Limits,
     lines: usize,
-    mut on_info: impl FnMut(&SearchInfo),
-) -> SearchResult {
+    mut on_info: impl FnMut(&SearchInfo<B>),
+) -> SearchResult<B> {
     let start = Instant::now();
     setup.table.new_search();
-    let history: Vec<Position> = game.positions().to_vec();
+    let history: Vec<Position<B>> = game.positions().to_vec();
     let root = *game.position();
     let legal = game.legal_moves();
     let mut result = SearchResult {
@@ -166,13 +167,13 @@ pub(crate) fn run(
             }
         }
         drop(reserve);
-        let mut root_moves: Vec<(Move, u64)> = legal.iter().map(|&m| (m, 0)).collect();
+        let mut root_moves: Vec<(Move<B>, u64)> = legal.iter().map(|&m| (m, 0)).collect();
         let mut previous: Option<i32> = None;
         for depth in 1..=max_depth {
             let depth = depth as i32;
-            let mut found: Vec<PvLine> = Vec::new();
+            let mut found: Vec<PvLine<B>> = Vec::new();
             for line in 0..lines {
-                let excluded: Vec<Move> = found.iter().map(|l| l.moves[0]).collect();
+                let excluded: Vec<Move<B>> = found.iter().map(|l| l.moves[0]).collect();
                 let aspiration = setup.features.aspiration && line == 0 && depth >= 4;
                 let outcome = match previous {
                     Some(centre) if aspiration && !Score(centre).is_forced() => aspirated(
@@ -265,14 +266,14 @@ pub(crate) fn run(
 }
 
 /// A root search in a narrow window around the last score, widened until the score falls inside.
-fn aspirated(
-    thread: &mut Thread<'_>,
-    root: &Position,
-    root_moves: &mut Vec<(Move, u64)>,
+fn aspirated<B: Board>(
+    thread: &mut Thread<'_, B>,
+    root: &Position<B>,
+    root_moves: &mut Vec<(Move<B>, u64)>,
     depth: i32,
     centre: i32,
-    excluded: &[Move],
-) -> Option<alphabeta::RootResult> {
+    excluded: &[Move<B>],
+) -> Option<alphabeta::RootResult<B>> {
     let mut delta = ASPIRATION;
     let mut alpha = (centre - delta).max(-Score::INFINITE.0);
     let mut beta = (centre + delta).min(Score::INFINITE.0);

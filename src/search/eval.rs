@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use crate::bitboard::{Bitboard, Direction};
+use crate::board::{Board, Narrow};
 use crate::piece::Side;
 use crate::position::Position;
 
@@ -182,7 +183,7 @@ impl Default for EvalWeights {
 const MIN_CORNER_REGION_BOARD: i32 = 9;
 
 /// Every square reachable from `from` by one slide over empty squares, in any direction.
-fn slide_fill(from: Bitboard, empty: Bitboard) -> Bitboard {
+fn slide_fill<B: Board>(from: Bitboard<B>, empty: Bitboard<B>) -> Bitboard<B> {
     let mut reached = Bitboard::EMPTY;
     for direction in Direction::ALL {
         let mut step = from;
@@ -209,16 +210,23 @@ pub(crate) struct Evaluator {
 impl Evaluator {
     /// The evaluation for games under `rules`: `chosen` (a network the searcher was given)
     /// or else the built-in one for the rules, when the features ask for a network.
-    pub(crate) fn new(
+    pub(crate) fn new<B: Board>(
         weights: &EvalWeights,
         features: &Features,
         chosen: Option<&Arc<Network>>,
-        rules: crate::rules::Rules,
+        rules: crate::rules::Rules<B>,
     ) -> Evaluator {
+        // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
+        // that) play with the hand-written terms.
+        let narrow_rules = match B::MAX_SIZE <= Narrow::MAX_SIZE {
+            true => rules.on::<Narrow>().ok(),
+            false => None,
+        };
         let network = match chosen {
             _ if !features.learned_eval => None,
+            _ if narrow_rules.is_none() => None,
             Some(network) => Some(Arc::clone(network)),
-            None => nnue::network_for(rules),
+            None => narrow_rules.and_then(nnue::network_for),
         };
         Evaluator {
             weights: *weights,
@@ -227,24 +235,24 @@ impl Evaluator {
     }
 
     /// The score of `position` from the side to move's point of view, computed from scratch.
-    pub(crate) fn evaluate(&self, position: &Position) -> Score {
-        match &self.network {
-            Some(network) => Score(network.evaluate(position)),
-            None => evaluate(position, &self.weights),
+    pub(crate) fn evaluate<B: Board>(&self, position: &Position<B>) -> Score {
+        match (&self.network, B::as_narrow(position)) {
+            (Some(network), Some(position)) => Score(network.evaluate(position)),
+            _ => evaluate(position, &self.weights),
         }
     }
 }
 
 /// The evaluation of `position` from the side to move's point of view.
-pub fn evaluate(position: &Position, weights: &EvalWeights) -> Score {
+pub fn evaluate<B: Board>(position: &Position<B>, weights: &EvalWeights) -> Score {
     evaluate_with_lines(position, weights, &threats::king_lines(position))
 }
 
 /// [`evaluate`] with the king's lines already computed by the search.
-pub(crate) fn evaluate_with_lines(
-    position: &Position,
+pub(crate) fn evaluate_with_lines<B: Board>(
+    position: &Position<B>,
     weights: &EvalWeights,
-    lines: &threats::KingLines,
+    lines: &threats::KingLines<B>,
 ) -> Score {
     let attackers = position.attackers();
     let defenders = position.defenders();
@@ -317,7 +325,7 @@ pub(crate) fn evaluate_with_lines(
         // attackers, who chased the defenders' room instead of sealing corners (docs/search.md,
         // "Room to move"). A side's moves are counted only when its weight is set (the
         // attackers' is 0 by default, and this runs at every leaf).
-        let term = |pieces: Bitboard, weight: i32| match weight {
+        let term = |pieces: Bitboard<B>, weight: i32| match weight {
             0 => 0,
             _ => crate::movegen::slides_of(position, pieces) as i32 * weight,
         };

@@ -26,6 +26,7 @@ pub use eval::EvalWeights;
 pub use limits::{Clock, Limits};
 pub use score::Score;
 
+use crate::board::{Board, Narrow};
 use crate::game::Game;
 use crate::moves::Move;
 
@@ -97,29 +98,29 @@ impl Default for Features {
 
 /// One principal variation: a first move, the line that follows, and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PvLine {
+pub struct PvLine<B: Board = Narrow> {
     /// The line, first move first (never empty).
-    pub moves: Vec<Move>,
+    pub moves: Vec<Move<B>>,
     /// Score from the side to move's point of view.
     pub score: Score,
 }
 
 /// Progress of a search, reported after each completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo {
+pub struct SearchInfo<B: Board = Narrow> {
     /// Depth completed, in plies.
     pub depth: u32,
     /// Best score so far, from the side to move's point of view.
     pub score: Score,
     /// Principal variation.
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Time since the search started.
     pub elapsed: Duration,
 }
 
-impl SearchInfo {
+impl<B: Board> SearchInfo<B> {
     /// Nodes per second so far.
     pub fn nodes_per_second(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
@@ -129,15 +130,15 @@ impl SearchInfo {
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult {
+pub struct SearchResult<B: Board = Narrow> {
     /// The move to play; `None` only when the game is over (no legal move).
-    pub best_move: Option<Move>,
+    pub best_move: Option<Move<B>>,
     /// Its score, from the side to move's point of view.
     pub score: Score,
     /// Principal variation, starting with `best_move`.
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
     /// The best lines with distinct first moves, best first (one unless multi-PV was asked for).
-    pub lines: Vec<PvLine>,
+    pub lines: Vec<PvLine<B>>,
     /// Deepest depth completed.
     pub depth: u32,
     /// Nodes searched.
@@ -258,7 +259,7 @@ impl Searcher {
     /// searcher.set_contempt(0);
     /// assert_eq!(searcher.draw_score(&game).0, 0);
     /// ```
-    pub fn draw_score(&self, game: &Game) -> Score {
+    pub fn draw_score<B: Board>(&self, game: &Game<B>) -> Score {
         let evaluation = eval::Evaluator::new(
             &self.weights,
             &self.features,
@@ -340,13 +341,13 @@ impl Searcher {
         self.table.clear();
     }
 
-    fn run(
+    fn run<B: Board>(
         &mut self,
-        game: &Game,
+        game: &Game<B>,
         limits: &Limits,
         lines: usize,
-        on_info: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: impl FnMut(&SearchInfo<B>),
+    ) -> SearchResult<B> {
         self.stop.reset();
         let setup = deepening::Setup {
             table: &self.table,
@@ -362,24 +363,24 @@ impl Searcher {
 
     /// Searches the current position of `game` within `limits`, calling `on_info` after each
     /// completed depth, and returns the best move found. The stop flag is cleared on entry.
-    pub fn search(
+    pub fn search<B: Board>(
         &mut self,
-        game: &Game,
+        game: &Game<B>,
         limits: &Limits,
-        on_info: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: impl FnMut(&SearchInfo<B>),
+    ) -> SearchResult<B> {
         self.run(game, limits, 1, on_info)
     }
 
     /// Like [`Searcher::search`], but finds the best `lines` first moves, each with its own line
     /// and score, best first (for analysis).
-    pub fn search_multi_pv(
+    pub fn search_multi_pv<B: Board>(
         &mut self,
-        game: &Game,
+        game: &Game<B>,
         limits: &Limits,
         lines: usize,
-        on_info: impl FnMut(&SearchInfo),
-    ) -> SearchResult {
+        on_info: impl FnMut(&SearchInfo<B>),
+    ) -> SearchResult<B> {
         self.run(game, limits, lines.max(1), on_info)
     }
 }

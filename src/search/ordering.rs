@@ -4,13 +4,12 @@
 //! escape line for the defenders), killers (quiet moves that cut at the same ply), then the
 //! history heuristic (how often a move cut anywhere in the tree).
 
+use crate::board::{Board, Narrow};
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 
 /// Most plies a search line can reach (extensions and quiescence included).
 pub(crate) const MAX_PLY: usize = 128;
-
-const SQUARES: usize = 121;
 
 /// Ordering keys. Above `QUIET_LIMIT` a move is "tactical": never reduced or pruned.
 pub(crate) const TT_MOVE: i32 = 1 << 30;
@@ -37,39 +36,47 @@ pub(crate) fn filled<T: Clone>(length: usize, value: T) -> Option<Vec<T>> {
 
 /// Killer moves and history scores of one search thread.
 #[derive(Clone, Debug)]
-pub(crate) struct Heuristics {
-    killers: Vec<[Option<Move>; 2]>,
+pub(crate) struct Heuristics<B: Board = Narrow> {
+    killers: Vec<[Option<Move<B>>; 2]>,
     history: Vec<i32>,
 }
 
-impl Heuristics {
+impl<B: Board> Heuristics<B> {
     /// Empty heuristics, or `None` when their memory (about 120 KB) cannot be had.
-    pub(crate) fn new() -> Option<Heuristics> {
+    pub(crate) fn new() -> Option<Heuristics<B>> {
         Some(Heuristics {
             killers: filled(MAX_PLY + 1, [None; 2])?,
-            history: filled(2 * SQUARES * SQUARES, 0)?,
+            history: filled(2 * B::GRID_SQUARES * B::GRID_SQUARES, 0)?,
         })
     }
 
-    fn history_index(side: Side, m: Move) -> usize {
+    fn history_index(side: Side, m: Move<B>) -> usize {
         let side = match side {
             Side::Attackers => 0,
             Side::Defenders => 1,
         };
-        (side * SQUARES + usize::from(m.from().index())) * SQUARES + usize::from(m.to().index())
+        let squares = B::GRID_SQUARES;
+        (side * squares + m.from().index().into()) * squares + m.to().index().into()
     }
 
-    pub(crate) fn killers(&self, ply: usize) -> [Option<Move>; 2] {
+    pub(crate) fn killers(&self, ply: usize) -> [Option<Move<B>>; 2] {
         self.killers[ply.min(MAX_PLY)]
     }
 
-    pub(crate) fn history(&self, side: Side, m: Move) -> i32 {
+    pub(crate) fn history(&self, side: Side, m: Move<B>) -> i32 {
         self.history[Self::history_index(side, m)]
     }
 
     /// A quiet move cut off at `ply`: remember it as a killer and reward it; the quiet moves
     /// tried before it (`tried`) are penalised.
-    pub(crate) fn reward(&mut self, side: Side, m: Move, ply: usize, depth: i32, tried: &[Move]) {
+    pub(crate) fn reward(
+        &mut self,
+        side: Side,
+        m: Move<B>,
+        ply: usize,
+        depth: i32,
+        tried: &[Move<B>],
+    ) {
         let killers = &mut self.killers[ply.min(MAX_PLY)];
         if killers[0] != Some(m) {
             killers[1] = killers[0];
@@ -85,7 +92,7 @@ impl Heuristics {
     }
 
     /// The gravity update: entries saturate at `HISTORY_MAX` instead of growing forever.
-    fn update(&mut self, side: Side, m: Move, bonus: i32) {
+    fn update(&mut self, side: Side, m: Move<B>, bonus: i32) {
         let entry = &mut self.history[Self::history_index(side, m)];
         *entry += bonus * 32 - *entry * bonus.abs() / (HISTORY_MAX / 32);
         *entry = (*entry).clamp(-HISTORY_MAX + 1, HISTORY_MAX - 1);
@@ -105,14 +112,14 @@ const SELECTIONS: usize = 6;
 
 /// Moves with their ordering keys, handed out best first by selection (a full sort is wasted
 /// when the first move cuts).
-pub(crate) struct MovePicker {
-    moves: MoveList,
-    keys: arrayvec::ArrayVec<i32, { crate::moves::MOVE_LIST_CAPACITY }>,
+pub(crate) struct MovePicker<B: Board = Narrow> {
+    moves: MoveList<B>,
+    keys: B::MoveKeys,
     next: usize,
 }
 
-impl MovePicker {
-    pub(crate) fn new(moves: MoveList, key: impl Fn(Move) -> i32) -> MovePicker {
+impl<B: Board> MovePicker<B> {
+    pub(crate) fn new(moves: MoveList<B>, key: impl Fn(Move<B>) -> i32) -> MovePicker<B> {
         let keys = moves.iter().map(|&m| key(m)).collect();
         MovePicker {
             moves,
@@ -124,7 +131,7 @@ impl MovePicker {
     /// The next best move and its key. The sort of the rest is out of line: it is rare, and
     /// inlined it would weigh on every node.
     #[inline]
-    pub(crate) fn next(&mut self) -> Option<(Move, i32)> {
+    pub(crate) fn next(&mut self) -> Option<(Move<B>, i32)> {
         if self.next >= self.moves.len() {
             return None;
         }
@@ -156,8 +163,7 @@ impl MovePicker {
     /// allocates).
     #[inline(never)]
     fn sort_rest(&mut self) {
-        let mut rest: arrayvec::ArrayVec<(i32, Move), { crate::moves::MOVE_LIST_CAPACITY }> = self
-            .keys[self.next..]
+        let mut rest: B::KeyedMoves = self.keys[self.next..]
             .iter()
             .copied()
             .zip(self.moves[self.next..].iter().copied())

@@ -8,6 +8,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use crate::board::{Board, Narrow};
 use crate::moves::Move;
 use crate::square::Square;
 
@@ -24,49 +25,66 @@ pub(crate) enum Bound {
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Entry {
-    pub(crate) best: Option<Move>,
+pub(crate) struct Entry<B: Board = Narrow> {
+    pub(crate) best: Option<Move<B>>,
     pub(crate) score: i32,
     pub(crate) depth: u8,
     pub(crate) bound: Bound,
     generation: u8,
 }
 
-impl Entry {
+impl<B: Board> Entry<B> {
+    /// Bits of a square's index in the packed entry: 8 on the narrow grid (121 squares), 9 on
+    /// the wide one (361). The move takes two, then come the score (32 bits), the depth (8),
+    /// the bound (2) and the generation in what is left (6 bits narrow, 4 wide).
+    const SQUARE_BITS: u32 = if B::GRID_SQUARES <= 256 { 8 } else { 9 };
+    const SQUARE_MASK: u64 = (1 << Self::SQUARE_BITS) - 1;
+    const SCORE_SHIFT: u32 = 2 * Self::SQUARE_BITS;
+    const DEPTH_SHIFT: u32 = Self::SCORE_SHIFT + 32;
+    const BOUND_SHIFT: u32 = Self::DEPTH_SHIFT + 8;
+    const GENERATION_SHIFT: u32 = Self::BOUND_SHIFT + 2;
+    /// The generations an entry tells apart.
+    const GENERATION_MASK: u8 = (u64::MAX >> Self::GENERATION_SHIFT) as u8;
+
     fn pack(self) -> u64 {
         let mv = self.best.map_or(0u64, |m| {
-            u64::from(m.from().index()) | u64::from(m.to().index()) << 8
+            let (from, to): (usize, usize) = (m.from().index().into(), m.to().index().into());
+            from as u64 | (to as u64) << Self::SQUARE_BITS
         });
         let bound = match self.bound {
             Bound::Exact => 1u64,
             Bound::Lower => 2,
             Bound::Upper => 3,
         };
-        mv | u64::from(self.score as u32) << 16
-            | u64::from(self.depth) << 48
-            | bound << 56
-            | u64::from(self.generation & 0x3f) << 58
+        mv | u64::from(self.score as u32) << Self::SCORE_SHIFT
+            | u64::from(self.depth) << Self::DEPTH_SHIFT
+            | bound << Self::BOUND_SHIFT
+            | u64::from(self.generation & Self::GENERATION_MASK) << Self::GENERATION_SHIFT
     }
 
-    fn unpack(data: u64) -> Option<Entry> {
-        let bound = match (data >> 56) & 3 {
+    fn unpack(data: u64) -> Option<Entry<B>> {
+        let bound = match (data >> Self::BOUND_SHIFT) & 3 {
             1 => Bound::Exact,
             2 => Bound::Lower,
             3 => Bound::Upper,
             _ => return None, // an empty slot
         };
-        let from = Square::from_index((data & 0xff) as u8);
-        let to = Square::from_index((data >> 8 & 0xff) as u8);
+        let square = |bits: u64| {
+            B::Index::try_from((bits & Self::SQUARE_MASK) as usize)
+                .ok()
+                .and_then(Square::<B>::at_index)
+        };
+        let (from, to) = (square(data), square(data >> Self::SQUARE_BITS));
         let best = match (from, to) {
             (Some(from), Some(to)) if from != to => Some(Move::new(from, to)),
             _ => None,
         };
         Some(Entry {
             best,
-            score: (data >> 16) as u32 as i32,
-            depth: (data >> 48) as u8,
+            score: (data >> Self::SCORE_SHIFT) as u32 as i32,
+            depth: (data >> Self::DEPTH_SHIFT) as u8,
             bound,
-            generation: (data >> 58) as u8,
+            generation: (data >> Self::GENERATION_SHIFT) as u8,
         })
     }
 }
@@ -143,7 +161,7 @@ impl TranspositionTable {
         ((u128::from(key) * u128::from(buckets)) >> 64) as usize * 2
     }
 
-    fn read(&self, index: usize, key: u64) -> Option<Entry> {
+    fn read<B: Board>(&self, index: usize, key: u64) -> Option<Entry<B>> {
         let slot = &self.slots[index];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
@@ -155,16 +173,23 @@ impl TranspositionTable {
     }
 
     /// The entry stored for `key`, if any.
-    pub(crate) fn probe(&self, key: u64) -> Option<Entry> {
+    pub(crate) fn probe<B: Board>(&self, key: u64) -> Option<Entry<B>> {
         let index = self.bucket(key);
         self.read(index, key).or_else(|| self.read(index + 1, key))
     }
 
     /// Stores a result. The first slot of the bucket keeps the deeper (or newer) entry; the
     /// second takes whatever the first refused.
-    pub(crate) fn store(&self, key: u64, best: Option<Move>, score: i32, depth: u32, bound: Bound) {
+    pub(crate) fn store<B: Board>(
+        &self,
+        key: u64,
+        best: Option<Move<B>>,
+        score: i32,
+        depth: u32,
+        bound: Bound,
+    ) {
         let index = self.bucket(key);
-        let generation = self.generation();
+        let generation = self.generation() & Entry::<B>::GENERATION_MASK;
         let mut entry = Entry {
             best,
             score,
@@ -175,7 +200,7 @@ impl TranspositionTable {
         let first = &self.slots[index];
         let first_data = first.data.load(Ordering::Relaxed);
         let first_key = first.check.load(Ordering::Relaxed) ^ first_data;
-        let target = match Entry::unpack(first_data) {
+        let target = match Entry::<B>::unpack(first_data) {
             None => index,
             Some(old) if first_key == key => {
                 // Same position: keep the old move if the new result has none.
@@ -202,13 +227,40 @@ mod tests {
     fn entries_round_trip() {
         let table = TranspositionTable::new(1);
         let m: Move = "e2-e4".parse().expect("valid move");
-        table.store(42, Some(m), -123_456, 7, Bound::Lower);
-        let entry = table.probe(42).expect("just stored");
+        table.store::<Narrow>(42, Some(m), -123_456, 7, Bound::Lower);
+        let entry = table.probe::<Narrow>(42).expect("just stored");
         assert_eq!(entry.best, Some(m));
         assert_eq!(entry.score, -123_456);
         assert_eq!(entry.depth, 7);
         assert_eq!(entry.bound, Bound::Lower);
-        assert_eq!(table.probe(43), None);
+        assert_eq!(table.probe::<Narrow>(43), None);
+    }
+
+    #[test]
+    fn wide_entries_round_trip_on_every_square_and_score_extreme() {
+        use crate::board::Wide;
+        use crate::search::Score;
+        let table = TranspositionTable::new(1);
+        let squares = ["a1", "s19", "s1", "a19", "j10", "m13"];
+        let scores = [Score::WIN.0, -Score::WIN.0, 0, -1, Score::WIN_THRESHOLD];
+        let mut key = 1u64;
+        for from in squares {
+            for to in squares.iter().filter(|&&to| to != from) {
+                for (index, &score) in scores.iter().enumerate() {
+                    let m: Move<Wide> = format!("{from}-{to}").parse().expect("valid move");
+                    let bound = [Bound::Exact, Bound::Lower, Bound::Upper][index % 3];
+                    // Generations past the wide entry's 4 bits wrap without harm.
+                    for _ in 0..7 {
+                        table.new_search();
+                    }
+                    key = key.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(1);
+                    table.store::<Wide>(key, Some(m), score, 250, bound);
+                    let entry = table.probe::<Wide>(key).expect("just stored");
+                    assert_eq!(entry.best, Some(m));
+                    assert_eq!((entry.score, entry.depth, entry.bound), (score, 250, bound));
+                }
+            }
+        }
     }
 
     #[test]
@@ -218,17 +270,17 @@ mod tests {
             .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
         for &key in &keys {
-            table.store(key, None, 5, 3, Bound::Exact);
+            table.store::<Narrow>(key, None, 5, 3, Bound::Exact);
         }
         let kept = keys
             .iter()
-            .filter(|&&key| table.probe(key).is_some())
+            .filter(|&&key| table.probe::<Narrow>(key).is_some())
             .count();
         assert!(kept > 200, "only {kept} of 300 entries were kept");
         table.clear();
-        assert!(keys.iter().all(|&key| table.probe(key).is_none()));
+        assert!(keys.iter().all(|&key| table.probe::<Narrow>(key).is_none()));
         // A key of zero matches an empty slot's check word: it must still read as empty.
-        assert_eq!(table.probe(0), None);
+        assert_eq!(table.probe::<Narrow>(0), None);
         assert_eq!(table.slots.len(), MIN_SLOTS);
     }
 
@@ -241,9 +293,9 @@ mod tests {
             .map(|k| first + k)
             .find(|&k| table.bucket(k) == table.bucket(first));
         let second = second.expect("neighbouring keys share a bucket");
-        table.store(first, None, 1, 10, Bound::Exact);
-        table.store(second, None, 2, 1, Bound::Exact);
-        assert_eq!(table.probe(first).map(|e| e.score), Some(1));
-        assert_eq!(table.probe(second).map(|e| e.score), Some(2));
+        table.store::<Narrow>(first, None, 1, 10, Bound::Exact);
+        table.store::<Narrow>(second, None, 2, 1, Bound::Exact);
+        assert_eq!(table.probe::<Narrow>(first).map(|e| e.score), Some(1));
+        assert_eq!(table.probe::<Narrow>(second).map(|e| e.score), Some(2));
     }
 }
