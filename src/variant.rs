@@ -317,6 +317,33 @@ impl Variant {
     }
 }
 
+/// hnefatafl.org's 13x13 game: its server's start under its Copenhagen rules (H1-H12; H12's
+/// start not counted).
+const HNEFATAFL_ORG_13: &str = "dim:13 name:Copenhagen_13x13_(hnefatafl.org) atkf:y hnefatafl-org:y \
+    start:/3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3/";
+
+impl Variant<Wide> {
+    /// Copenhagen 13x13 as hnefatafl.org's server plays it (docs/rules.md, H1-H12): the 11x11
+    /// game's rules on a 13x13 board, the attackers first, and its start not counted among the
+    /// placements the defenders may not recreate (H12).
+    ///
+    /// ```
+    /// use tafl_engine::{Game, Side, Variant, Wide};
+    /// let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    /// assert_eq!(variant.rules().size(), 13);
+    /// assert_eq!(variant.start().side_to_move(), Side::Attackers);
+    /// assert_eq!(variant.to_string().parse::<Variant<Wide>>().unwrap(), variant);
+    /// assert!(!Game::new(&variant).legal_moves().is_empty());
+    /// ```
+    pub fn hnefatafl_org_copenhagen_13() -> Variant<Wide> {
+        HNEFATAFL_ORG_13
+            .parse()
+            // Cannot fail: a constant string, read by this function's doctest and by
+            // tests/hnefatafl_org_perft.rs, which checks the server's counts against it.
+            .expect("hnefatafl.org's 13x13 rules string reads")
+    }
+}
+
 impl<B: Board> Variant<B> {
     /// The game's name for people (may be empty): `Sea Battle`, `Tablut`. Two games may share
     /// one (OpenTafl's Tablut and this project's); [`Variant::key`] tells them apart.

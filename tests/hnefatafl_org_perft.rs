@@ -10,10 +10,6 @@ mod common;
 use common::blocks::keyed_blocks;
 use tafl_engine::{Board, Game, Move, Outcome, Side, Variant, Wide, WinReason, notation, perft};
 
-/// hnefatafl.org's 13x13 game as a rules string: its start (docs/rules.md, H1) under its rules.
-const COPENHAGEN_13: &str = "dim:13 name:Copenhagen_13x13_(hnefatafl.org) atkf:y hnefatafl-org:y \
-    start:/3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3/";
-
 /// One block of the fixture: a position with its counts, or a game record.
 #[derive(Default)]
 struct Block {
@@ -156,7 +152,7 @@ fn finished_leaves<B: Board>(
     total
 }
 
-/// The variant a block names, or `None` for the 13x13 game (a `Variant<Wide>`: [`COPENHAGEN_13`]).
+/// The variant a block names, or `None` for the 13x13 game (a `Variant<Wide>`).
 fn variant_of(block: &Block) -> Option<Variant> {
     if block.variant.ends_with("-13") {
         return None;
@@ -169,9 +165,7 @@ fn variant_of(block: &Block) -> Option<Variant> {
 
 /// The 13x13 game.
 fn copenhagen_13() -> Variant<Wide> {
-    COPENHAGEN_13
-        .parse()
-        .expect("hnefatafl.org's 13x13 string reads")
+    Variant::<Wide>::hnefatafl_org_copenhagen_13()
 }
 
 /// The lines a quick run checks: those of at most this many leaves (by the fixture's own
