@@ -36,4 +36,4 @@ pub use piece::{Piece, Side};
 pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
 pub use rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
 pub use square::{MAX_BOARD_SIZE, Square, SquareParseError};
-pub use variant::{OPENTAFL_GAMES, RulesStringError, Variant};
+pub use variant::{AnyVariant, OPENTAFL_GAMES, RulesStringError, Variant};

@@ -84,7 +84,7 @@ impl RulesStringError {
     /// The same error for a string read for the grid `B`. The fields' checks are made once, on
     /// the narrow grid's type: they name no square of the board, so nothing changes but the
     /// type (a start position's error names squares, but is made for `B` itself).
-    fn for_grid<B: Board>(self) -> RulesStringError<B> {
+    pub(crate) fn for_grid<B: Board>(self) -> RulesStringError<B> {
         match self {
             RulesStringError::NotAField(text) => RulesStringError::NotAField(text),
             RulesStringError::Duplicate(key) => RulesStringError::Duplicate(key),

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use crate::board::{Board, Narrow, Wide};
 use crate::position::Position;
-use crate::rules::Rules;
+use crate::rules::{Rules, RulesError};
 use crate::rules_string;
 pub use crate::rules_string::RulesStringError;
 
@@ -317,6 +317,9 @@ impl Variant {
     }
 }
 
+/// The name of hnefatafl.org's 13x13 game for [`AnyVariant::by_name`].
+const HNEFATAFL_ORG_13_NAME: &str = "hnefatafl-org-copenhagen-13";
+
 /// hnefatafl.org's 13x13 game: its server's start under its Copenhagen rules (H1-H12; H12's
 /// start not counted).
 const HNEFATAFL_ORG_13: &str = "dim:13 name:Copenhagen_13x13_(hnefatafl.org) atkf:y hnefatafl-org:y \
@@ -410,6 +413,108 @@ impl FromStr for Variant<Wide> {
     fn from_str(text: &str) -> Result<Variant<Wide>, RulesStringError<Wide>> {
         let (name, start) = rules_string::parse::<Wide>(text)?;
         Ok(Variant { name, start })
+    }
+}
+
+/// A game on the board type its board needs: a [`Variant`] (the narrow grid) up to 11x11, a
+/// `Variant<Wide>` above. What a program that reads rules from its user (a protocol session, a
+/// match runner) holds, to choose the board type once per game (docs/wide-boards.md).
+///
+/// ```
+/// use tafl_engine::{AnyVariant, Variant};
+/// let tablut: AnyVariant = Variant::tablut().to_string().parse()?;
+/// assert_eq!(tablut, AnyVariant::Narrow(Variant::tablut()));
+/// let thirteen: AnyVariant = "dim:13 atkf:y start:/13/13/13/13/13/13/6K6/13/13/13/13/13/13/".parse()?;
+/// assert!(matches!(thirteen, AnyVariant::Wide(_)));
+/// assert_eq!(thirteen.size(), 13);
+/// assert!("dim:21 start:/21/".parse::<AnyVariant>().is_err());
+/// # Ok::<(), tafl_engine::RulesStringError<tafl_engine::Wide>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum AnyVariant {
+    /// A game on a board up to 11x11.
+    Narrow(Variant),
+    /// A game on a board above 11x11 (up to 19x19).
+    Wide(Variant<Wide>),
+}
+
+impl AnyVariant {
+    /// The built-in game with this name, any case: one of [`Variant::names`], or
+    /// `hnefatafl-org-copenhagen-13` ([`Variant::hnefatafl_org_copenhagen_13`]).
+    ///
+    /// ```
+    /// use tafl_engine::AnyVariant;
+    /// assert_eq!(AnyVariant::by_name("Tablut").map(|v| v.size()), Some(9));
+    /// assert_eq!(AnyVariant::by_name("hnefatafl-org-copenhagen-13").map(|v| v.size()), Some(13));
+    /// ```
+    pub fn by_name(name: &str) -> Option<AnyVariant> {
+        if name.eq_ignore_ascii_case(HNEFATAFL_ORG_13_NAME) {
+            return Some(AnyVariant::Wide(
+                Variant::<Wide>::hnefatafl_org_copenhagen_13(),
+            ));
+        }
+        Variant::by_name(name).map(AnyVariant::Narrow)
+    }
+
+    /// The names [`AnyVariant::by_name`] accepts: [`Variant::names`], then the 13x13 game.
+    pub fn names() -> impl Iterator<Item = &'static str> {
+        NAMES.iter().copied().chain([HNEFATAFL_ORG_13_NAME])
+    }
+
+    /// The game's name.
+    pub fn name(&self) -> &str {
+        match self {
+            AnyVariant::Narrow(variant) => variant.name(),
+            AnyVariant::Wide(variant) => variant.name(),
+        }
+    }
+
+    /// The board's size (5 to 19).
+    pub fn size(&self) -> u8 {
+        match self {
+            AnyVariant::Narrow(variant) => variant.rules().size(),
+            AnyVariant::Wide(variant) => variant.rules().size(),
+        }
+    }
+}
+
+impl From<Variant> for AnyVariant {
+    fn from(variant: Variant) -> AnyVariant {
+        AnyVariant::Narrow(variant)
+    }
+}
+
+impl From<Variant<Wide>> for AnyVariant {
+    fn from(variant: Variant<Wide>) -> AnyVariant {
+        AnyVariant::Wide(variant)
+    }
+}
+
+impl FromStr for AnyVariant {
+    type Err = RulesStringError<Wide>;
+
+    /// Reads an OpenTafl rules string of any size from 5x5 to 19x19: a narrow [`Variant`] up to
+    /// 11x11 (the classic rules, `classic:y`, included), a `Variant<Wide>` above.
+    fn from_str(text: &str) -> Result<AnyVariant, RulesStringError<Wide>> {
+        match text.parse::<Variant>() {
+            Ok(variant) => Ok(AnyVariant::Narrow(variant)),
+            Err(RulesStringError::Size(RulesError::UnsupportedSize(size)))
+                if size > Narrow::MAX_SIZE =>
+            {
+                text.parse::<Variant<Wide>>().map(AnyVariant::Wide)
+            }
+            Err(error) => Err(error.for_grid()),
+        }
+    }
+}
+
+impl fmt::Display for AnyVariant {
+    /// The game's rules string.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AnyVariant::Narrow(variant) => variant.fmt(f),
+            AnyVariant::Wide(variant) => variant.fmt(f),
+        }
     }
 }
 
