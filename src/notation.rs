@@ -278,7 +278,7 @@ impl fmt::Display for Position {
 /// assert!(diagram.starts_with("9  . . . a a a . . ."));
 /// assert!(diagram.contains("5  a a d d K d d a a"));
 /// ```
-pub fn diagram(position: &Position) -> String {
+pub fn diagram<B: Board>(position: &Position<B>) -> String {
     let size = position.rules().size();
     let (throne, special) = (
         position.rules().throne(),
@@ -288,7 +288,7 @@ pub fn diagram(position: &Position) -> String {
     for y in (0..size).rev() {
         out.push_str(&format!("{:>2} ", y + 1));
         for x in 0..size {
-            let Some(square) = Square::new(x, y) else {
+            let Some(square) = Square::<B>::at(x, y) else {
                 continue;
             };
             let symbol = match position.piece_at(square) {
@@ -370,9 +370,9 @@ pub struct FullMove<B: Board = Narrow> {
     pub marker: Option<KingMarker>,
 }
 
-impl FullMove {
+impl<B: Board> FullMove<B> {
     /// Describes `m` played in `position` (assumed legal there): piece, captures and marker.
-    pub fn describe(position: &Position, m: Move) -> FullMove {
+    pub fn describe(position: &Position<B>, m: Move<B>) -> FullMove<B> {
         let mut after = *position;
         let captures = after.play_unchecked(m);
         let marker = match after.winner() {

@@ -94,14 +94,45 @@ const UNSTOPPABLE_DEPTH: u32 = 3;
 /// assert_eq!(perft::perft_stoppable(&start, 3, &AtomicBool::new(false)), Some(353_200));
 /// assert_eq!(perft::perft_stoppable(&start, 3, &AtomicBool::new(true)), None);
 /// ```
-pub fn perft_stoppable(position: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+///
+/// Boards above 11x11 too ([`Wide`](crate::Wide) positions).
+pub fn perft_stoppable<B: Board>(
+    position: &Position<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
     if stop.load(Ordering::Relaxed) {
         return None;
     }
     if depth == 0 {
         return Some(1);
     }
-    stoppable(position, &SideViews::of(position), depth, stop)
+    match B::as_narrow(position) {
+        Some(narrow) => stoppable(narrow, &SideViews::of(narrow), depth, stop),
+        None => stoppable_on_any_grid(position, depth, stop),
+    }
+}
+
+/// [`perft()`] that reads `stop` at each position more than [`UNSTOPPABLE_DEPTH`] plies from
+/// the leaves, on any grid.
+fn stoppable_on_any_grid<B: Board>(
+    position: &Position<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth <= UNSTOPPABLE_DEPTH {
+        return Some(perft(position, depth));
+    }
+    let mut total = 0;
+    for &m in &position.legal_moves() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mut next = *position;
+        next.play_unchecked(m);
+        total += stoppable_on_any_grid(&next, depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 /// [`bulk`] that reads `stop` at each position more than [`UNSTOPPABLE_DEPTH`] plies from the
@@ -213,11 +244,11 @@ pub fn divide<B: Board>(position: &Position<B>, depth: u32) -> Vec<(Move<B>, u64
 /// let split = perft::divide_stoppable(&start, 2, &AtomicBool::new(false));
 /// assert_eq!(split, Some(perft::divide(&start, 2)));
 /// ```
-pub fn divide_stoppable(
-    position: &Position,
+pub fn divide_stoppable<B: Board>(
+    position: &Position<B>,
     depth: u32,
     stop: &AtomicBool,
-) -> Option<Vec<(Move, u64)>> {
+) -> Option<Vec<(Move<B>, u64)>> {
     let mut split = Vec::new();
     for &m in &position.legal_moves() {
         let mut next = *position;
