@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use common::fixtures::perft_fixtures;
 use tafl_engine::notation::{self, FullMove};
 use tafl_engine::protocol::is_documented_reply;
-use tafl_engine::{Game, Move, Outcome, Position, Side, Variant, perft};
+use tafl_engine::{Board, Game, Move, Outcome, Position, Side, Variant, Wide, perft};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -134,7 +134,7 @@ impl Drop for Engine {
     }
 }
 
-fn record_after(position: &Position, m: Move) -> (Position, String) {
+fn record_after<B: Board>(position: &Position<B>, m: Move<B>) -> (Position<B>, String) {
     let mut next = *position;
     next.play(m).expect("legal");
     let record = notation::position_record(&next);
@@ -355,9 +355,9 @@ fn a_host_message_during_a_perft_stops_it_and_drops_it() {
 /// (`rules`, `side`, `start`, then `clock` before each `play`, `opponent-move` with the moves
 /// since our last one, `move <record>` after accepting ours, `finish`, `goodbye`), keeping the
 /// engine's clock and checking every move with the library.
-struct Host {
+struct Host<B: Board> {
     engine: Engine,
-    game: Game,
+    game: Game<B>,
     engine_side: Side,
     seed: u64,
     /// The engine's main time left and overtime periods, as the host counts them.
@@ -367,7 +367,7 @@ struct Host {
     unsent: Vec<String>,
 }
 
-impl Host {
+impl<B: Board> Host<B> {
     fn random(&mut self, below: usize) -> usize {
         // xorshift64*: a fixed seed gives the same game every run.
         self.seed ^= self.seed >> 12;
@@ -406,7 +406,7 @@ impl Host {
     }
 
     /// Sends the moves since the engine's last one, the clock and `play`; returns its move.
-    fn ask_for_move(&mut self, resend_last: bool) -> Move {
+    fn ask_for_move(&mut self, resend_last: bool) -> Move<B> {
         let record = notation::position_record(self.game.position());
         if !self.unsent.is_empty() {
             let moves = self.unsent.join("|");
@@ -423,7 +423,7 @@ impl Host {
         let asked = Instant::now();
         let answer = self.engine.until("move ").pop().unwrap();
         self.charge(asked.elapsed());
-        let m: Move = answer["move ".len()..].parse().expect("a move");
+        let m: Move<B> = answer["move ".len()..].parse().expect("a move");
         assert!(
             self.game.position().is_legal(m),
             "illegal {m} in {}",
@@ -458,13 +458,18 @@ fn whole_game(variant: Variant, engine_side: Side, seed: u64) {
 /// A whole game set up by the rules string `rules` (sent as it is).
 fn whole_game_from(rules: &str, engine_side: Side, seed: u64) {
     let variant: Variant = rules.parse().expect("a rules string the engine plays");
+    whole_game_on(rules, &variant, engine_side, seed);
+}
+
+/// A whole game of `variant`, on either grid, set up by the rules string `rules`.
+fn whole_game_on<B: Board>(rules: &str, variant: &Variant<B>, engine_side: Side, seed: u64) {
     let mut engine = Engine::start();
     engine.send(&format!("rules {rules}"));
     engine.send(&format!("side {engine_side}"));
     engine.send("start");
     let mut host = Host {
         engine,
-        game: Game::new(&variant),
+        game: Game::new(variant),
         engine_side,
         seed,
         main_time: Duration::from_millis(1500),
@@ -508,6 +513,11 @@ fn whole_game_from(rules: &str, engine_side: Side, seed: u64) {
         let moves = host.unsent.join("|");
         host.engine.send(&format!("opponent-move {moves} {record}"));
     }
+    eprintln!(
+        "{} plies, {:?}",
+        host.game.moves().len(),
+        host.game.outcome()
+    );
     // The engine's board is the host's board.
     let facts = host.engine.facts();
     let record = notation::position_record(host.game.position());
@@ -561,6 +571,104 @@ fn whole_games_of_every_opentafl_variant_as_opentafl_sends_them() {
         eprintln!("{name} as {side}");
         whole_game_from(rules, side, 0x7777 + index as u64);
     }
+}
+
+/// Whole games on boards above 11x11: OpenTafl's 13x13, 15x15 and 19x19 rules strings
+/// (tests/data/opentafl-wide.txt, as an external engine receives them) and hnefatafl.org's
+/// 13x13 game by name, the engine on each side in turn; every move it answers is legal, and its
+/// board is the host's at the end.
+#[test]
+fn whole_games_on_boards_above_eleven_squares() {
+    let starts: Vec<_> = common::variant_fixtures::wide_fixtures()
+        .into_iter()
+        .filter(|fixture| fixture.id.ends_with("-start"))
+        .collect();
+    assert!(starts.len() >= 3, "13x13, 15x15 and 19x19 starts");
+    for (index, fixture) in starts.iter().enumerate() {
+        let variant: Variant<Wide> = fixture.rules.parse().expect("the fixture's rules read");
+        let side = if index % 2 == 0 {
+            Side::Defenders
+        } else {
+            Side::Attackers
+        };
+        eprintln!("{} as {side}", fixture.id);
+        whole_game_on(&fixture.rules, &variant, side, 0x3131 + index as u64);
+    }
+    let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    whole_game_on(
+        "hnefatafl-org-copenhagen-13",
+        &thirteen,
+        Side::Attackers,
+        0x1313,
+    );
+}
+
+/// `rules <string>` of a board above 11x11, then every command a person or a script sends.
+#[test]
+fn a_nineteen_square_board_over_the_protocol() {
+    let alea = common::variant_fixtures::wide_fixtures()
+        .into_iter()
+        .find(|fixture| fixture.rules.starts_with("dim:19"))
+        .expect("a 19x19 block");
+    let variant: Variant<Wide> = alea.rules.parse().expect("reads");
+    let start = variant.start();
+    let mut engine = Engine::start();
+    engine.send(&format!("rules {}", alea.rules));
+    let facts = engine.facts();
+    let record = notation::position_record(&start);
+    assert!(facts.contains(&format!("record {record}")), "{facts:?}");
+    engine.send("perft 2");
+    let count = engine.until("perft ").pop().unwrap();
+    assert!(
+        count.starts_with(&format!("perft 2 {} ", perft::perft(&start, 2))),
+        "{count}"
+    );
+    engine.send("moves");
+    let listed = engine.until("legal-moves ").pop().unwrap();
+    let mut moves: Vec<String> = start.legal_moves().iter().map(Move::to_string).collect();
+    moves.sort();
+    assert_eq!(
+        listed,
+        format!("legal-moves {} {}", moves.len(), moves.join(" "))
+    );
+    // A move that only a 19x19 board has, played by a person, then taken back.
+    let far = start
+        .legal_moves()
+        .into_iter()
+        .find(|m| m.from().x() > 10 || m.to().x() > 10 || m.from().y() > 10 || m.to().y() > 10)
+        .expect("a move beyond the 11th file or rank");
+    engine.send(&format!("play-move {far}"));
+    let (after, after_record) = record_after(&start, far);
+    assert!(engine.facts().contains(&format!("record {after_record}")));
+    engine.send("go depth 2");
+    let best = engine.until("bestmove ").pop().unwrap();
+    let best: Move<Wide> = best["bestmove ".len()..].parse().expect("a move");
+    assert!(after.is_legal(best), "{best}");
+    engine.send("analyze 3 1");
+    let analysis = engine.until("analysis ").pop().unwrap();
+    assert!(analysis.starts_with("analysis 3 "), "{analysis}");
+    engine.send("undo");
+    assert!(engine.facts().contains(&format!("record {record}")));
+    // A square past the board is refused, and changes nothing.
+    engine.send("play-move t1-t5");
+    assert!(engine.recv().starts_with("error 0 "));
+    // Back to a narrow board: its moves read as before, a 13x13 move is refused.
+    engine.send("rules tablut");
+    engine.send("play-move m13-m10");
+    let refused = engine.recv();
+    assert!(
+        refused.starts_with("error 0 'play-move': bad move"),
+        "{refused}"
+    );
+    engine.send("play-move e2-h2");
+    let tablut = engine.facts();
+    let (_, tablut_record) = record_after(&Position::tablut(), "e2-h2".parse().unwrap());
+    assert!(
+        tablut.contains(&format!("record {tablut_record}")),
+        "{tablut:?}"
+    );
+    engine.send("goodbye");
+    assert!(engine.wait_exit(PATIENCE).expect("exits").success());
 }
 
 #[test]
@@ -725,8 +833,8 @@ fn a_refused_rules_string_is_critical_and_keeps_the_game() {
         Variant::tablut().to_string().replace("linc:n", "linc:y"),
         "dim:9 name:Tablut atkf:y kj:j start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/"
             .to_string(),
-        "dim:13 esc:e surf:n ks:c cor: cens: start:/13/13/13/13/13/13/13/13/13/13/13/13/13/"
-            .to_string(),
+        // Above the 19x19 the engine plays.
+        format!("dim:21 esc:e surf:n ks:c cor: cens: start:{}", "/21".repeat(21) + "/"),
         "nonsense".to_string(),
     ] {
         engine.send(&format!("rules {refused}"));

@@ -21,7 +21,7 @@ use std::process::ExitCode;
 
 use tafl_engine::protocol::reply;
 use tafl_engine::protocol::{ClockCommand, Command, Input, error_reply, parse_command};
-use tafl_engine::{Game, Move, Outcome, Position, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Game, Move, Outcome, Position, Side, Variant, notation};
 
 pub use link::{Failure, Link, run_guard_if_asked};
 
@@ -285,6 +285,14 @@ fn handle<O: Opponent>(
     match command {
         Command::Hello | Command::Start => Ok(()),
         Command::Rules(variant) => {
+            let AnyVariant::Narrow(variant) = *variant else {
+                // The adapters follow the opponent's game on the narrow grid.
+                say(&reply::error(
+                    true,
+                    "rules refused: this adapter plays boards up to 11x11",
+                ));
+                return Ok(());
+            };
             if let Some(why) = opponent
                 .refuses_rules(&variant)
                 .or_else(|| opponent.refuses_start(&variant.start()))

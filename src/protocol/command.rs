@@ -8,11 +8,12 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+use crate::board::{Board, Narrow, Wide};
 use crate::moves::Move;
 use crate::notation::MoveParseError;
 use crate::piece::Side;
 use crate::search::Clock;
-use crate::variant::{RulesStringError, Variant};
+use crate::variant::{AnyVariant, RulesStringError};
 
 /// Longest line the engine reads, in bytes; longer lines are refused whole.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
@@ -23,17 +24,19 @@ pub const MAX_GO_DEPTH: u32 = 100;
 /// Longest `analyze` or `go movetime` the engine accepts: one day.
 pub const MAX_THINK_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 
-/// One command, as read from a line.
+/// One command, as read from a line. `B` is the board type of its moves (`opponent-move`,
+/// `play-move`): [`Narrow`] by default, [`Wide`] to read moves of boards above 11x11
+/// ([`parse_command_on`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+pub enum Command<B: Board = Narrow> {
     // ---- OTEP (OpenTafl Engine Protocol) ----
     /// `hello`: the host greets the engine; nothing to answer.
     Hello,
     /// `start`: the host says the game has started; nothing to do.
     Start,
     /// `rules <rules-string>` (or a game's name: `rules tablut`, `rules copenhagen`, ...; see
-    /// [`Variant::names`]): a new game.
-    Rules(Box<Variant>),
+    /// [`AnyVariant::names`]): a new game, on a board up to 19x19.
+    Rules(Box<AnyVariant>),
     /// `position <record>`: replace the board; the side to move stays.
     Position(String),
     /// `side attackers|defenders`: set the side to move.
@@ -47,7 +50,7 @@ pub enum Command {
     /// `opponent-move <m1[|m2...]> <record>`: the other side moved; the record is the board after.
     OpponentMove {
         /// The moves, oldest first.
-        moves: Vec<Move>,
+        moves: Vec<Move<B>>,
         /// The board after them.
         record: String,
     },
@@ -80,7 +83,7 @@ pub enum Command {
     /// `moves`: the legal moves.
     Moves,
     /// `play-move <move>`: play a move on the engine's board (for a person).
-    PlayMove(Move),
+    PlayMove(Move<B>),
     /// `undo`: take back the last move.
     Undo,
     /// `new`: restart the current game from its start position.
@@ -93,7 +96,7 @@ pub enum Command {
     Help,
 }
 
-impl Command {
+impl<B: Board> Command<B> {
     /// The command's word, as it is typed.
     pub fn name(&self) -> &'static str {
         match self {
@@ -249,7 +252,7 @@ pub enum CommandError {
     },
     /// A rules string that this engine cannot play.
     #[error("rules refused: {0}")]
-    Rules(RulesStringError),
+    Rules(RulesStringError<Wide>),
 }
 
 impl CommandError {
@@ -320,7 +323,7 @@ fn no_more(
     }
 }
 
-fn parse_move(command: &'static str, text: &str) -> Result<Move, CommandError> {
+fn parse_move<B: Board>(command: &'static str, text: &str) -> Result<Move<B>, CommandError> {
     text.parse().map_err(|error| CommandError::BadMove {
         command,
         text: quote(text),
@@ -386,7 +389,9 @@ fn side_time(word: Option<&str>, periods: u32) -> Result<SideTime, CommandError>
     })
 }
 
-fn parse_clock(mut words: std::str::SplitAsciiWhitespace<'_>) -> Result<Command, CommandError> {
+fn parse_clock<B: Board>(
+    mut words: std::str::SplitAsciiWhitespace<'_>,
+) -> Result<Command<B>, CommandError> {
     let attackers = words.next();
     let defenders = words.next();
     let overtime = words.next();
@@ -409,7 +414,9 @@ fn parse_clock(mut words: std::str::SplitAsciiWhitespace<'_>) -> Result<Command,
     Ok(Command::Clock(command))
 }
 
-fn parse_go(mut words: std::str::SplitAsciiWhitespace<'_>) -> Result<Command, CommandError> {
+fn parse_go<B: Board>(
+    mut words: std::str::SplitAsciiWhitespace<'_>,
+) -> Result<Command<B>, CommandError> {
     let mut limits = GoLimits::default();
     let takes = "depth <n>, movetime <ms> and nodes <n>, each at most once";
     while let Some(key) = words.next() {
@@ -482,7 +489,7 @@ fn parse_go(mut words: std::str::SplitAsciiWhitespace<'_>) -> Result<Command, Co
 }
 
 /// The rules of a `rules` command: a shorthand or an OpenTafl rules string.
-fn parse_rules(rest: &str) -> Result<Command, CommandError> {
+fn parse_rules<B: Board>(rest: &str) -> Result<Command<B>, CommandError> {
     let rest = rest.trim_matches(|c: char| c.is_ascii_whitespace());
     if rest.is_empty() {
         return Err(CommandError::Missing {
@@ -490,12 +497,12 @@ fn parse_rules(rest: &str) -> Result<Command, CommandError> {
             what: "a rules string, or a game's name such as tablut or copenhagen",
         });
     }
-    if let Some(variant) = Variant::by_name(rest) {
+    if let Some(variant) = AnyVariant::by_name(rest) {
         return Ok(Command::Rules(Box::new(variant)));
     }
     let mut words = rest.split_ascii_whitespace();
     if let (Some(first), Some(extra)) = (words.next(), words.next()) {
-        if Variant::by_name(first).is_some() {
+        if AnyVariant::by_name(first).is_some() {
             // `rules tablut extra`: a shorthand with a stray word, not a rules string.
             return Err(CommandError::Extra {
                 command: "rules",
@@ -504,7 +511,7 @@ fn parse_rules(rest: &str) -> Result<Command, CommandError> {
             });
         }
     }
-    rest.parse::<Variant>()
+    rest.parse::<AnyVariant>()
         .map(|variant| Command::Rules(Box::new(variant)))
         .map_err(CommandError::Rules)
 }
@@ -526,6 +533,19 @@ fn rest_of_line<'a>(line: &'a str, word: &str) -> &'a str {
 /// assert!(parse_command("perft three").is_err());
 /// ```
 pub fn parse_command(line: &str) -> Result<Command, CommandError> {
+    parse_command_on::<Narrow>(line)
+}
+
+/// Reads one command as [`parse_command`] does, its moves for the board type `B`: with
+/// [`Wide`], moves of boards up to 19x19 (`m13-m10`), and every move a narrow board has.
+///
+/// ```
+/// use tafl_engine::protocol::{parse_command, parse_command_on, Command};
+/// use tafl_engine::Wide;
+/// assert!(matches!(parse_command_on::<Wide>("play-move m13-m10"), Ok(Command::PlayMove(_))));
+/// assert!(parse_command("play-move m13-m10").is_err());
+/// ```
+pub fn parse_command_on<B: Board>(line: &str) -> Result<Command<B>, CommandError> {
     if line.len() > MAX_LINE_BYTES {
         return Err(CommandError::TooLong(line.len()));
     }
@@ -714,6 +734,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Variant;
 
     fn error_text(line: &str) -> String {
         parse_command(line).unwrap_err().to_string()
@@ -797,16 +818,28 @@ mod tests {
 
     #[test]
     fn rules_take_shorthands_and_strings() {
+        assert!(matches!(parse_command("rules tablut"), Ok(Command::Rules(v)) if v.size() == 9));
         assert!(
-            matches!(parse_command("rules tablut"), Ok(Command::Rules(v)) if v.rules().size() == 9)
-        );
-        assert!(
-            matches!(parse_command("rules Tawlbwrdd"), Ok(Command::Rules(v)) if v.rules().size() == 11)
+            matches!(parse_command("rules Tawlbwrdd"), Ok(Command::Rules(v)) if v.size() == 11)
         );
         let string = Variant::tablut().to_string();
         assert!(
-            matches!(parse_command(&format!("rules {string}")), Ok(Command::Rules(v)) if *v == Variant::tablut())
+            matches!(parse_command(&format!("rules {string}")), Ok(Command::Rules(v)) if *v == AnyVariant::Narrow(Variant::tablut()))
         );
+        // Boards above 11x11, by name or string, whatever the grid of the command's moves.
+        let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        for line in [
+            "rules hnefatafl-org-copenhagen-13".to_string(),
+            format!("rules {thirteen}"),
+        ] {
+            let expected = AnyVariant::Wide(thirteen.clone());
+            assert!(matches!(parse_command(&line), Ok(Command::Rules(v)) if *v == expected));
+            assert!(
+                matches!(parse_command_on::<Wide>(&line), Ok(Command::Rules(v)) if *v == expected)
+            );
+        }
+        let too_large = parse_command("rules dim:21 start:/21/").unwrap_err();
+        assert!(too_large.is_critical() && too_large.to_string().contains("21"));
         let refused =
             parse_command(&format!("rules {}", string.replace("linc:n", "linc:y"))).unwrap_err();
         assert!(refused.is_critical());

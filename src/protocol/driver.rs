@@ -30,11 +30,12 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use crate::board::Wide;
 use crate::search::{SearchConfig, Searcher, StopHandle};
 
-use super::command::{Command, CommandError, MAX_LINE_BYTES, parse_command};
+use super::command::{Command, CommandError, MAX_LINE_BYTES, parse_command_on};
 use super::reply;
-use super::session::{Job, JobKind, JobOutcome, Session, SessionOptions, error_reply};
+use super::session::{AnyJob, AnyOutcome, Session, SessionOptions, error_reply};
 
 /// One line of input, as the reader hands it on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -233,19 +234,19 @@ impl LazySearcher {
 /// What the worker thread is asked to do.
 enum WorkerMessage {
     /// Run a job and report its outcome.
-    Run(u64, Box<Job>, Arc<AtomicBool>),
+    Run(u64, Box<AnyJob>, Arc<AtomicBool>),
     /// Forget what the searcher learnt (new rules), while the host is still setting up.
     Clear,
 }
 
 enum Event {
     Input(Input),
-    Done(u64, JobOutcome),
+    Done(u64, AnyOutcome),
 }
 
 struct Running {
     id: u64,
-    job: Job,
+    job: AnyJob,
     started: Instant,
     /// The watchdog: stop the search at this time whatever it is doing.
     deadline: Option<Instant>,
@@ -283,7 +284,7 @@ struct Driver {
     stop_receiver: Receiver<StopHandle>,
     running: Option<Running>,
     /// Commands waiting for the running job, with the length of each one's line.
-    queue: VecDeque<(Result<Command, CommandError>, usize)>,
+    queue: VecDeque<(Result<Command<Wide>, CommandError>, usize)>,
     /// The sum of those lengths.
     queued_bytes: usize,
     next_id: u64,
@@ -321,12 +322,12 @@ impl Driver {
         }
     }
 
-    fn start(&mut self, job: Job) {
+    fn start(&mut self, job: AnyJob) {
         let id = self.next_id;
         self.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
-        let mut deadline = job.hard_limit.map(|limit| started + limit);
+        let mut deadline = job.hard_limit().map(|limit| started + limit);
         if self.closing && job.is_search() {
             // After goodbye or end of input a search answers at once.
             cancel.store(true, Ordering::Relaxed);
@@ -352,7 +353,7 @@ impl Driver {
     }
 
     /// A command, in input order, when no job runs.
-    fn process(&mut self, item: Result<Command, CommandError>) {
+    fn process(&mut self, item: Result<Command<Wide>, CommandError>) {
         match item {
             Err(error) => self.printer.line(&error_reply(&error)),
             Ok(Command::Goodbye) => exit_now(&self.printer),
@@ -373,7 +374,7 @@ impl Driver {
 
     /// Puts a command behind the running job, or refuses it when [`MAX_WAITING_COMMANDS`] or
     /// [`MAX_WAITING_BYTES`] would be passed: `false` then, and the refusal is printed.
-    fn enqueue(&mut self, item: Result<Command, CommandError>, bytes: usize) -> bool {
+    fn enqueue(&mut self, item: Result<Command<Wide>, CommandError>, bytes: usize) -> bool {
         if self.queue.len() >= MAX_WAITING_COMMANDS
             || self.queued_bytes.saturating_add(bytes) > MAX_WAITING_BYTES
         {
@@ -394,14 +395,14 @@ impl Driver {
     }
 
     /// The next waiting command.
-    fn dequeue(&mut self) -> Option<Result<Command, CommandError>> {
+    fn dequeue(&mut self) -> Option<Result<Command<Wide>, CommandError>> {
         let (item, bytes) = self.queue.pop_front()?;
         self.queued_bytes -= bytes;
         Some(item)
     }
 
     /// A command that arrives while a job runs; `bytes` is its line's length.
-    fn arrive_while_running(&mut self, item: Result<Command, CommandError>, bytes: usize) {
+    fn arrive_while_running(&mut self, item: Result<Command<Wide>, CommandError>, bytes: usize) {
         match &item {
             Ok(Command::Goodbye) => self.close(true),
             Ok(Command::Stop) => self.stop_running(false),
@@ -412,7 +413,7 @@ impl Driver {
                 }
                 // A clock after `play` (as the OTEP text orders it) may shorten that search.
                 if let Some(running) = self.running.as_mut() {
-                    if let JobKind::Play { side, .. } = running.job.kind {
+                    if let Some(side) = running.job.play_side() {
                         let (_, hard) = self.session.play_limits(side);
                         let new_deadline = running.started + hard;
                         if running.deadline.is_none_or(|old| new_deadline < old) {
@@ -486,7 +487,7 @@ impl Driver {
                 {
                     return;
                 }
-                (parse_command(&line), line.len())
+                (parse_command_on::<Wide>(&line), line.len())
             }
         };
         if self.running.is_some() {
@@ -498,7 +499,7 @@ impl Driver {
         }
     }
 
-    fn on_done(&mut self, id: u64, outcome: JobOutcome) {
+    fn on_done(&mut self, id: u64, outcome: AnyOutcome) {
         let Some(running) = self.running.take_if(|running| running.id == id) else {
             return;
         };
@@ -622,7 +623,7 @@ pub fn run_stdio(options: SessionOptions) -> ! {
             let outcome = run.unwrap_or_else(|_| {
                 // The searcher may be half-updated: forget what it learnt.
                 searcher.clear();
-                JobOutcome::Failed
+                job.failed()
             });
             if worker_events.send(Event::Done(id, outcome)).is_err() {
                 return;

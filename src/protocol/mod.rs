@@ -17,7 +17,7 @@ mod session;
 
 pub use command::{
     ClockCommand, Command, CommandError, FinishCode, GoLimits, MAX_LINE_BYTES, SideTime,
-    parse_command,
+    parse_command, parse_command_on,
 };
 pub use driver::{Input, LineReader, run_stdio};
 pub use reply::is_documented_reply;

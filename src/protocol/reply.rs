@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use crate::board::{Board, Wide};
 use crate::moves::Move;
 use crate::notation;
 use crate::position::Position;
@@ -71,7 +72,7 @@ pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
 }
 
 /// Moves joined by `sep`.
-pub fn join_moves(moves: &[Move], sep: &str) -> String {
+pub fn join_moves<B: Board>(moves: &[Move<B>], sep: &str) -> String {
     moves
         .iter()
         .map(Move::to_string)
@@ -80,7 +81,11 @@ pub fn join_moves(moves: &[Move], sep: &str) -> String {
 }
 
 /// The lines of `show`: the diagram, then `to-move`, `hash`, `record`, `result` lines.
-pub fn show_lines(position: &Position, result: Option<String>, variant: &str) -> Vec<String> {
+pub fn show_lines<B: Board>(
+    position: &Position<B>,
+    result: Option<String>,
+    variant: &str,
+) -> Vec<String> {
     let mut lines: Vec<String> = notation::diagram(position)
         .lines()
         .map(str::to_string)
@@ -101,7 +106,9 @@ fn is_printable(line: &str) -> bool {
 }
 
 fn is_simple_move(word: &str) -> bool {
-    word.parse::<Move>().is_ok_and(|m| m.to_string() == word)
+    // The wide grid's moves: every board's, up to 19x19.
+    word.parse::<Move<Wide>>()
+        .is_ok_and(|m| m.to_string() == word)
 }
 
 fn is_number(word: &str) -> bool {
@@ -122,9 +129,9 @@ fn is_free_text(rest: &str) -> bool {
 }
 
 /// A diagram row `9  . . . a a a . . .` or the file line `   a b c ...`.
-/// Board sizes the engine plays (odd, 5 to 11: see `Rules::new`).
+/// Board sizes the engine plays (odd, 5 to 19: see `Rules::new` and docs/wide-boards.md).
 fn is_board_width(width: usize) -> bool {
-    matches!(width, 5 | 7 | 9 | 11)
+    width % 2 == 1 && (5..=usize::from(Wide::MAX_SIZE)).contains(&width)
 }
 
 fn is_diagram_line(line: &str) -> bool {
@@ -138,7 +145,7 @@ fn is_diagram_line(line: &str) -> bool {
             return false;
         };
         let squares: Vec<&str> = words.collect();
-        (1..=11).contains(&rank)
+        rank >= 1
             && is_board_width(squares.len())
             && rank <= squares.len()
             && squares
@@ -281,6 +288,10 @@ mod tests {
             " 5  a a d d K d d a a",
             "   a b c d e f g h i",
             "    a b c d e f g h i j k",
+            "19  + + a . . a . . . . . . . a . . a + +",
+            "    a b c d e f g h i j k l m n o p q r s",
+            "move s19-s1",
+            "bestmove m13-m10",
             "to-move defenders",
             "hash 0123456789abcdef",
             "record /3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
@@ -322,6 +333,10 @@ mod tests {
             "legal-moves 3 a4-a2",
             "9  . . x",
             "   a b d",
+            "21  . . . . . . . . . . . . . . . . . . . . .",
+            "    a b c d e f g h i j k l m n o p q r s t u",
+            "12  . . . . . . . . . . . .",
+            "move t1-t2",
         ] {
             assert!(!is_documented_reply(line), "{line:?}");
         }
@@ -333,6 +348,15 @@ mod tests {
             for line in show_lines(&position, Some("draw: agreed".into()), "Tablut") {
                 assert!(is_documented_reply(&line), "{line:?}");
             }
+        }
+        let thirteen = crate::Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
+        let lines = show_lines(&thirteen, None, "Copenhagen 13x13");
+        assert!(
+            lines[0].starts_with("13  + . . a a a a a a a . . +"),
+            "{lines:?}"
+        );
+        for line in lines {
+            assert!(is_documented_reply(&line), "{line:?}");
         }
     }
 
