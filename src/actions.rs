@@ -36,6 +36,7 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
+use crate::board::{Board, Narrow};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::rules::Rules;
@@ -44,8 +45,8 @@ use crate::square::Square;
 /// The smallest board an [`ActionSpace`] numbers.
 pub const MIN_ACTION_BOARD_SIZE: u8 = 5;
 
-/// The largest board an [`ActionSpace`] numbers (19x19, larger than the crate plays today: the
-/// numbering of a size never changes, so it is fixed now for sizes to come).
+/// The largest board an [`ActionSpace`] numbers (19x19: boards above 11x11 are played on the
+/// wide grid, [`Wide`](crate::Wide)); the numbering of a size never changes.
 pub const MAX_ACTION_BOARD_SIZE: u8 = 19;
 
 /// The four directions of a move, in the order of the action index.
@@ -115,8 +116,9 @@ impl ActionParts {
 }
 
 /// Why an action, a move or a buffer does not fit an [`ActionSpace`]. Nothing was written.
+/// `B` is the board type of the moves and squares it names ([`Narrow`] by default).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ActionError {
+pub enum ActionError<B: Board = Narrow> {
     /// The board size is outside 5 to 19.
     #[error("no action space for a {0}x{0} board: sizes go from 5 to 19")]
     UnsupportedSize(u8),
@@ -146,20 +148,21 @@ pub enum ActionError {
         /// The board's size.
         size: u8,
     },
-    /// The action's squares exist on the board but not on the crate's grid (boards above 11x11,
-    /// numbered already, are not played yet).
-    #[error("action {0} is on a board larger than this crate plays")]
+    /// The action's squares exist on the board but not on the grid asked for (an action of a
+    /// board above 11x11 read as a move of the narrow grid: [`ActionSpace::action_to_move_on`]
+    /// with [`Wide`](crate::Wide) reads it).
+    #[error("action {0} is on a board larger than this grid holds (boards above 11x11 are Wide)")]
     NotPlayable(usize),
     /// The move does not go along a rank or a file, or goes nowhere.
     #[error("{0} is not a move along a rank or a file")]
-    NotStraight(Move),
+    NotStraight(Move<B>),
     /// A square of the move is off this board.
     #[error("{square} of {m} is not on a {size}x{size} board")]
     MoveOffBoard {
         /// The move.
-        m: Move,
+        m: Move<B>,
         /// The square off the board.
-        square: Square,
+        square: Square<B>,
         /// The board's size.
         size: u8,
     },
@@ -198,9 +201,9 @@ impl ActionSpace {
         Ok(ActionSpace { size })
     }
 
-    /// The action space of the board `rules` are played on.
-    pub const fn of(rules: Rules) -> ActionSpace {
-        // Every size the rules allow (5 to 11) has an action space.
+    /// The action space of the board `rules` are played on (either grid).
+    pub const fn of<B: Board>(rules: Rules<B>) -> ActionSpace {
+        // Every size the rules allow (5 to 19) has an action space.
         ActionSpace { size: rules.size() }
     }
 
@@ -256,9 +259,33 @@ impl ActionSpace {
     }
 
     /// The move of `action`. Raises [`ActionError::OutOfRange`] for a number past the last
-    /// action and [`ActionError::LandsOffBoard`] for an action no position has as a legal move.
+    /// action and [`ActionError::LandsOffBoard`] for an action no position has as a legal move;
+    /// [`ActionError::NotPlayable`] for an action of a board above 11x11
+    /// ([`ActionSpace::action_to_move_on`] reads those).
     pub fn action_to_move(self, action: usize) -> Result<Move, ActionError> {
-        let parts = self.decode(action)?;
+        self.action_to_move_on::<Narrow>(action)
+    }
+
+    /// The move of `action` on the grid `B`: [`ActionSpace::action_to_move`] for any board type
+    /// (with [`Wide`](crate::Wide), the actions of boards up to 19x19).
+    ///
+    /// ```
+    /// use tafl_engine::actions::ActionSpace;
+    /// use tafl_engine::{Move, Wide};
+    /// let space = ActionSpace::new(19)?;
+    /// let m: Move<Wide> = "s1-s19".parse()?;
+    /// let action = space.move_to_action_on(m)?;
+    /// assert_eq!(space.action_to_move_on::<Wide>(action)?, m);
+    /// assert!(space.action_to_move(action).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn action_to_move_on<B: Board>(self, action: usize) -> Result<Move<B>, ActionError<B>> {
+        // `decode`'s one error: the number is past the last action.
+        let parts = self.decode(action).map_err(|_| ActionError::OutOfRange {
+            action,
+            size: self.size,
+            num_actions: self.num_actions(),
+        })?;
         let (to_x, to_y) = parts.landing();
         let size = i32::from(self.size);
         if !(0..size).contains(&to_x) || !(0..size).contains(&to_y) {
@@ -272,8 +299,8 @@ impl ActionSpace {
             });
         }
         // On the board, so both coordinates are below 19 and fit a u8.
-        let from = Square::new(parts.x, parts.y);
-        let to = Square::new(to_x as u8, to_y as u8);
+        let from = Square::<B>::at(parts.x, parts.y);
+        let to = Square::<B>::at(to_x as u8, to_y as u8);
         match (from, to) {
             (Some(from), Some(to)) => Ok(Move::new(from, to)),
             _ => Err(ActionError::NotPlayable(action)),
@@ -283,6 +310,12 @@ impl ActionSpace {
     /// The action of `m`. Raises [`ActionError::NotStraight`] for a move that is not along a
     /// rank or a file and [`ActionError::MoveOffBoard`] for one with a square off this board.
     pub fn move_to_action(self, m: Move) -> Result<usize, ActionError> {
+        self.move_to_action_on(m)
+    }
+
+    /// The action of `m`, a move of either grid: [`ActionSpace::move_to_action`] for any board
+    /// type (with [`Wide`](crate::Wide), the moves of boards up to 19x19).
+    pub fn move_to_action_on<B: Board>(self, m: Move<B>) -> Result<usize, ActionError<B>> {
         for square in [m.from(), m.to()] {
             if square.x() >= self.size || square.y() >= self.size {
                 return Err(ActionError::MoveOffBoard {
@@ -310,7 +343,7 @@ impl ActionSpace {
     }
 
     /// Checks that a buffer holds `expected` values.
-    fn check_length(expected: usize, found: usize) -> Result<(), ActionError> {
+    fn check_length<B: Board>(expected: usize, found: usize) -> Result<(), ActionError<B>> {
         if expected == found {
             Ok(())
         } else {
@@ -322,15 +355,15 @@ impl ActionSpace {
     /// move's action, `false` (0) elsewhere. Any type made from a `bool` will do: `bool`, `u8`,
     /// `f32`. On an error (a move off the board, a buffer of the wrong length) `out` is left as
     /// it was.
-    pub fn mask_into<T: From<bool> + Copy>(
+    pub fn mask_into<B: Board, T: From<bool> + Copy>(
         self,
-        moves: &[Move],
+        moves: &[Move<B>],
         out: &mut [T],
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), ActionError<B>> {
         Self::check_length(self.num_actions(), out.len())?;
         let actions = moves
             .iter()
-            .map(|&m| self.move_to_action(m))
+            .map(|&m| self.move_to_action_on(m))
             .collect::<Result<Vec<_>, _>>()?;
         out.fill(T::from(false));
         for action in actions {
@@ -341,11 +374,11 @@ impl ActionSpace {
 
     /// Writes the legal-move mask of `game` into `out` (see [`ActionSpace::mask_into`]); none
     /// is legal once the game is over (repetitions included). Returns how many moves are legal.
-    pub fn legal_mask_into<T: From<bool> + Copy>(
+    pub fn legal_mask_into<B: Board, T: From<bool> + Copy>(
         self,
-        game: &Game,
+        game: &Game<B>,
         out: &mut [T],
-    ) -> Result<usize, ActionError> {
+    ) -> Result<usize, ActionError<B>> {
         self.check_board(game)?;
         let moves = game.legal_moves();
         self.mask_into(&moves, out)?;
@@ -355,11 +388,11 @@ impl ActionSpace {
     /// The legal-move masks of `games`, one after the other, into `out` (`games.len() *
     /// num_actions` values): row `i` is game `i`'s mask. Checked whole before anything is
     /// written.
-    pub fn legal_masks_into<G: Borrow<Game>, T: From<bool> + Copy>(
+    pub fn legal_masks_into<B: Board, G: Borrow<Game<B>>, T: From<bool> + Copy>(
         self,
         games: &[G],
         out: &mut [T],
-    ) -> Result<(), ActionError> {
+    ) -> Result<(), ActionError<B>> {
         Self::check_length(games.len() * self.num_actions(), out.len())?;
         for game in games {
             self.check_board(game.borrow())?;
@@ -371,18 +404,18 @@ impl ActionSpace {
     }
 
     /// The actions of `game`'s legal moves, in increasing order (none once the game is over).
-    pub fn legal_actions(self, game: &Game) -> Result<Vec<usize>, ActionError> {
+    pub fn legal_actions<B: Board>(self, game: &Game<B>) -> Result<Vec<usize>, ActionError<B>> {
         self.check_board(game)?;
         let mut actions = game
             .legal_moves()
             .iter()
-            .map(|&m| self.move_to_action(m))
+            .map(|&m| self.move_to_action_on(m))
             .collect::<Result<Vec<_>, _>>()?;
         actions.sort_unstable();
         Ok(actions)
     }
 
-    fn check_board(self, game: &Game) -> Result<(), ActionError> {
+    fn check_board<B: Board>(self, game: &Game<B>) -> Result<(), ActionError<B>> {
         let found = game.position().rules().size();
         if found == self.size {
             Ok(())
@@ -512,7 +545,7 @@ mod tests {
             space.action_to_move(3 * 8),
             Err(ActionError::LandsOffBoard { .. })
         ));
-        // On a 19x19 board (numbered, not played yet) a move to file l is not a crate move.
+        // On a 19x19 board a move to file l is not a move of the narrow grid, but is of the wide.
         let wide = ActionSpace::new(19).unwrap();
         let to_l1 = wide
             .encode(ActionParts {
@@ -527,6 +560,38 @@ mod tests {
             Err(ActionError::NotPlayable(to_l1))
         );
         assert_eq!(wide.move_to_action("a1-k1".parse().unwrap()), Ok(to_l1 - 1));
+        let a1_l1: Move<crate::Wide> = "a1-l1".parse().unwrap();
+        assert_eq!(wide.action_to_move_on(to_l1), Ok(a1_l1));
+        assert_eq!(wide.move_to_action_on(a1_l1), Ok(to_l1));
+    }
+
+    #[test]
+    fn every_legal_move_of_boards_above_eleven_squares_has_its_action() {
+        use crate::board::Wide;
+        let starts: Vec<crate::Position<Wide>> = [
+            Variant::<Wide>::hnefatafl_org_copenhagen_13(),
+            "dim:19 atkf:y start:/19/19/19/19/19/19/19/19/19/9K9/19/19/19/19/19/19/19/t18/18T/"
+                .parse()
+                .unwrap(),
+        ]
+        .iter()
+        .map(Variant::start)
+        .collect();
+        for position in positions_along_random_games(&starts, 2, 40, 0x1313) {
+            let space = ActionSpace::of(position.rules());
+            let game = Game::from_position(position);
+            let mut mask = vec![false; space.num_actions()];
+            let count = space.legal_mask_into(&game, &mut mask).unwrap();
+            let actions = space.legal_actions(&game).unwrap();
+            let moves = game.legal_moves();
+            assert_eq!((count, actions.len()), (moves.len(), count));
+            for (action, &marked) in mask.iter().enumerate() {
+                let legal = space
+                    .action_to_move_on::<Wide>(action)
+                    .is_ok_and(|m| moves.contains(&m));
+                assert_eq!(marked, legal, "action {action}");
+            }
+        }
     }
 
     #[test]

@@ -28,6 +28,7 @@
 
 use thiserror::Error;
 
+use crate::board::{Board, Narrow};
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
 use crate::position::Position;
@@ -36,9 +37,9 @@ use crate::rules::Rules;
 /// Most characters of the input an error message repeats.
 const QUOTED_CHARS: usize = 24;
 
-/// Why a position string could not be read.
+/// Why a position string could not be read (`B`: the board type it was read for).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PositionStringError {
+pub enum PositionStringError<B: Board = Narrow> {
     /// Nothing but white space.
     #[error("the position string is empty")]
     Empty,
@@ -67,11 +68,11 @@ pub enum PositionStringError {
     },
     /// The record part is malformed or does not fit the rules.
     #[error("the record (column 1): {0}")]
-    Record(#[from] RecordError),
+    Record(#[from] RecordError<B>),
 }
 
 /// The position string of `position`: its record, a space, `a` or `d`.
-pub fn write(position: &Position) -> String {
+pub fn write<B: Board>(position: &Position<B>) -> String {
     let side = match position.side_to_move() {
         Side::Attackers => 'a',
         Side::Defenders => 'd',
@@ -86,7 +87,7 @@ fn quoted(text: &str) -> String {
 
 /// Reads a position string (see the module's documentation) for a game played under `rules`.
 /// Never panics; an error says what is wrong and where.
-pub fn parse(text: &str, rules: Rules) -> Result<Position, PositionStringError> {
+pub fn parse<B: Board>(text: &str, rules: Rules<B>) -> Result<Position<B>, PositionStringError<B>> {
     // Fields with the column (from 1) each starts at.
     let mut fields = text
         .split_whitespace()
@@ -127,6 +128,29 @@ mod tests {
             assert!(text.ends_with(" a") || text.ends_with(" d"));
             assert_eq!(text.lines().count(), 1);
         }
+    }
+
+    #[test]
+    fn positions_of_boards_above_eleven_squares_read_back_exactly() {
+        use crate::board::Wide;
+        let starts: Vec<Position<Wide>> = [
+            Variant::<Wide>::hnefatafl_org_copenhagen_13().start(),
+            // Alea Evangelii's 19x19 board, kings and soldiers only, as a rules string sets it up.
+            "dim:19 start:/19/19/19/19/19/19/19/19/19/9K9/19/19/19/19/19/19/19/t18/18T/"
+                .parse::<Variant<Wide>>()
+                .expect("reads")
+                .start(),
+        ]
+        .to_vec();
+        for position in positions_along_random_games(&starts, 2, 40, 0x1919) {
+            let text = write(&position);
+            assert_eq!(parse(&text, position.rules()), Ok(position), "{text}");
+        }
+        let thirteen = starts[0].rules();
+        assert!(matches!(
+            parse("/13/13/ a", thirteen),
+            Err(PositionStringError::Record(_))
+        ));
     }
 
     #[test]

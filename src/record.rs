@@ -45,6 +45,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::board::{Board, Narrow};
 use crate::game::{Game, PlayError};
 use crate::notation::{self, FullMove, MoveParseError, RecordError};
 use crate::piece::Side;
@@ -55,21 +56,24 @@ use crate::variant::Variant;
 const QUOTED_CHARS: usize = 40;
 
 /// A game with its record's tags: what a `.otg` file holds.
+///
+/// `B` is the board type of the game ([`Narrow`] by default; a `GameRecord<Wide>` reads and
+/// writes records of boards above 11x11).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord {
+pub struct GameRecord<B: Board = Narrow> {
     /// The tags in order, `(key, value)`, without the rules (written from `variant` and `game`).
     pub tags: Vec<(String, String)>,
     /// The game's name and rules. Its start position is not written: the game's is.
-    pub variant: Variant,
+    pub variant: Variant<B>,
     /// The game, from its start position.
-    pub game: Game,
+    pub game: Game<B>,
     /// The side that resigned after the game's last move, if one did.
     pub resigned: Option<Side>,
 }
 
 /// Why a game record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GameRecordError {
+pub enum GameRecordError<B: Board = Narrow> {
     /// No rules: neither a `[rules:...]` tag nor a rules line before the moves.
     #[error("the record has no rules: a [rules:...] tag must come before the moves")]
     MissingRules,
@@ -79,7 +83,7 @@ pub enum GameRecordError {
         /// Line number, from 1.
         line: usize,
         /// Why.
-        error: RulesStringError,
+        error: RulesStringError<B>,
     },
     /// A tag without its `:` or its closing `]`.
     #[error("line {line}: '{text}' is not a tag: expected [key:value]")]
@@ -95,7 +99,7 @@ pub enum GameRecordError {
         /// Line number, from 1.
         line: usize,
         /// Why.
-        error: RecordError,
+        error: RecordError<B>,
     },
     /// A line that is neither a tag, the rules, a start position nor a turn.
     #[error("line {line}: '{text}' is not a tag, rules, a position or a turn ('1. e2-h2 e3-h3')")]
@@ -143,7 +147,7 @@ pub enum GameRecordError {
         /// The move's text.
         text: String,
         /// Why.
-        error: PlayError,
+        error: PlayError<B>,
     },
     /// A move after a resignation.
     #[error("line {line}: '{text}' comes after a resignation")]
@@ -172,9 +176,9 @@ fn clean(text: &str) -> String {
         .collect()
 }
 
-impl GameRecord {
+impl<B: Board> GameRecord<B> {
     /// A record of `game`, played under `variant`'s rules, without tags.
-    pub fn new(variant: Variant, game: Game) -> GameRecord {
+    pub fn new(variant: Variant<B>, game: Game<B>) -> GameRecord<B> {
         GameRecord {
             tags: Vec::new(),
             variant,
@@ -206,8 +210,15 @@ impl GameRecord {
         }
     }
 
+    /// The rules string of the record: the variant's rules and name with the game's start.
+    fn rules(&self) -> Variant<B> {
+        Variant::new(self.variant.name(), *self.game.start_position())
+    }
+}
+
+impl GameRecord {
     /// The `result` tag's value for a winner: `1` the attackers, `-1` the defenders, `0` a
-    /// draw (or no winner).
+    /// draw (or no winner). The same on every grid.
     pub const fn result_value(winner: Option<Side>) -> &'static str {
         match winner {
             Some(Side::Attackers) => "1",
@@ -215,14 +226,9 @@ impl GameRecord {
             None => "0",
         }
     }
-
-    /// The rules string of the record: the variant's rules and name with the game's start.
-    fn rules(&self) -> Variant {
-        Variant::new(self.variant.name(), *self.game.start_position())
-    }
 }
 
-impl fmt::Display for GameRecord {
+impl<B: Board> fmt::Display for GameRecord<B> {
     /// The record as OpenTafl writes it (see the module's documentation).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (key, value) in &self.tags {
@@ -252,22 +258,25 @@ impl fmt::Display for GameRecord {
 }
 
 /// What the reader has seen of a record so far.
-struct Reader {
+struct Reader<B: Board> {
     tags: Vec<(String, String)>,
-    rules: Option<Variant>,
-    game: Option<Game>,
+    rules: Option<Variant<B>>,
+    game: Option<Game<B>>,
     resigned: Option<Side>,
     turn: usize,
 }
 
-impl Reader {
+impl<B: Board> Reader<B>
+where
+    Variant<B>: FromStr<Err = RulesStringError<B>>,
+{
     /// The game the moves are played in, set up from the rules on the first move.
-    fn game(&mut self) -> Result<&mut Game, GameRecordError> {
+    fn game(&mut self) -> Result<&mut Game<B>, GameRecordError<B>> {
         let rules = self.rules.as_ref().ok_or(GameRecordError::MissingRules)?;
         Ok(self.game.get_or_insert_with(|| Game::new(rules)))
     }
 
-    fn header_line(&mut self, line: usize, text: &str) -> Result<(), GameRecordError> {
+    fn header_line(&mut self, line: usize, text: &str) -> Result<(), GameRecordError<B>> {
         if let Some(inner) = text.strip_prefix('[') {
             let Some((key, value)) = inner.strip_suffix(']').and_then(|t| t.split_once(':')) else {
                 return Err(GameRecordError::Tag {
@@ -298,8 +307,8 @@ impl Reader {
         }
     }
 
-    fn read_rules(&mut self, line: usize, text: &str) -> Result<(), GameRecordError> {
-        let variant: Variant = text
+    fn read_rules(&mut self, line: usize, text: &str) -> Result<(), GameRecordError<B>> {
+        let variant: Variant<B> = text
             .trim()
             .parse()
             .map_err(|error| GameRecordError::Rules { line, error })?;
@@ -308,7 +317,7 @@ impl Reader {
         Ok(())
     }
 
-    fn turn_line(&mut self, line: usize, text: &str) -> Result<(), GameRecordError> {
+    fn turn_line(&mut self, line: usize, text: &str) -> Result<(), GameRecordError<B>> {
         let mut words = text.split_whitespace();
         let number = words.next().unwrap_or_default();
         let expected = self.turn + 1;
@@ -355,11 +364,15 @@ impl Reader {
     }
 }
 
-impl FromStr for GameRecord {
-    type Err = GameRecordError;
+impl<B: Board> FromStr for GameRecord<B>
+where
+    Variant<B>: FromStr<Err = RulesStringError<B>>,
+{
+    type Err = GameRecordError<B>;
 
-    /// Reads a record (see the module's documentation).
-    fn from_str(text: &str) -> Result<GameRecord, GameRecordError> {
+    /// Reads a record (see the module's documentation): `GameRecord` reads boards up to
+    /// 11x11, `GameRecord<Wide>` any board up to 19x19.
+    fn from_str(text: &str) -> Result<GameRecord<B>, GameRecordError<B>> {
         let mut reader = Reader {
             tags: Vec::new(),
             rules: None,
@@ -400,7 +413,7 @@ mod tests {
     use super::*;
     use crate::test_support::XorShift;
 
-    fn random_game(variant: &Variant, plies: usize, seed: u64) -> Game {
+    fn random_game<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
         let mut random = XorShift(seed);
         let mut game = Game::new(variant);
         for _ in 0..plies {
@@ -437,6 +450,31 @@ mod tests {
                 assert_eq!(read.resigned, record.resigned);
                 assert_eq!(read.to_string(), text, "printing is stable");
             }
+        }
+    }
+
+    #[test]
+    fn records_of_games_above_eleven_squares_read_back_as_wide_records_only() {
+        use crate::board::Wide;
+        let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        let nineteen: Variant<Wide> =
+            "dim:19 name:Nineteen atkf:y start:/19/19/19/19/19/19/19/19/19/9K9/19/19/19/19/19/19/19/t18/18T/"
+                .parse()
+                .unwrap();
+        for (index, variant) in [thirteen, nineteen].iter().enumerate() {
+            let game = random_game(variant, 60, 7 + index as u64);
+            assert!(game.moves().len() > 10);
+            let record = GameRecord::new(variant.clone(), game.clone());
+            let text = record.to_string();
+            let read: GameRecord<Wide> = text.parse().unwrap_or_else(|e| panic!("{e}\n{text}"));
+            assert_eq!(read.game, game);
+            assert_eq!(read.to_string(), text);
+            // The narrow grid's reader refuses it for its size, naming the rules' line.
+            let refused = text.parse::<GameRecord>().unwrap_err();
+            assert!(
+                matches!(refused, GameRecordError::Rules { .. }),
+                "{refused}"
+            );
         }
     }
 

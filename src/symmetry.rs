@@ -28,6 +28,7 @@ use thiserror::Error;
 
 use crate::actions::{ActionError, ActionParts, ActionSpace, Heading};
 use crate::bitboard::Bitboard;
+use crate::board::{Board, Narrow};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{DrawReason, Outcome, Position};
@@ -56,9 +57,10 @@ pub enum Symmetry {
     AntiTranspose,
 }
 
-/// Why a symmetry cannot map a position or a game of some rules.
+/// Why a symmetry cannot map a position or a game of some rules (`B`: the board type of the
+/// squares and moves it names).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SymmetryError {
+pub enum SymmetryError<B: Board = Narrow> {
     /// The rules are not the same after the symmetry: a square with rules of its own lands on a
     /// square without the same rules.
     #[error(
@@ -68,13 +70,13 @@ pub enum SymmetryError {
         /// The symmetry.
         symmetry: Symmetry,
         /// A square whose rules differ from its image's.
-        square: Square,
+        square: Square<B>,
         /// Its image.
-        image: Square,
+        image: Square<B>,
     },
     /// A square is off the board (a position or move of another board size).
     #[error("{0} is not on the board")]
-    OffBoard(Square),
+    OffBoard(Square<B>),
     /// The image of a move of a game could not be played in the image of the game (not reached
     /// under symmetric rules: a check, not an expected failure).
     #[error("the image {image} of move {ply} cannot be played")]
@@ -82,7 +84,7 @@ pub enum SymmetryError {
         /// The move's number in the game, from 1.
         ply: usize,
         /// The image of the move.
-        image: Move,
+        image: Move<B>,
     },
 }
 
@@ -162,7 +164,7 @@ impl Symmetry {
 
     /// The image of `square` on a board of size `size`, or `None` when the square is off that
     /// board.
-    pub fn map_square(self, size: u8, square: Square) -> Option<Square> {
+    pub fn map_square<B: Board>(self, size: u8, square: Square<B>) -> Option<Square<B>> {
         if !square.is_on_board(size) {
             return None;
         }
@@ -172,11 +174,11 @@ impl Symmetry {
             i32::from(square.y()),
         );
         // On the board, so both are in 0..size.
-        Square::new(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
+        Square::<B>::at(u8::try_from(x).ok()?, u8::try_from(y).ok()?)
     }
 
     /// The image of a set of squares of a board of size `size` (squares off it are dropped).
-    pub fn map_set(self, size: u8, set: Bitboard) -> Bitboard {
+    pub fn map_set<B: Board>(self, size: u8, set: Bitboard<B>) -> Bitboard<B> {
         set.into_iter()
             .filter_map(|square| self.map_square(size, square))
             .collect()
@@ -184,7 +186,7 @@ impl Symmetry {
 
     /// The image of `m` on a board of size `size`, or `None` when a square of it is off that
     /// board.
-    pub fn map_move(self, size: u8, m: Move) -> Option<Move> {
+    pub fn map_move<B: Board>(self, size: u8, m: Move<B>) -> Option<Move<B>> {
         Some(Move::new(
             self.map_square(size, m.from())?,
             self.map_square(size, m.to())?,
@@ -236,7 +238,7 @@ impl Symmetry {
     }
 
     /// The square sets in which every square has the same rules: each must map onto itself.
-    fn rule_square_sets(rules: Rules) -> Vec<Bitboard> {
+    fn rule_square_sets<B: Board>(rules: Rules<B>) -> Vec<Bitboard<B>> {
         let mut sets = vec![rules.board(), rules.throne(), rules.special_squares()];
         if let Some(set) = rules.custom() {
             sets.extend(set.squares);
@@ -255,7 +257,7 @@ impl Symmetry {
 
     /// Whether the rules look the same after this symmetry (see the module's documentation); if
     /// not, a square that shows it.
-    pub fn check_rules(self, rules: Rules) -> Result<(), SymmetryError> {
+    pub fn check_rules<B: Board>(self, rules: Rules<B>) -> Result<(), SymmetryError<B>> {
         let size = rules.size();
         for set in Symmetry::rule_square_sets(rules) {
             let image = self.map_set(size, set);
@@ -274,7 +276,7 @@ impl Symmetry {
     }
 
     /// The symmetries under which `rules` look the same, identity first.
-    pub fn valid_for(rules: Rules) -> Vec<Symmetry> {
+    pub fn valid_for<B: Board>(rules: Rules<B>) -> Vec<Symmetry> {
         Symmetry::ALL
             .into_iter()
             .filter(|s| s.check_rules(rules).is_ok())
@@ -283,7 +285,10 @@ impl Symmetry {
 
     /// The image of `position`: every piece on the image of its square, the same side to move
     /// and rules. Refused when the rules are not symmetric under this map.
-    pub fn map_position(self, position: &Position) -> Result<Position, SymmetryError> {
+    pub fn map_position<B: Board>(
+        self,
+        position: &Position<B>,
+    ) -> Result<Position<B>, SymmetryError<B>> {
         let rules = position.rules();
         self.check_rules(rules)?;
         let size = rules.size();
@@ -308,7 +313,7 @@ impl Symmetry {
 
     /// The image of `game`: its start position mapped, then the image of each of its moves
     /// played (so repetitions and the outcome are the same), and a draw agreement kept.
-    pub fn map_game(self, game: &Game) -> Result<Game, SymmetryError> {
+    pub fn map_game<B: Board>(self, game: &Game<B>) -> Result<Game<B>, SymmetryError<B>> {
         let start = self.map_position(game.start_position())?;
         let size = start.rules().size();
         let mut image = Game::from_position(start);
@@ -477,6 +482,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn boards_above_eleven_squares_map_their_positions_moves_and_games() {
+        use crate::board::Wide;
+        let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        assert_eq!(Symmetry::valid_for(variant.rules()).len(), 8);
+        let mut game = Game::new(&variant);
+        for ply in 0..30 {
+            let moves = game.legal_moves();
+            let Some(&m) = moves.get((ply * 11 + 5) % moves.len().max(1)) else {
+                break;
+            };
+            game.play(m).unwrap();
+        }
+        for s in Symmetry::ALL {
+            let image = s.map_game(&game).unwrap();
+            let position = game.position();
+            assert_eq!(image.position(), &s.map_position(position).unwrap());
+            let mapped: BTreeSet<String> = game
+                .legal_moves()
+                .iter()
+                .map(|&m| s.map_move(13, m).unwrap().to_string())
+                .collect();
+            let listed: BTreeSet<String> =
+                image.legal_moves().iter().map(|m| m.to_string()).collect();
+            assert_eq!(listed, mapped, "{s}");
+            assert_eq!(s.inverse().map_game(&image).unwrap(), game);
+        }
+        // A board whose special squares are lopsided: the square is named on the wide grid.
+        let lopsided: Variant<Wide> =
+            "dim:13 cor:a1 start:/13/13/13/13/13/13/6K6/13/13/13/13/13/13/"
+                .parse()
+                .unwrap();
+        assert!(Symmetry::Rotate90.check_rules(lopsided.rules()).is_err());
     }
 
     #[test]
