@@ -309,8 +309,8 @@ pub fn perft_parallel_with_progress<B: Board>(
 /// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &never), Some(353_200));
 /// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &AtomicBool::new(true)), None);
 /// ```
-pub fn perft_parallel_stoppable(
-    position: &Position,
+pub fn perft_parallel_stoppable<B: Board>(
+    position: &Position<B>,
     depth: u32,
     threads: usize,
     stop: &AtomicBool,
@@ -318,7 +318,7 @@ pub fn perft_parallel_stoppable(
     if depth <= 1 || stop.load(Ordering::Relaxed) {
         return perft_stoppable(position, depth, stop);
     }
-    let subtree = |next: &Position| perft_stoppable(next, depth - 1, stop);
+    let subtree = |next: &Position<B>| perft_stoppable(next, depth - 1, stop);
     share_root_moves(position, threads, subtree, |_, _| {})
 }
 
@@ -390,6 +390,20 @@ mod tests {
         // Two plies above the depth where the flag is no longer read.
         let tablut = Position::tablut();
         assert_eq!(perft_stoppable(&tablut, 5, &never), Some(1_611_674_360));
+        // On the wide grid too, above the depth where the flag is no longer read (a 13x13 board
+        // of few pieces keeps the count small).
+        let sparse: crate::Variant<crate::Wide> =
+            "dim:13 atkf:y start:/3t5t3/13/13/13/13/13/6K6/13/13/13/13/13/3T5T3/"
+                .parse()
+                .expect("reads");
+        let start = sparse.start();
+        assert_eq!(perft_stoppable(&start, 4, &never), Some(perft(&start, 4)));
+        assert_eq!(
+            perft_parallel_stoppable(&start, 4, 2, &never),
+            Some(perft(&start, 4))
+        );
+        assert_eq!(divide_stoppable(&start, 2, &never), Some(divide(&start, 2)));
+        assert_eq!(perft_stoppable(&start, 4, &AtomicBool::new(true)), None);
     }
 
     #[test]

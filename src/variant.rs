@@ -461,6 +461,25 @@ impl AnyVariant {
         NAMES.iter().copied().chain([HNEFATAFL_ORG_13_NAME])
     }
 
+    /// The name [`AnyVariant::by_name`] knows this game by, or `None` for a game that is none
+    /// of [`AnyVariant::names`] ([`Variant::key`] on either grid).
+    ///
+    /// ```
+    /// use tafl_engine::{AnyVariant, Variant, Wide};
+    /// let thirteen = AnyVariant::Wide(Variant::<Wide>::hnefatafl_org_copenhagen_13());
+    /// assert_eq!(thirteen.key(), Some("hnefatafl-org-copenhagen-13"));
+    /// assert_eq!(AnyVariant::Narrow(Variant::brandub()).key(), Some("brandub"));
+    /// ```
+    pub fn key(&self) -> Option<&'static str> {
+        static THIRTEEN: std::sync::OnceLock<Variant<Wide>> = std::sync::OnceLock::new();
+        match self {
+            AnyVariant::Narrow(variant) => variant.key(),
+            AnyVariant::Wide(variant) => (*variant
+                == *THIRTEEN.get_or_init(Variant::<Wide>::hnefatafl_org_copenhagen_13))
+            .then_some(HNEFATAFL_ORG_13_NAME),
+        }
+    }
+
     /// The game's name.
     pub fn name(&self) -> &str {
         match self {
