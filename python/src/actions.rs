@@ -12,11 +12,13 @@ use tafl_engine::actions::{
 };
 use tafl_engine::symmetry::Symmetry;
 
+use tafl_engine::{Board, Wide};
+
 use crate::game::PyGame;
 use crate::{args, arrays, lock, text};
 
 /// An action error as a ValueError with the crate's message.
-pub fn error(error: ActionError) -> PyErr {
+pub fn error<B: Board>(error: ActionError<B>) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
@@ -118,8 +120,9 @@ impl PyActionSpace {
     fn action_to_move(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
         let last = self.space.num_actions() - 1;
         let action = args::usize_in(action, "action", 0, last)?;
+        // The wide grid's moves: every board's, up to 19x19 (the text is the same on either).
         self.space
-            .action_to_move(action)
+            .action_to_move_on::<Wide>(action)
             .map(|m| m.to_string())
             .map_err(error)
     }
@@ -128,8 +131,8 @@ impl PyActionSpace {
     /// a move off this board or not along a rank or a file.
     #[pyo3(signature = (r#move))]
     fn move_to_action(&self, r#move: &str) -> PyResult<usize> {
-        let m = text::parse_move(r#move)?;
-        self.space.move_to_action(m).map_err(error)
+        let m = text::parse_move::<Wide>(r#move)?;
+        self.space.move_to_action_on(m).map_err(error)
     }
 
     /// The legal moves of `game` as a numpy array of `num_actions` bools (all False once the

@@ -31,9 +31,9 @@ use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyTuple};
 use tafl_engine::actions::ActionSpace as Space;
-use tafl_engine::record::GameRecord;
+use tafl_engine::record::{GameRecord, GameRecordError};
 use tafl_engine::symmetry::Symmetry;
-use tafl_engine::{Position, Variant};
+use tafl_engine::{AnyVariant, Board, Position, Wide};
 
 use game::PyGame;
 
@@ -84,9 +84,9 @@ pub(crate) fn perft_arguments(
 
 /// Perft of `position` with the GIL released, on a worker thread that Ctrl-C stops (but for
 /// counts of a few milliseconds).
-pub(crate) fn run_perft(
+pub(crate) fn run_perft<B: Board>(
     py: Python<'_>,
-    position: Position,
+    position: Position<B>,
     depth: u32,
     threads: usize,
 ) -> PyResult<u64> {
@@ -113,7 +113,7 @@ pub(crate) fn run_perft(
 /// knows.
 #[pyfunction]
 fn variants() -> Vec<&'static str> {
-    Variant::names().to_vec()
+    AnyVariant::names().collect()
 }
 
 /// Perft from the start position of `variant` (a name from `variants()`, or an OpenTafl rules
@@ -129,16 +129,15 @@ fn perft(
     threads: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u64> {
     let (depth, threads) = perft_arguments(depth, threads)?;
-    let start = text::variant_or_rules(variant)?.start();
-    run_perft(py, start, depth, threads)
+    match text::variant_or_rules(variant)? {
+        AnyVariant::Narrow(variant) => run_perft(py, variant.start(), depth, threads),
+        AnyVariant::Wide(variant) => run_perft(py, variant.start(), depth, threads),
+    }
 }
 
 /// The board size all `games` share, or a ValueError.
 fn common_size(games: &[Bound<'_, PyGame>]) -> PyResult<u8> {
-    let sizes: Vec<u8> = games
-        .iter()
-        .map(|game| game.get().position().rules().size())
-        .collect();
+    let sizes: Vec<u8> = games.iter().map(|game| game.get().size()).collect();
     let Some(&size) = sizes.first() else {
         return Err(PyValueError::new_err("give at least one game"));
     };
@@ -160,12 +159,13 @@ fn encode_planes<'py>(
     games: Vec<Bound<'py, PyGame>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let size = common_size(&games)?;
-    let snapshots: Vec<planes::Snapshot> = games.iter().map(|game| game.get().snapshot()).collect();
+    let snapshots: Vec<planes::AnySnapshot> =
+        games.iter().map(|game| game.get().snapshot()).collect();
     let each = planes::bytes_per_position(size);
     PyBytes::new_with(py, each * snapshots.len(), |out| {
         guard(|| {
             for (snapshot, chunk) in snapshots.iter().zip(out.chunks_exact_mut(each)) {
-                planes::write(snapshot, chunk);
+                snapshot.write(chunk);
             }
             Ok(())
         })
@@ -198,7 +198,7 @@ fn legal_action_masks<'py>(
     games: Vec<Bound<'py, PyGame>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let size = common_size(&games)?;
-    // The games' rules made them: 5 to 11, which have action spaces.
+    // The games' rules made them: 5 to 19, which have action spaces.
     let space = Space::new(size).map_err(actions::error)?;
     legal_masks(py, space, &games)
 }
@@ -208,15 +208,25 @@ fn legal_action_masks<'py>(
 /// the rules). Raises ValueError naming the line for a malformed record or an illegal move.
 #[pyfunction]
 fn read_otg<'py>(py: Python<'py>, text: &str) -> PyResult<(PyGame, Bound<'py, PyDict>)> {
-    let record: GameRecord = guard(|| {
-        text.parse()
-            .map_err(|error| PyValueError::new_err(format!("bad game record: {error}")))
-    })?;
+    let bad =
+        |error: &dyn std::fmt::Display| PyValueError::new_err(format!("bad game record: {error}"));
+    // A record of a board up to 11x11 reads on the narrow grid; one that the narrow grid
+    // refuses for its rules (a larger board, or rules refused anyway) is read on the wide one,
+    // whose error is the one said.
+    let (game, record_tags) = guard(|| match text.parse::<GameRecord>() {
+        Ok(record) => Ok((record.tags.clone(), PyGame::from_record_file(record))),
+        Err(GameRecordError::Rules { .. }) => match text.parse::<GameRecord<Wide>>() {
+            Ok(record) => Ok((record.tags.clone(), PyGame::from_record_file(record))),
+            Err(error) => Err(bad(&error)),
+        },
+        Err(error) => Err(bad(&error)),
+    })
+    .map(|(tags, game)| (game, tags))?;
     let tags = PyDict::new(py);
-    for (key, value) in &record.tags {
+    for (key, value) in &record_tags {
         tags.set_item(key, value)?;
     }
-    Ok((PyGame::from_record_file(record), tags))
+    Ok((game, tags))
 }
 
 /// Panics inside the extension, to test that a panic reaches Python as a `RuntimeError`.

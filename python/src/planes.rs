@@ -2,7 +2,7 @@
 //! out so that numpy can wrap the bytes without a copy. Every plane is 0 or 1 on each square
 //! but the last two, which hold a count on every square.
 
-use tafl_engine::{Bitboard, Escape, Game, Position, Side};
+use tafl_engine::{Bitboard, Board, Escape, Game, Narrow, Position, Side};
 
 /// The planes, in order. Each is `size x size` bytes, row 0 = rank 1, column 0 = file a.
 pub const PLANES: [&str; 12] = [
@@ -43,15 +43,15 @@ pub fn bytes_per_position(size: u8) -> usize {
 
 /// What the planes of one game show: its position, and the two counts from its history.
 #[derive(Clone, Copy)]
-pub struct Snapshot {
-    pub position: Position,
+pub struct Snapshot<B: Board = Narrow> {
+    pub position: Position<B>,
     pub repetitions: usize,
     pub ply: usize,
 }
 
-impl Snapshot {
+impl<B: Board> Snapshot<B> {
     /// The current position of `game` with its counts.
-    pub fn of(game: &Game) -> Snapshot {
+    pub fn of(game: &Game<B>) -> Snapshot<B> {
         Snapshot {
             position: *game.position(),
             repetitions: game.repetitions(),
@@ -61,7 +61,7 @@ impl Snapshot {
 }
 
 /// Writes the planes of `snapshot` into `out`, which holds `bytes_per_position` bytes.
-pub fn write(snapshot: &Snapshot, out: &mut [u8]) {
+pub fn write<B: Board>(snapshot: &Snapshot<B>, out: &mut [u8]) {
     let position = &snapshot.position;
     let rules = position.rules();
     let size = usize::from(rules.size());
@@ -70,7 +70,7 @@ pub fn write(snapshot: &Snapshot, out: &mut [u8]) {
     fn plane(out: &mut [u8], index: usize, area: usize) -> Option<&mut [u8]> {
         out.get_mut(index * area..(index + 1) * area)
     }
-    let mark = |cells: Option<&mut [u8]>, set: Bitboard| {
+    let mark = |cells: Option<&mut [u8]>, set: Bitboard<B>| {
         let Some(cells) = cells else { return };
         for square in set {
             let cell = usize::from(square.y()) * size + usize::from(square.x());
@@ -110,5 +110,32 @@ pub fn write(snapshot: &Snapshot, out: &mut [u8]) {
     }
     if let Some(cells) = plane(out, 11, area) {
         cells.fill(count(snapshot.ply));
+    }
+}
+
+/// A snapshot on the board type of its game.
+#[derive(Clone, Copy)]
+pub enum AnySnapshot {
+    /// Of a game on a board up to 11x11.
+    Narrow(Snapshot<Narrow>),
+    /// Of a game on a board above 11x11.
+    Wide(Snapshot<tafl_engine::Wide>),
+}
+
+impl AnySnapshot {
+    /// The board's size.
+    pub fn size(&self) -> u8 {
+        match self {
+            AnySnapshot::Narrow(snapshot) => snapshot.position.rules().size(),
+            AnySnapshot::Wide(snapshot) => snapshot.position.rules().size(),
+        }
+    }
+
+    /// Writes the planes into `out`, which holds `bytes_per_position(size)` bytes.
+    pub fn write(&self, out: &mut [u8]) {
+        match self {
+            AnySnapshot::Narrow(snapshot) => write(snapshot, out),
+            AnySnapshot::Wide(snapshot) => write(snapshot, out),
+        }
     }
 }

@@ -9,10 +9,10 @@ use std::time::Duration;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
-use tafl_engine::Game;
 use tafl_engine::search::{Limits, SearchConfig, Searcher, StopHandle};
+use tafl_engine::{Board, Game};
 
-use crate::game::PyGame;
+use crate::game::{AnyGame, PyGame};
 use crate::{MAX_THREADS, args, guard, interrupt, lock};
 
 /// Largest transposition table accepted, in MiB (64 GiB).
@@ -122,11 +122,11 @@ pub fn _search_tables_made() -> usize {
 /// `stop`, the searcher's handle, taken beforehand: the searcher may be busy with another
 /// thread's search, and its lock is only waited for without the GIL) and raises
 /// KeyboardInterrupt. A panic in the search becomes a `RuntimeError`.
-pub fn run(
+pub fn run<B: Board>(
     py: Python<'_>,
     searcher: &Mutex<Searcher>,
     stop: &StopHandle,
-    game: &Game,
+    game: &Game<B>,
     limits: &Limits,
 ) -> PyResult<SearchResult> {
     interrupt::run(
@@ -174,8 +174,8 @@ pub struct SearchResult {
     time_ms: f64,
 }
 
-impl From<tafl_engine::search::SearchResult> for SearchResult {
-    fn from(result: tafl_engine::search::SearchResult) -> SearchResult {
+impl<B: Board> From<tafl_engine::search::SearchResult<B>> for SearchResult {
+    fn from(result: tafl_engine::search::SearchResult<B>) -> SearchResult {
         SearchResult {
             best_move: result.best_move.map(|m| m.to_string()),
             score: result.score.as_decimal(),
@@ -318,8 +318,10 @@ impl Engine {
         nodes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<SearchResult> {
         let limits = limits(movetime_ms, depth, nodes)?;
-        let game = game.get().game();
-        run(py, &self.searcher, &self.stop, &game, &limits)
+        match game.get().game() {
+            AnyGame::Narrow(game) => run(py, &self.searcher, &self.stop, &game, &limits),
+            AnyGame::Wide(game) => run(py, &self.searcher, &self.stop, &game, &limits),
+        }
     }
 
     /// Asks the running search, if any, to stop as soon as it can; it then returns its best move

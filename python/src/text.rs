@@ -6,28 +6,30 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
 use tafl_engine::symmetry::Symmetry;
-use tafl_engine::{Bitboard, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant};
+use tafl_engine::{
+    AnyVariant, Bitboard, Board, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant,
+};
 
-/// The built-in variant called `name` (any of `Variant::names()`, any case).
-pub fn variant(name: &str) -> PyResult<Variant> {
-    Variant::by_name(name.trim()).ok_or_else(|| {
+/// The built-in variant called `name` (any of `AnyVariant::names()`, any case).
+pub fn variant(name: &str) -> PyResult<AnyVariant> {
+    AnyVariant::by_name(name.trim()).ok_or_else(|| {
         PyValueError::new_err(format!(
             "unknown variant '{name}': the variants are {}",
-            Variant::names().join(", ")
+            AnyVariant::names().collect::<Vec<_>>().join(", ")
         ))
     })
 }
 
-/// A variant from an OpenTafl rules string, refused with the crate's reason (which names the
-/// field).
-pub fn rules(text: &str) -> PyResult<Variant> {
-    text.parse::<Variant>()
+/// A variant from an OpenTafl rules string of any board from 5x5 to 19x19, refused with the
+/// crate's reason (which names the field).
+pub fn rules(text: &str) -> PyResult<AnyVariant> {
+    text.parse::<AnyVariant>()
         .map_err(|error| PyValueError::new_err(format!("rules string refused: {error}")))
 }
 
 /// A built-in variant's name, or else an OpenTafl rules string (recognised by its `key:value`
 /// fields).
-pub fn variant_or_rules(text: &str) -> PyResult<Variant> {
+pub fn variant_or_rules(text: &str) -> PyResult<AnyVariant> {
     if text.contains(':') {
         rules(text)
     } else {
@@ -36,11 +38,15 @@ pub fn variant_or_rules(text: &str) -> PyResult<Variant> {
 }
 
 /// What `Game(...)` takes back to the same game: the variant's name for a built-in game
-/// (`sea-battle`, `opentafl-tablut`), its rules string for any other.
-pub fn variant_key(variant: &Variant) -> String {
-    variant
-        .key()
-        .map_or_else(|| variant.to_string(), str::to_string)
+/// (`sea-battle`, `opentafl-tablut`, `hnefatafl-org-copenhagen-13`), its rules string for any
+/// other.
+pub fn variant_key<B: Board>(variant: &Variant<B>) -> String {
+    let text = variant.to_string();
+    // A variant's rules string reads back to the same game on its own grid.
+    match text.parse::<AnyVariant>().ok().and_then(|any| any.key()) {
+        Some(key) => key.to_string(),
+        None => text,
+    }
 }
 
 /// A symmetry by name (`rotate90`, `flip_files`, ...: `SYMMETRIES`).
@@ -59,8 +65,8 @@ pub fn side(name: &str) -> PyResult<Side> {
 }
 
 /// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
-pub fn parse_move(text: &str) -> PyResult<Move> {
-    text.parse::<Move>()
+pub fn parse_move<B: Board>(text: &str) -> PyResult<Move<B>> {
+    text.parse::<Move<B>>()
         .map_err(|error| PyValueError::new_err(format!("malformed move '{text}': {error}")))
 }
 
@@ -74,8 +80,16 @@ const SLOTS_PER_SQUARE: usize = 2 * MAX_BOARD_SIZE as usize;
 static MOVE_TEXTS: PyOnceLock<Vec<Option<Py<PyString>>>> = PyOnceLock::new();
 
 /// Where `m` is in `MOVE_TEXTS`, if it goes along a rank or a file.
-fn move_slot(m: Move) -> Option<usize> {
+fn move_slot<B: Board>(m: Move<B>) -> Option<usize> {
     let (from, to) = (m.from(), m.to());
+    // Moves of boards up to 11x11 only (their text is the same on either grid); others are
+    // made when asked.
+    let on_narrow_grid =
+        |square: Square<B>| square.x() < MAX_BOARD_SIZE && square.y() < MAX_BOARD_SIZE;
+    if !on_narrow_grid(from) || !on_narrow_grid(to) {
+        return None;
+    }
+    let from_index = usize::from(from.y()) * usize::from(MAX_BOARD_SIZE) + usize::from(from.x());
     let offset = if from.y() == to.y() {
         usize::from(to.x())
     } else if from.x() == to.x() {
@@ -83,7 +97,7 @@ fn move_slot(m: Move) -> Option<usize> {
     } else {
         return None;
     };
-    Some(usize::from(from.index()) * SLOTS_PER_SQUARE + offset)
+    Some(from_index * SLOTS_PER_SQUARE + offset)
 }
 
 fn move_texts(py: Python<'_>) -> &[Option<Py<PyString>>] {
@@ -108,9 +122,9 @@ fn move_texts(py: Python<'_>) -> &[Option<Py<PyString>>] {
 }
 
 /// A Python list of the moves' texts in OpenTafl simple notation.
-pub fn moves<'py>(
+pub fn moves<'py, B: Board>(
     py: Python<'py>,
-    moves: impl IntoIterator<Item = Move>,
+    moves: impl IntoIterator<Item = Move<B>>,
 ) -> PyResult<Bound<'py, PyList>> {
     let texts = move_texts(py);
     let items = moves.into_iter().map(|m| {
@@ -153,7 +167,7 @@ pub fn actions<'py>(
 }
 
 /// The names of the squares of a set, in index order (rank 1 first, then by file).
-pub fn squares(set: Bitboard) -> Vec<String> {
+pub fn squares<B: Board>(set: Bitboard<B>) -> Vec<String> {
     set.into_iter().map(|square| square.to_string()).collect()
 }
 
@@ -187,13 +201,13 @@ fn snake_case(debug_name: &str) -> String {
 
 /// The board as rows of one-letter strings, row 0 = rank 1: `.` empty, else the piece's letter
 /// in OpenTafl records (`t`, `T`, `K`).
-pub fn board(position: &Position) -> Vec<Vec<String>> {
+pub fn board<B: Board>(position: &Position<B>) -> Vec<Vec<String>> {
     let size = position.rules().size();
     (0..size)
         .map(|y| {
             (0..size)
                 .map(
-                    |x| match Square::new(x, y).and_then(|square| position.piece_at(square)) {
+                    |x| match Square::<B>::at(x, y).and_then(|square| position.piece_at(square)) {
                         Some(piece) => piece.record_char().to_string(),
                         None => ".".to_string(),
                     },

@@ -8,7 +8,7 @@ import pytest
 
 import tafl_engine as te
 
-FILES = "abcdefghijk"
+FILES = "abcdefghijklmnopqrs"  # a to s: boards up to 19x19, no letter left out
 DIRECTIONS = {0: (0, 1), 1: (1, 0), 2: (0, -1), 3: (-1, 0)}  # north, east, south, west
 
 
