@@ -164,7 +164,12 @@ impl Symmetry {
 
     /// The image of `square` on a board of size `size`, or `None` when the square is off that
     /// board.
-    pub fn map_square<B: Board>(self, size: u8, square: Square<B>) -> Option<Square<B>> {
+    pub fn map_square(self, size: u8, square: Square) -> Option<Square> {
+        self.map_square_on(size, square)
+    }
+
+    /// [`Symmetry::map_square`] for a square of either grid (boards up to 19x19).
+    pub fn map_square_on<B: Board>(self, size: u8, square: Square<B>) -> Option<Square<B>> {
         if !square.is_on_board(size) {
             return None;
         }
@@ -180,16 +185,29 @@ impl Symmetry {
     /// The image of a set of squares of a board of size `size` (squares off it are dropped).
     pub fn map_set<B: Board>(self, size: u8, set: Bitboard<B>) -> Bitboard<B> {
         set.into_iter()
-            .filter_map(|square| self.map_square(size, square))
+            .filter_map(|square| self.map_square_on(size, square))
             .collect()
     }
 
     /// The image of `m` on a board of size `size`, or `None` when a square of it is off that
     /// board.
-    pub fn map_move<B: Board>(self, size: u8, m: Move<B>) -> Option<Move<B>> {
+    pub fn map_move(self, size: u8, m: Move) -> Option<Move> {
+        self.map_move_on(size, m)
+    }
+
+    /// [`Symmetry::map_move`] for a move of either grid (boards up to 19x19).
+    ///
+    /// ```
+    /// use tafl_engine::symmetry::Symmetry;
+    /// use tafl_engine::{Move, Wide};
+    /// let m: Move<Wide> = "a1-a13".parse()?;
+    /// assert_eq!(Symmetry::Rotate90.map_move_on(13, m).unwrap().to_string(), "m1-a1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn map_move_on<B: Board>(self, size: u8, m: Move<B>) -> Option<Move<B>> {
         Some(Move::new(
-            self.map_square(size, m.from())?,
-            self.map_square(size, m.to())?,
+            self.map_square_on(size, m.from())?,
+            self.map_square_on(size, m.to())?,
         ))
     }
 
@@ -264,7 +282,10 @@ impl Symmetry {
             // A square of the set whose image is not in it: the images outside the set (as many
             // as the set's squares outside the image, so there is one when the sets differ).
             if let Some(outside) = (image - set).first() {
-                let square = self.inverse().map_square(size, outside).unwrap_or(outside);
+                let square = self
+                    .inverse()
+                    .map_square_on(size, outside)
+                    .unwrap_or(outside);
                 return Err(SymmetryError::RulesNotSymmetric {
                     symmetry: self,
                     square,
@@ -295,7 +316,7 @@ impl Symmetry {
         let mut pieces = Vec::new();
         for (square, piece) in position.pieces_with_squares() {
             let image = self
-                .map_square(size, square)
+                .map_square_on(size, square)
                 .ok_or(SymmetryError::OffBoard(square))?;
             pieces.push((image, piece));
         }
@@ -319,7 +340,7 @@ impl Symmetry {
         let mut image = Game::from_position(start);
         for (index, m) in game.moves().enumerate() {
             let mapped = self
-                .map_move(size, m)
+                .map_move_on(size, m)
                 .ok_or(SymmetryError::OffBoard(m.from()))?;
             // Legal in the image, as `m` was in the game: the rules are symmetric.
             image.play(mapped).map_err(|_| SymmetryError::Replay {
@@ -504,7 +525,7 @@ mod tests {
             let mapped: BTreeSet<String> = game
                 .legal_moves()
                 .iter()
-                .map(|&m| s.map_move(13, m).unwrap().to_string())
+                .map(|&m| s.map_move_on(13, m).unwrap().to_string())
                 .collect();
             let listed: BTreeSet<String> =
                 image.legal_moves().iter().map(|m| m.to_string()).collect();
