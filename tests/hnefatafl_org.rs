@@ -372,6 +372,36 @@ fn a_refused_move_is_replaced_by_another() {
 }
 
 #[test]
+fn a_refused_13x13_move_is_replaced_by_another_beyond_the_11x11_board() {
+    // The refused moves are kept across records as text: on 13x13 they must read back as
+    // moves of the wide grid, or the client would send one of them again.
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    let table = Table::new(80, "ai-test", "human", variant);
+    let mut sent = Vec::new();
+    for _ in 0..3 {
+        if sent.is_empty() {
+            connection.send("game 80 generate_move attacker");
+        } else {
+            connection.send("? game play: refused by the fake server");
+        }
+        connection.expect("resume_game_json 80", &server.stderr);
+        connection.send(&table.json(13));
+        let line = connection.expect("game 80 play attacker", &server.stderr);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let m: Move<Wide> = format!("{}-{}", words[4], words[5]).parse().unwrap();
+        assert!(table.game.legal_moves().contains(&m), "{line}");
+        assert!(!sent.contains(&m), "{m} sent again after its refusal");
+        sent.push(m);
+    }
+    connection.send("= game_over 80 attacker_wins");
+    let stderr = server.finished();
+    assert_eq!(stderr.matches("refused our move").count(), 2, "{stderr}");
+    assert!(stderr.contains("game 80 over after 1 moves"), "{stderr}");
+}
+
+#[test]
 fn after_a_dropped_connection_it_logs_in_again_and_resumes() {
     let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
     let (mut connection, _) = server.logged_in();
