@@ -17,7 +17,7 @@ use std::net::TcpStream;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use tafl_engine::{Game, Move, Outcome, Side, Variant, notation};
+use tafl_engine::{Board, Game, Move, Narrow, Outcome, Side, Variant, Wide, notation};
 
 /// How long the fake server waits for the client to connect, answer or exit.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -35,7 +35,7 @@ fn role(side: Side) -> &'static str {
 
 /// The start as the server writes it (`open_tafl_serialize`): top row first, `A`, `D`, `K`;
 /// the library's record has rank 1 first, `t`, `T`, `K`.
-fn server_start(variant: &Variant) -> String {
+fn server_start<B: Board>(variant: &Variant<B>) -> String {
     let record = notation::position_record(&variant.start());
     let rows: Vec<&str> = record.trim_matches('/').split('/').rev().collect();
     format!("/{}/", rows.join("/"))
@@ -43,21 +43,32 @@ fn server_start(variant: &Variant) -> String {
         .replace('T', "D")
 }
 
-/// A game the fake server referees: its id, players, and the moves with their captures.
-struct Table {
+/// A square or a move as the server writes it: capitals on 13x13 (its `Vertex`), small letters
+/// on the smaller boards.
+fn server_text(text: String, size: u8) -> String {
+    if size == 13 {
+        text.to_ascii_uppercase()
+    } else {
+        text
+    }
+}
+
+/// A game the fake server referees (on the grid of its board: 13x13 on the wide one): its id,
+/// players, and the moves with their captures.
+struct Table<B: Board = Narrow> {
     id: u64,
     attackers: String,
     defenders: String,
-    variant: Variant,
-    game: Game,
+    variant: Variant<B>,
+    game: Game<B>,
     record: Vec<String>,
     /// The clock, if the game is timed: milliseconds left to the attackers and the defenders,
     /// and the seconds added a move.
     clock: Option<(i64, i64, i64)>,
 }
 
-impl Table {
-    fn new(id: u64, attackers: &str, defenders: &str, variant: Variant) -> Table {
+impl<B: Board> Table<B> {
+    fn new(id: u64, attackers: &str, defenders: &str, variant: Variant<B>) -> Table<B> {
         Table {
             id,
             attackers: attackers.to_string(),
@@ -69,18 +80,25 @@ impl Table {
         }
     }
 
-    /// Plays `m`, which must be legal; records it as the server does (`a1-a2xb3`).
-    fn play(&mut self, m: Move) {
+    /// Plays `m`, which must be legal; records it as the server does (`a1-a2xb3`, `A1-A2xB3`
+    /// on 13x13).
+    fn play(&mut self, m: Move<B>) {
         let captured = self
             .game
             .play(m)
             .unwrap_or_else(|e| panic!("{m} is not legal here: {e}"));
-        let mut text = m.to_string();
+        let size = self.size();
+        let mut text = server_text(m.to_string(), size);
         for square in captured {
             text.push('x');
-            text.push_str(&square.to_string());
+            text.push_str(&server_text(square.to_string(), size));
         }
         self.record.push(text);
+    }
+
+    /// The board's size.
+    fn size(&self) -> u8 {
+        self.variant.rules().size()
     }
 
     /// `resume_game_json`'s answer.
@@ -138,13 +156,21 @@ impl Connection {
         }
     }
 
-    /// The client's next line, which must start with `prefix`, skipping its pings.
+    /// The client's next line, which must start with `prefix`, skipping its pings (within
+    /// [`PATIENCE`]).
     fn expect(&mut self, prefix: &str, stderr: &Stderr) -> String {
+        let started = Instant::now();
         loop {
             let line = self
                 .recv(stderr)
                 .unwrap_or_else(|| panic!("the client closed; stderr:\n{}", stderr.text()));
             if line == "ping" {
+                // A client that only pings (it waits for nothing) fails the test, not hangs it.
+                assert!(
+                    started.elapsed() < PATIENCE,
+                    "no '{prefix}...' within {PATIENCE:?}, only pings; stderr:\n{}",
+                    stderr.text()
+                );
                 self.send("= ping");
                 continue;
             }
@@ -211,7 +237,12 @@ impl Server {
 
 /// The client's next move in `table` (as `us`): asked with `generate_move`, the record sent
 /// when it asks for it, the move read and checked legal, played.
-fn client_move(server: &Server, connection: &mut Connection, table: &mut Table, us: Side) -> Move {
+fn client_move<B: Board>(
+    server: &Server,
+    connection: &mut Connection,
+    table: &mut Table<B>,
+    us: Side,
+) -> Move<B> {
     connection.send(&format!("game {} generate_move {}", table.id, role(us)));
     connection.expect(&format!("resume_game_json {}", table.id), &server.stderr);
     let dim = table.variant.rules().size();
@@ -222,20 +253,20 @@ fn client_move(server: &Server, connection: &mut Connection, table: &mut Table, 
     );
     let words: Vec<&str> = line.split_whitespace().collect();
     assert_eq!(words.len(), 6, "{line}");
-    let m: Move = format!("{}-{}", words[4], words[5])
+    let m: Move<B> = format!("{}-{}", words[4], words[5])
         .parse()
         .unwrap_or_else(|e| panic!("{line}: {e}"));
     assert!(
         table.game.legal_moves().contains(&m),
-        "{m} is not legal in\n{}",
-        tafl_engine::notation::diagram(table.game.position())
+        "{m} is not legal in {}",
+        notation::position_record(table.game.position())
     );
     table.play(m);
     m
 }
 
 /// The fake opponent's move: a random legal one, played; returns the line that tells it.
-fn opponent_plays(table: &mut Table, random: &mut Lcg) -> String {
+fn opponent_plays<B: Board>(table: &mut Table<B>, random: &mut Lcg) -> String {
     let mut moves = table.game.legal_moves();
     moves.sort_by_key(|m| (m.from().index(), m.to().index()));
     let m = moves[random.below(moves.len())];
@@ -245,23 +276,23 @@ fn opponent_plays(table: &mut Table, random: &mut Lcg) -> String {
         "game {} play {} {} {}",
         table.id,
         role(side),
-        m.from(),
-        m.to()
+        server_text(m.from().to_string(), table.size()),
+        server_text(m.to().to_string(), table.size())
     )
 }
 
 /// The fake opponent's move, told to the client as the server tells it.
-fn opponent_move(connection: &mut Connection, table: &mut Table, random: &mut Lcg) {
+fn opponent_move<B: Board>(connection: &mut Connection, table: &mut Table<B>, random: &mut Lcg) {
     let line = opponent_plays(table, random);
     connection.send(&line);
 }
 
 /// Up to `rounds` of the client's move (as `us`, answered `= game`) and the opponent's, until
 /// the game ends.
-fn play_rounds(
+fn play_rounds<B: Board>(
     server: &Server,
     connection: &mut Connection,
-    table: &mut Table,
+    table: &mut Table<B>,
     us: Side,
     random: &mut Lcg,
     rounds: usize,
@@ -338,6 +369,36 @@ fn a_refused_move_is_replaced_by_another() {
     connection.send("= game_over 8 attacker_wins");
     let stderr = server.finished();
     assert!(stderr.contains("refused our move"), "{stderr}");
+}
+
+#[test]
+fn a_refused_13x13_move_is_replaced_by_another_beyond_the_11x11_board() {
+    // The refused moves are kept across records as text: on 13x13 they must read back as
+    // moves of the wide grid, or the client would send one of them again.
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    let table = Table::new(80, "ai-test", "human", variant);
+    let mut sent = Vec::new();
+    for _ in 0..3 {
+        if sent.is_empty() {
+            connection.send("game 80 generate_move attacker");
+        } else {
+            connection.send("? game play: refused by the fake server");
+        }
+        connection.expect("resume_game_json 80", &server.stderr);
+        connection.send(&table.json(13));
+        let line = connection.expect("game 80 play attacker", &server.stderr);
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let m: Move<Wide> = format!("{}-{}", words[4], words[5]).parse().unwrap();
+        assert!(table.game.legal_moves().contains(&m), "{line}");
+        assert!(!sent.contains(&m), "{m} sent again after its refusal");
+        sent.push(m);
+    }
+    connection.send("= game_over 80 attacker_wins");
+    let stderr = server.finished();
+    assert_eq!(stderr.matches("refused our move").count(), 2, "{stderr}");
+    assert!(stderr.contains("game 80 over after 1 moves"), "{stderr}");
 }
 
 #[test]
@@ -438,21 +499,7 @@ fn it_creates_its_account_offers_a_brandubh_game_and_counts_the_draw() {
 }
 
 #[test]
-fn a_13x13_game_is_resigned_and_a_refused_login_ends_the_client() {
-    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
-    let (mut connection, _) = server.logged_in();
-    connection.send("game 6 generate_move attacker");
-    connection.expect("resume_game_json 6", &server.stderr);
-    let start =
-        "/3AAAAAAA3/6A6/13/A5D5A/A5D5A/A4DDD4A/AA1DDDKDDD1AA/A4DDD4A/A5D5A/A5D5A/13/6A6/3AAAAAAA3/";
-    connection.send(&format!(
-        "= resume_game_json {{\"id\":6,\"attackers\":\"ai-test\",\"defenders\":\"human\",\"dim\":13,\"start\":\"{start}\",\"time_control\":null,\"time_remaining_ms\":null,\"moves\":\"\",\"rated\":false,\"messages\":[]}}"
-    ));
-    connection.expect("game 6 play attacker resigns _", &server.stderr);
-    connection.send("= game_over 6 defender_wins");
-    let stderr = server.finished();
-    assert!(stderr.contains("game 6: resigning it"), "{stderr}");
-
+fn a_refused_login_ends_the_client() {
     let mut server = Server::start(&["--user", "ai-test"]);
     let mut connection = server.accept();
     connection.expect("32d9a140 login", &server.stderr);
@@ -460,6 +507,151 @@ fn a_13x13_game_is_resigned_and_a_refused_login_ends_the_client() {
     let status = server.exit();
     assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
     assert!(server.stderr.text().contains("refuses the login"));
+}
+
+/// The 13x13 start as the server writes it, by hand (the fake server writes its own from the
+/// library's variant: the two must agree).
+const START_13: &str =
+    "/3AAAAAAA3/6A6/13/A5D5A/A5D5A/A4DDD4A/AA1DDDKDDD1AA/A4DDD4A/A5D5A/A5D5A/13/6A6/3AAAAAAA3/";
+
+#[test]
+fn a_13x13_record_is_followed_mid_game() {
+    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    assert_eq!(server_start(&variant), START_13);
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    // Random moves of both sides, as the server records them (capitals, with the captures),
+    // until some were captured; then the client, the defenders, is asked for its move in the
+    // middle of the game. Its move must be legal with the whole history (H12 included).
+    let mut table = Table::new(6, "human", "ai-test", variant);
+    let mut random = Lcg(13);
+    while !(table.record.len() >= 30
+        && table.to_move() == Side::Defenders
+        && table.record.iter().any(|m| m.contains('x')))
+    {
+        opponent_plays(&mut table, &mut random);
+        assert!(table.game.outcome().is_none(), "seed 13 ends the game");
+    }
+    assert!(
+        table
+            .record
+            .iter()
+            .all(|m| m.chars().all(|c| c == 'x' || !c.is_ascii_lowercase())),
+        "{:?}",
+        table.record
+    );
+    table.clock = Some((600_000, 540_000, 10));
+    let before = table.record.len();
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Defenders,
+        &mut random,
+        3,
+    );
+    connection.send("= game_over 6 attacker_wins");
+    let stderr = server.finished();
+    let moves = table.record.len();
+    assert!(moves > before, "{stderr}");
+    assert!(
+        stderr.contains(&format!("game 6 over after {moves} moves: attacker won")),
+        "{stderr}"
+    );
+    // The client's replay of the record saw every capture the referee made.
+    assert!(!stderr.contains("warning"), "{stderr}");
+    assert!(!stderr.contains("cannot follow"), "{stderr}");
+}
+
+#[test]
+fn whole_13x13_games_to_their_end_as_either_side_every_move_legal() {
+    let mut server = Server::start(&["--user", "ai-test", "--games", "2"]);
+    let (mut connection, _) = server.logged_in();
+    let mut random = Lcg(1313);
+    let mut results = Vec::new();
+    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    // On 13x13 the attackers move first.
+    let mut attacking = Table::new(61, "ai-test", "human", variant.clone());
+    results.push(play_to_the_end(
+        &server,
+        &mut connection,
+        &mut attacking,
+        Side::Attackers,
+        &mut random,
+    ));
+    let mut defending = Table::new(62, "human", "ai-test", variant);
+    results.push(play_to_the_end(
+        &server,
+        &mut connection,
+        &mut defending,
+        Side::Defenders,
+        &mut random,
+    ));
+    let stderr = server.finished();
+    for result in &results {
+        assert!(
+            stderr.contains(result.as_str()),
+            "'{result}' not in:\n{stderr}"
+        );
+    }
+    assert!(stderr.contains("done: 2 games played"), "{stderr}");
+    assert!(!stderr.contains("warning"), "{stderr}");
+    // Moves beyond the 11x11 board's files and ranks were played by someone: the whole 13x13
+    // board was in use.
+    let beyond = |table: &Table<Wide>| {
+        table
+            .game
+            .moves()
+            .any(|m| m.to().x() > 10 || m.to().y() > 10)
+    };
+    assert!(beyond(&attacking) || beyond(&defending));
+}
+
+#[test]
+fn it_offers_a_13x13_game_and_plays_it() {
+    let mut server = Server::start(&[
+        "--user",
+        "ai-test",
+        "--new-game",
+        "attacker",
+        "--size",
+        "13",
+        "--time",
+        "untimed",
+        "--games",
+        "1",
+    ]);
+    let (mut connection, _) = server.logged_in();
+    let offer = connection.expect("new_game", &server.stderr);
+    assert_eq!(
+        offer,
+        r#"new_game {"role":"Attacker","rated":false,"time_settings":"UnTimed","board_size":13}"#
+    );
+    connection.send("= new_game 70");
+    connection.send("= challenge_requested 70");
+    connection.expect("join_game 70", &server.stderr);
+    connection.send("= join_game ai-test human unrated UnTimed 13");
+    let mut table = Table::new(
+        70,
+        "ai-test",
+        "human",
+        Variant::<Wide>::hnefatafl_org_copenhagen_13(),
+    );
+    let mut random = Lcg(70);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        3,
+    );
+    connection.send("= game_over 70 defender_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 70 over after 6 moves: defender won"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -475,7 +667,7 @@ fn a_game_its_own_move_ends_counts_that_move() {
 }
 
 /// The line the server ends a game with, for the fake referee's outcome.
-fn ending(table: &Table) -> String {
+fn ending<B: Board>(table: &Table<B>) -> String {
     match table.game.outcome() {
         Some(Outcome::Win { winner, .. }) => {
             format!("= game_over {} {}_wins", table.id, role(winner))
@@ -488,10 +680,10 @@ fn ending(table: &Table) -> String {
 /// Plays `table` to its end under the fake referee, the client as `us` (asked for every move,
 /// each checked legal with the game's history), a random opponent; returns the result line
 /// the client should log.
-fn play_to_the_end(
+fn play_to_the_end<B: Board>(
     server: &Server,
     connection: &mut Connection,
-    table: &mut Table,
+    table: &mut Table<B>,
     us: Side,
     random: &mut Lcg,
 ) -> String {
@@ -627,13 +819,13 @@ fn listed_game(id: u64, attacker: Option<&str>, defender: Option<&str>, size: u8
 fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
     let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "1"]);
     let (mut connection, _) = server.logged_in();
-    // At login the server lists its games: one under way between others, one offered on
-    // 13x13, one of the client's own name, one offered on 11x11 with the attackers' seat free.
+    // At login the server lists its games: one under way between others, one of the client's
+    // own name, one offered on 11x11 with the attackers' seat free, one on 13x13.
     let games = [
         listed_game(40, Some("a"), Some("b"), 11),
-        listed_game(41, None, Some("human"), 13),
-        listed_game(42, Some("ai-test"), None, 11),
+        listed_game(42, Some("ai-test"), None, 13),
         listed_game(43, None, Some("human"), 11),
+        listed_game(44, None, Some("human"), 13),
     ];
     connection.send(&format!(
         "= initialize_display ([{}],Users({{}}),false,false)",
@@ -656,6 +848,42 @@ fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
     let stderr = server.finished();
     assert!(
         stderr.contains("game 43 over after 4 moves: defender won"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn with_join_any_it_asks_to_play_an_offered_13x13_game() {
+    let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    // The games offered as they change (`games_updated`, JSON): a 13x13 one, the defenders'
+    // seat free.
+    connection.send(&format!(
+        "= games_updated {{\"created\":[[45,null,{}]],\"removed\":[],\"updated\":{{}}}}",
+        r#"{"id":45,"attacker":"human","defender":null,"challenger":null,"rated":"No","timed":"UnTimed","spectators":{},"challenge_accepted":false,"game_over":false,"board_size":"_13","turn":"Roleless"}"#
+    ));
+    connection.expect("join_game_pending 45", &server.stderr);
+    connection.send("= join_game human ai-test unrated UnTimed 13");
+    let mut table = Table::new(
+        45,
+        "human",
+        "ai-test",
+        Variant::<Wide>::hnefatafl_org_copenhagen_13(),
+    );
+    let mut random = Lcg(45);
+    opponent_move(&mut connection, &mut table, &mut random);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Defenders,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 45 attacker_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 45 over after 5 moves: attacker won"),
         "{stderr}"
     );
 }

@@ -7,7 +7,7 @@ use std::thread;
 use std::time::Duration;
 
 use tafl_engine::search::{Limits, SearchResult, Searcher};
-use tafl_engine::{Game, Move};
+use tafl_engine::{Board, Game, Move};
 
 /// How long connecting to one address of a server may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -35,13 +35,13 @@ pub fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
 
 /// Searches `game` for at most `budget`, with `lines` principal variations (more than one when
 /// some moves must be avoided); a watchdog stops the search if it has not stopped by itself
-/// shortly after.
-pub fn search_within(
+/// shortly after. Either grid: one searcher serves both.
+pub fn search_within<B: Board>(
     searcher: &mut Searcher,
-    game: &Game,
+    game: &Game<B>,
     budget: Duration,
     lines: usize,
-) -> SearchResult {
+) -> SearchResult<B> {
     let limits = Limits::move_time(budget);
     let stop = searcher.stop_handle();
     let (done, finished) = mpsc::channel::<()>();
@@ -64,7 +64,7 @@ pub fn search_within(
 
 /// The search's choice if it is one of `allowed`, else its next best line's first move that is,
 /// else the first allowed move: never a move outside `allowed` (which must not be empty).
-pub fn choose(result: &SearchResult, allowed: &[Move]) -> Option<Move> {
+pub fn choose<B: Board>(result: &SearchResult<B>, allowed: &[Move<B>]) -> Option<Move<B>> {
     result
         .lines
         .iter()

@@ -4,10 +4,11 @@
 //! Keeping in step: for every `generate_move` the client asks for the game's record
 //! (`resume_game_json`) and rebuilds the game from it under the server's rules (the engine's
 //! [`Game`], history and all); it moves only when that game says it is its turn, and only one of
-//! the game's legal moves. The server sends `generate_move` for every game of ours at each login,
-//! whoever is to move: the record decides. A record the engine cannot follow (a board it does
-//! not play, a move its rules refuse) is said on stderr and no move is sent for it (a 13x13 game
-//! is resigned: the engine's boards stop at 11x11).
+//! the game's legal moves. The 7x7 and 11x11 games are played on the engine's narrow grid, the
+//! 13x13 ones on its wide grid, by the same generic code and one searcher. The server sends
+//! `generate_move` for every game of ours at each login, whoever is to move: the record decides.
+//! A record the engine cannot follow (a board the server does not play, a move the engine's
+//! rules refuse) is said on stderr and no move is sent for it.
 //!
 //! What a line that cannot be used does: nothing but a line on stderr; a line longer than
 //! [`MAX_LINE`](super::lines::MAX_LINE) is dropped whole. The connection is given up (and made
@@ -18,13 +19,13 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
+use tafl_engine::Board;
 use tafl_engine::search::{SearchConfig, Searcher};
-use tafl_engine::{Move, Side};
 
 use super::Options;
 use super::lines::{LineReader, Received};
 use super::messages::{self, GameId, Incoming, role_word};
-use super::table::Table;
+use super::table::{AnyTable, Table};
 use crate::remote;
 
 /// How long a read waits before the client looks at its timers.
@@ -63,10 +64,11 @@ pub struct Client {
     active: HashSet<GameId>,
     /// When the server last asked for our move in a game, until we send it.
     asked: HashMap<GameId, Instant>,
-    /// Our move sent and not yet answered, with the number of moves the game had before it.
-    pending: Option<(GameId, Move, usize)>,
-    /// Moves the server refused, by game, with the number of moves the game had then.
-    refused: HashMap<GameId, (usize, Vec<Move>)>,
+    /// Our move sent and not yet answered (`e1-e3`: games on either grid), with the number of
+    /// moves the game had before it.
+    pending: Option<(GameId, String, usize)>,
+    /// Moves the server refused (`e1-e3`), by game, with the number of moves the game had then.
+    refused: HashMap<GameId, (usize, Vec<String>)>,
     /// Games we offered (`new_game`) and nobody has begun.
     offers: Vec<GameId>,
     /// An offer sent whose id has not come yet.
@@ -388,7 +390,8 @@ impl Client {
                 // one under way, else one at the move limit.
                 let id =
                     self.pending
-                        .map(|(id, ..)| id)
+                        .as_ref()
+                        .map(|(id, ..)| *id)
                         .or_else(|| {
                             let mut active = self.active.iter().copied();
                             active.next().filter(|_| active.next().is_none())
@@ -418,7 +421,7 @@ impl Client {
                     let user = self.options.user.clone();
                     for game in games {
                         if game.creator != user
-                            && (game.size == 7 || game.size == 11)
+                            && [7, 11, 13].contains(&game.size)
                             && self.joined.insert(game.id)
                         {
                             send(stream, &format!("join_game_pending {}", game.id), log)?;
@@ -451,7 +454,10 @@ impl Client {
             return; // Not one of ours (or counted already).
         }
         // Our last move, if it ended the game, is not in the last record we read.
-        let ours = self.pending.is_some_and(|(pending, ..)| pending == id);
+        let ours = self
+            .pending
+            .as_ref()
+            .is_some_and(|(pending, ..)| *pending == id);
         if ours {
             self.pending = None;
         }
@@ -470,29 +476,24 @@ impl Client {
         log: &mut dyn FnMut(String),
     ) -> Result<(), String> {
         let id = record.id;
-        let mut table = match Table::from_record(record, &self.options.user) {
-            Ok(table) => table,
+        match AnyTable::from_record(record, &self.options.user) {
+            Ok(AnyTable::Narrow(table)) => self.play(id, table, stream, log),
+            Ok(AnyTable::Wide(table)) => self.play(id, table, stream, log),
             Err(why) => {
                 log(format!("game {id}: cannot follow it: {why}"));
-                let ours = [
-                    (&record.attackers, Side::Attackers),
-                    (&record.defenders, Side::Defenders),
-                ]
-                .into_iter()
-                .find(|(name, _)| **name == self.options.user);
-                if record.dim == 13 {
-                    if let Some((_, us)) = ours {
-                        log(format!("game {id}: resigning it"));
-                        send(
-                            stream,
-                            &format!("game {id} play {} resigns _", role_word(us)),
-                            log,
-                        )?;
-                    }
-                }
-                return Ok(());
+                Ok(())
             }
-        };
+        }
+    }
+
+    /// The game `id` as its record makes it, on either grid: our move if it is our turn.
+    fn play<B: Board>(
+        &mut self,
+        id: GameId,
+        mut table: Table<B>,
+        stream: &mut TcpStream,
+        log: &mut dyn FnMut(String),
+    ) -> Result<(), String> {
         for line in &table.disagreements {
             log(format!("game {id}: warning: {line}"));
         }
@@ -500,16 +501,22 @@ impl Client {
         self.plies.insert(id, plies);
         if let Some((at, moves)) = self.refused.get(&id) {
             if *at == plies {
-                table.refused.clone_from(moves);
+                // Each was one of this game's moves, written by `Move<B>`: it reads back.
+                table.refused = moves.iter().filter_map(|m| m.parse().ok()).collect();
             }
         }
-        if let Some((pending, _, before)) = self.pending {
-            if pending == id && plies > before {
+        if let Some((pending, _, before)) = &self.pending {
+            if *pending == id && plies > *before {
                 // The record has our move: the server played it (its `= game` not seen).
                 self.pending = None;
             }
         }
-        if !table.our_turn() || self.pending.is_some_and(|(pending, ..)| pending == id) {
+        if !table.our_turn()
+            || self
+                .pending
+                .as_ref()
+                .is_some_and(|(pending, ..)| *pending == id)
+        {
             return Ok(());
         }
         if table.refused.len() >= MAX_REFUSED {
@@ -552,7 +559,7 @@ impl Client {
             result.nodes,
             asked.elapsed().as_secs_f64()
         ));
-        self.pending = Some((id, choice, plies));
+        self.pending = Some((id, choice.to_string(), plies));
         send(stream, &line, log)
     }
 }

@@ -1,10 +1,11 @@
 //! `tafl-engine hnefatafl-org ...`: a bot client for hnefatafl.org's server (the crate
-//! hnefatafl-copenhagen 6.4.1's `hnefatafl-server`), playing its Copenhagen 11x11 and Brandubh
-//! 7x7 under the server's own rules (docs/rules.md, H1-H12). See docs/hnefatafl-org.md.
+//! hnefatafl-copenhagen 6.4.1's `hnefatafl-server`), playing its Copenhagen 11x11 and 13x13 and
+//! Brandubh 7x7 under the server's own rules (docs/rules.md, H1-H12). See docs/hnefatafl-org.md.
 //!
 //! - `lines`: the server's lines, with a cap on their length and a read timeout;
 //! - `messages`: the server's lines as the client reads them, and its commands;
-//! - `table`: one game, the server's record replayed into the engine's `Game`;
+//! - `table`: one game, the server's record replayed into the engine's `Game` (on the narrow
+//!   grid for 7x7 and 11x11, the wide one for 13x13);
 //! - `client`: the connection, the login, the games, reconnecting.
 
 mod client;
@@ -30,12 +31,12 @@ it offers or joins. Progress and results go to stderr.
   --new-game <attacker|defender>
                          offer a game as that side, one at a time, a new one when it is over,
                          and accept the first player who asks to play it
-  --size <11|7>          the board of the games offered (default 11)
+  --size <11|13|7>       the board of the games offered (default 11)
   --time <m+s>           their clock: m minutes and s seconds more a move (default 15+10);
                          'untimed' for none
   --rated                offer rated games (default unrated)
   --join <id>            ask to play the game offered with this id
-  --join-any             ask to play games offered on 7x7 and 11x11, one at a time
+  --join-any             ask to play games offered (7x7, 11x11, 13x13), one at a time
   --tournament           join the server's tournament and play its games
   --games <n>            exit after n games have ended (default: play on until stopped)
   --movetime <ms>        the most thinking time a move (default 5000); less on a short clock
@@ -141,10 +142,11 @@ pub fn options(args: &[String]) -> Result<Options, String> {
             "--size" => {
                 options.size = match value("--size")?.as_str() {
                     "11" => 11,
+                    "13" => 13,
                     "7" => 7,
                     other => {
                         return Err(format!(
-                            "--size: '{other}' is not 11 or 7 (13x13 needs boards over 11x11)"
+                            "--size: '{other}' is not 11, 13 or 7 (the server's boards)"
                         ));
                     }
                 };
@@ -271,6 +273,13 @@ mod tests {
             options(&args("--user a --time untimed")).unwrap().clock,
             None
         );
+        // 13x13 games are offered with the server's board size 13 (its `NewGame`).
+        let o = options(&args("--user a --new-game attacker --size 13")).unwrap();
+        assert_eq!(o.size, 13);
+        assert_eq!(
+            messages::new_game(Side::Attackers, o.rated, o.clock, o.size),
+            r#"new_game {"role":"Attacker","rated":false,"time_settings":{"Timed":{"add_seconds":10,"milliseconds_left":900000}},"board_size":13}"#
+        );
     }
 
     #[test]
@@ -279,7 +288,7 @@ mod tests {
         assert!(error("").starts_with("say which account"));
         assert!(error("--user ai--x").starts_with("--user: 'ai--x'"));
         assert!(error("--user ai-x-too-long-a-name").starts_with("--user"));
-        assert!(error("--user a --size 13").contains("13x13"));
+        assert!(error("--user a --size 9").starts_with("--size: '9' is not 11, 13 or 7"));
         assert!(error("--user a --new-game king").starts_with("--new-game"));
         assert!(error("--user a --time 5").starts_with("--time"));
         assert!(error("--user a --time 5+x").starts_with("--time"));

@@ -5,7 +5,7 @@
 //! run by hand, see README.md.
 //!
 //! usage: ai-client --user NAME [--password PW] [--host HOST] [--depth N] [--create-account]
-//!                  [--new-game attacker|defender] [--size 11|7] [--join ID] [--games N]
+//!                  [--new-game attacker|defender] [--size 11|13|7] [--join ID] [--games N]
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -59,7 +59,7 @@ fn options() -> Options {
                     other => panic!("--new-game {other}"),
                 });
             }
-            "--size" => options.size = value().parse().expect("7 or 11"),
+            "--size" => options.size = value().parse().expect("7, 11 or 13"),
             "--join" => options.join = Some(value()),
             "--games" => options.games = value().parse().expect("a number"),
             other => panic!("unknown argument {other}"),
