@@ -104,19 +104,6 @@ const NAMES: [&str; 15] = [
 const COPENHAGEN_AAGENIELSEN: &str = "dim:11 name:Copenhagen_(aagenielsen.dk) atkf:y tfr:a sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 impl Variant {
-    /// A game from its parts. The name is made safe for a rules string: runs of white space
-    /// become one space, ends are trimmed, and `:` becomes `-` (so that no word of the name can
-    /// be read back as a rule field).
-    pub fn new(name: impl AsRef<str>, start: Position) -> Variant {
-        let name = name
-            .as_ref()
-            .split_whitespace()
-            .map(|word| word.replace(':', "-"))
-            .collect::<Vec<_>>()
-            .join(" ");
-        Variant { name, start }
-    }
-
     /// Tablut (Linnaeus, 1732), 9x9, as docs/rules.md gives it.
     pub fn tablut() -> Variant {
         Variant::new("Tablut", Position::tablut())
@@ -348,6 +335,28 @@ impl Variant<Wide> {
 }
 
 impl<B: Board> Variant<B> {
+    /// A game from its parts, on either grid (a game set up from a position on a board above
+    /// 11x11 is a `Variant<Wide>`). The name is made safe for a rules string: runs of white
+    /// space become one space, ends are trimmed, and `:` becomes `-` (so that no word of the
+    /// name can be read back as a rule field).
+    ///
+    /// ```
+    /// use tafl_engine::{Variant, Wide};
+    /// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    /// let renamed = Variant::new("my: game", thirteen.start());
+    /// assert!(renamed.to_string().starts_with("dim:13 name:my-_game "));
+    /// assert_eq!(renamed.start(), thirteen.start());
+    /// ```
+    pub fn new(name: impl AsRef<str>, start: Position<B>) -> Variant<B> {
+        let name = name
+            .as_ref()
+            .split_whitespace()
+            .map(|word| word.replace(':', "-"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        Variant { name, start }
+    }
+
     /// The game's name for people (may be empty): `Sea Battle`, `Tablut`. Two games may share
     /// one (OpenTafl's Tablut and this project's); [`Variant::key`] tells them apart.
     pub fn name(&self) -> &str {
