@@ -1,11 +1,15 @@
-//! The game records of a match: the library's OpenTafl game records
-//! ([`tafl_engine::record::GameRecord`]) with the tags of a match (round, players, result, how
-//! it ended, time control, the opening).
+//! The game records of a match: OpenTafl's game-record format (`.otg`, as the library's
+//! [`tafl_engine::record::GameRecord`] writes it) with the tags of a match (round, players,
+//! result, how it ended, time control, the opening), written here for games on either grid: the
+//! library's `GameRecord` holds boards up to 11x11 only, and a match writes records, never reads
+//! them.
 
+use std::fmt::Write;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use tafl_engine::Variant;
+use tafl_engine::notation::FullMove;
 use tafl_engine::record::GameRecord;
+use tafl_engine::{Board, Variant};
 
 use crate::openings::Opening;
 use crate::referee::Played;
@@ -14,8 +18,8 @@ use crate::referee::Played;
 pub struct RecordInfo<'a> {
     /// The game's number in the match (from 1).
     pub round: usize,
-    /// The variant: its name, and the rules the game was played under.
-    pub variant: &'a Variant,
+    /// The variant's name.
+    pub variant: &'a str,
     /// The attackers' player.
     pub attackers: &'a str,
     /// The defenders' player.
@@ -46,18 +50,28 @@ fn today() -> String {
 }
 
 /// The record of `played`, which started from `opening`: the match's tags, then the rules (with
-/// the game's start: the opening's set-up position, if it has one) and the moves.
-pub fn game_record(opening: &Opening, played: &Played, info: &RecordInfo<'_>) -> String {
-    let mut record = GameRecord::new(info.variant.clone(), played.game.clone());
-    record.set_tag("event", "tafl-match");
-    record.set_tag("date", &today());
-    record.set_tag("round", &info.round.to_string());
-    record.set_tag("attackers", info.attackers);
-    record.set_tag("defenders", info.defenders);
-    record.set_tag("result", GameRecord::result_value(played.winner()));
-    record.set_tag("termination", &played.termination());
-    // One tag holds one time control: the attackers'; time odds are told in the start comment.
-    record.set_tag("time-control", &info.attackers_time);
+/// the game's start: the opening's set-up position, if it has one) and the moves, as
+/// `GameRecord`'s `Display` writes them.
+pub fn game_record<B: Board>(
+    opening: &Opening<B>,
+    played: &Played<B>,
+    info: &RecordInfo<'_>,
+) -> String {
+    let mut tags: Vec<(&str, String)> = vec![
+        ("event", "tafl-match".to_string()),
+        ("date", today()),
+        ("round", info.round.to_string()),
+        ("attackers", info.attackers.to_string()),
+        ("defenders", info.defenders.to_string()),
+        (
+            "result",
+            GameRecord::result_value(played.winner()).to_string(),
+        ),
+        ("termination", played.termination()),
+        // One tag holds one time control: the attackers'; time odds are told in the start
+        // comment.
+        ("time-control", info.attackers_time.clone()),
+    ];
     let left: Vec<String> = played
         .time_left
         .iter()
@@ -65,9 +79,9 @@ pub fn game_record(opening: &Opening, played: &Played, info: &RecordInfo<'_>) ->
         .map(|d| format!("{:.1}", d.as_secs_f64()))
         .collect();
     if left.len() == 2 {
-        record.set_tag("time-remaining", &format!("{}, {}", left[0], left[1]));
+        tags.push(("time-remaining", format!("{}, {}", left[0], left[1])));
     }
-    record.set_tag("variant", info.variant.name());
+    tags.push(("variant", info.variant.to_string()));
     let mut comment = opening.label.clone();
     if info.attackers_time != info.defenders_time {
         comment.push_str(&format!(
@@ -75,13 +89,152 @@ pub fn game_record(opening: &Opening, played: &Played, info: &RecordInfo<'_>) ->
             info.attackers_time, info.defenders_time
         ));
     }
-    record.set_tag("start-comment", &comment);
-    record.to_string()
+    tags.push(("start-comment", comment));
+    // The rules with the game's start, the variant's name kept.
+    let rules = Variant::new(info.variant, *played.game.start_position());
+    tags.push(("rules", rules.to_string()));
+
+    let mut text = String::new();
+    for (key, value) in &tags {
+        // Writing to a String cannot fail.
+        let _ = writeln!(text, "[{key}:{}]", clean(value));
+    }
+    text.push('\n');
+    // Full notation without the piece letter, as OpenTafl writes its records.
+    let moves: Vec<String> = played
+        .game
+        .positions()
+        .iter()
+        .zip(played.game.moves())
+        .map(|(position, m)| {
+            FullMove {
+                piece: None,
+                ..FullMove::describe(position, m)
+            }
+            .to_string()
+        })
+        .collect();
+    // A turn is the first mover's move and the answer: the game's moves in pairs.
+    for (turn, pair) in moves.chunks(2).enumerate() {
+        let _ = writeln!(text, "{}. {}", turn + 1, pair.join(" "));
+    }
+    text
+}
+
+/// A tag's value as a record holds it (as `GameRecord` writes it): on one line, without
+/// brackets.
+fn clean(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\r' => ' ',
+            ']' => ')',
+            '[' => '(',
+            c => c,
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    use std::time::Duration;
+
+    use tafl_engine::{Game, Side, Wide};
+
+    use crate::referee::Ending;
+
+    /// A played game of `plies` random plies from `opening`, won by the attackers on time.
+    fn played<B: Board>(opening: &Opening<B>, plies: u64) -> Played<B> {
+        let mut game = opening.game.clone();
+        let mut rng = crate::player::Rng::new(plies);
+        for _ in 0..plies {
+            let mut moves = game.legal_moves();
+            moves.sort();
+            let Some(m) = rng.pick(&moves) else { break };
+            game.play(m).unwrap();
+        }
+        Played {
+            game,
+            ending: Ending::Forfeit {
+                loser: Side::Defenders,
+                kind: crate::referee::ForfeitKind::Time,
+                why: "B [slow]".to_string(),
+            },
+            a_side: Side::Attackers,
+            time_left: [Some(Duration::from_millis(1500)), Some(Duration::ZERO)],
+        }
+    }
+
+    fn info(variant: &str) -> RecordInfo<'_> {
+        RecordInfo {
+            round: 3,
+            variant,
+            attackers: "A",
+            defenders: "B",
+            attackers_time: "20".to_string(),
+            defenders_time: "200".to_string(),
+        }
+    }
+
+    #[test]
+    fn narrow_records_are_the_librarys() {
+        for variant in [
+            tafl_engine::Variant::tablut(),
+            tafl_engine::Variant::copenhagen(),
+        ] {
+            let mut openings = crate::openings::seeded(&variant, 2, 4, 9);
+            // A set-up position too: its rules carry its start.
+            let text = format!(
+                "{} defenders",
+                tafl_engine::notation::position_record(&variant.start())
+            );
+            openings.extend(crate::openings::from_text(&variant, &text, &mut |w| {
+                panic!("{w}")
+            }));
+            for (index, opening) in openings.iter().enumerate() {
+                let played = played(opening, 40 + index as u64);
+                let info = info(variant.name());
+                let ours = game_record(opening, &played, &info);
+                let mut theirs = GameRecord::new(variant.clone(), played.game.clone());
+                for (key, value) in ours
+                    .lines()
+                    .map_while(|l| l.strip_prefix('[')?.strip_suffix(']')?.split_once(':'))
+                {
+                    theirs.set_tag(key, value);
+                }
+                assert_eq!(ours, theirs.to_string());
+                assert!(
+                    ours.contains("[termination:attackers win: the defenders forfeit (B (slow))]")
+                );
+                let read: GameRecord = ours.parse().unwrap();
+                assert_eq!(read.game, played.game);
+            }
+        }
+    }
+
+    #[test]
+    fn wide_records_hold_the_games_rules_and_full_moves() {
+        let variant = tafl_engine::Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        let opening = &crate::openings::seeded(&variant, 1, 4, 5)[0];
+        let played = played(opening, 120);
+        let text = game_record(opening, &played, &info(variant.name()));
+        assert!(
+            text.contains(&format!("\n[rules:{variant}]\n\n1. ")),
+            "{text}"
+        );
+        assert!(text.contains("[result:1]"), "{text}");
+        let turns = text.split("\n\n").nth(1).unwrap();
+        let mut game = Game::new(&variant);
+        for line in turns.lines() {
+            for word in line.split_whitespace().skip(1) {
+                let full: FullMove<Wide> = word.parse().unwrap();
+                game.play(full.mv).unwrap();
+            }
+        }
+        assert_eq!(game, played.game);
+        assert!(text.contains('x'), "captures are written: {text}");
+    }
 
     #[test]
     fn dates_look_like_opentafls() {
