@@ -441,7 +441,7 @@ fn work(
             Some(dir) => GameLog::create(&dir.join(format!("game-{:04}.log", job.index + 1))),
             None => GameLog::none(),
         };
-        // The one place a game chooses its grid's code.
+        // The game's one choice of grid: from here on its code is generic.
         let played = match &openings[job.variant] {
             GridOpenings::Narrow(list) => {
                 play_job(&list[job.opening], job, &mut a, &mut b, settings, &mut log)
