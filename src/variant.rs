@@ -335,9 +335,18 @@ impl Variant<Wide> {
 }
 
 impl<B: Board> Variant<B> {
-    /// A game from its parts, on the grid of its start position. The name is made safe for a
-    /// rules string: runs of white space become one space, ends are trimmed, and `:` becomes
-    /// `-` (so that no word of the name can be read back as a rule field).
+    /// A game from its parts, on either grid (a game set up from a position on a board above
+    /// 11x11 is a `Variant<Wide>`). The name is made safe for a rules string: runs of white
+    /// space become one space, ends are trimmed, and `:` becomes `-` (so that no word of the
+    /// name can be read back as a rule field).
+    ///
+    /// ```
+    /// use tafl_engine::{Variant, Wide};
+    /// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    /// let renamed = Variant::new("my: game", thirteen.start());
+    /// assert!(renamed.to_string().starts_with("dim:13 name:my-_game "));
+    /// assert_eq!(renamed.start(), thirteen.start());
+    /// ```
     pub fn new(name: impl AsRef<str>, start: Position<B>) -> Variant<B> {
         let name = name
             .as_ref()

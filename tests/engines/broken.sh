@@ -4,6 +4,7 @@
 #   dies      exits with status 3
 #   junk      writes bytes that are not UTF-8, lines that mean nothing, then `move zz-99`
 #   illegal   answers a move that is not legal (`move a1-a2`: a1 is empty in every start)
+#   offboard  answers `move s19-s18`, squares of the 19x19 grid off any smaller board
 #   silent    never answers
 #   gives-up  answers `error -1 I give up`
 #   no-hello  never says hello at all
@@ -33,6 +34,7 @@ while IFS= read -r line; do
                     echo "move zz-99"
                     ;;
                 illegal) echo "move a1-a2" ;;
+                offboard) echo "move s19-s18" ;;
                 gives-up) echo "error -1 I give up" ;;
                 flood) yes "status thinking" ;;
                 endless) yes "status" | tr -d '\n' ;;

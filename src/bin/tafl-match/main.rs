@@ -30,10 +30,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
-use tafl_engine::Side;
+use tafl_engine::{AnyVariant, Board, Side, Variant};
 
 use crate::log::GameLog;
-use crate::openings::Opening;
+use crate::openings::{GridOpenings, Opening};
 use crate::options::Settings;
 use crate::player::Player;
 use crate::referee::{Ending, ForfeitKind, Played};
@@ -97,22 +97,24 @@ fn main() -> ExitCode {
     }
 }
 
-/// The openings of every variant, enough for `games` games each.
-fn all_openings(settings: &Settings) -> Result<Vec<Vec<Opening>>, String> {
+/// The openings of every variant, enough for `games` games each, each on its variant's grid.
+fn all_openings(settings: &Settings) -> Result<Vec<GridOpenings>, String> {
     let text = match &settings.openings {
         Some(path) => Some(openings::read_file(path)?),
         None => None,
     };
-    let pairs = settings.games.div_ceil(2) as usize;
+    let text = text.as_deref();
     settings
         .variants
         .iter()
         .map(|variant| {
-            let openings = match &text {
-                Some(text) => openings::from_text(variant, text, &mut |warning| {
-                    eprintln!("tafl-match: {warning}")
-                }),
-                None => openings::seeded(variant, pairs, settings.opening_plies, settings.seed),
+            let openings = match variant {
+                AnyVariant::Narrow(variant) => {
+                    GridOpenings::Narrow(openings_of(variant, text, settings))
+                }
+                AnyVariant::Wide(variant) => {
+                    GridOpenings::Wide(openings_of(variant, text, settings))
+                }
             };
             if openings.is_empty() {
                 Err(format!("no opening fits {}", variant.name()))
@@ -121,6 +123,25 @@ fn all_openings(settings: &Settings) -> Result<Vec<Vec<Opening>>, String> {
             }
         })
         .collect()
+}
+
+/// The openings of one variant: the file's lines that fit it, or seeded ones.
+fn openings_of<B: Board>(
+    variant: &Variant<B>,
+    text: Option<&str>,
+    settings: &Settings,
+) -> Vec<Opening<B>> {
+    match text {
+        Some(text) => openings::from_text(variant, text, &mut |warning| {
+            eprintln!("tafl-match: {warning}")
+        }),
+        None => openings::seeded(
+            variant,
+            settings.games.div_ceil(2) as usize,
+            settings.opening_plies,
+            settings.seed,
+        ),
+    }
 }
 
 fn create_dir(dir: Option<&Path>) -> Result<(), String> {
@@ -393,7 +414,7 @@ fn work(
     worker: usize,
     settings: &Settings,
     jobs: &[Job],
-    openings: &[Vec<Opening>],
+    openings: &[GridOpenings],
     next: &AtomicUsize,
     stop: &AtomicBool,
     sender: &mpsc::Sender<Report>,
@@ -416,12 +437,19 @@ fn work(
         let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
             break;
         };
-        let opening = &openings[job.variant][job.opening];
         let mut log = match &settings.log {
             Some(dir) => GameLog::create(&dir.join(format!("game-{:04}.log", job.index + 1))),
             None => GameLog::none(),
         };
-        let played = referee::play_game(opening, job.a_side, &mut a, &mut b, settings, &mut log);
+        // The game's one choice of grid: from here on its code is generic.
+        let played = match &openings[job.variant] {
+            GridOpenings::Narrow(list) => {
+                play_job(&list[job.opening], job, &mut a, &mut b, settings, &mut log)
+            }
+            GridOpenings::Wide(list) => {
+                play_job(&list[job.opening], job, &mut a, &mut b, settings, &mut log)
+            }
+        };
         log.flush();
         let forfeit = match &played.ending {
             Ending::Forfeit { loser, kind, why } => {
@@ -439,16 +467,16 @@ fn work(
             }
             _ => None,
         };
-        if let Some(dir) = &settings.records {
-            write_record(dir, job, opening, &played, settings);
+        if let (Some(dir), Some(text)) = (&settings.records, &played.record) {
+            write_record(dir, job, text);
         }
         let report = Report::Game {
             index: job.index,
             variant: job.variant,
             a_side: job.a_side,
-            a_won: played.a_won(),
-            termination: played.termination(),
-            plies: played.game.moves().len(),
+            a_won: played.a_won,
+            termination: played.termination,
+            plies: played.plies,
             forfeit,
         };
         let restarts = Report::Restarts {
@@ -465,7 +493,45 @@ fn work(
     });
 }
 
-fn write_record(dir: &Path, job: &Job, opening: &Opening, played: &Played, settings: &Settings) {
+/// What the match keeps of a game once it is played, whatever its grid.
+struct GameDone {
+    ending: Ending,
+    a_won: Option<bool>,
+    termination: String,
+    plies: usize,
+    /// Its game record, with `--records`.
+    record: Option<String>,
+}
+
+/// Plays one job's game from `opening`, on the opening's grid.
+fn play_job<B: Board>(
+    opening: &Opening<B>,
+    job: &Job,
+    a: &mut Player,
+    b: &mut Player,
+    settings: &Settings,
+    log: &mut GameLog,
+) -> GameDone {
+    let played = referee::play_game(opening, job.a_side, a, b, settings, log);
+    GameDone {
+        a_won: played.a_won(),
+        termination: played.termination(),
+        plies: played.game.moves().len(),
+        record: settings
+            .records
+            .as_ref()
+            .map(|_| game_record(job, opening, &played, settings)),
+        ending: played.ending,
+    }
+}
+
+/// The game record of a job's game.
+fn game_record<B: Board>(
+    job: &Job,
+    opening: &Opening<B>,
+    played: &Played<B>,
+    settings: &Settings,
+) -> String {
     let (attackers, defenders) = match job.a_side {
         Side::Attackers => (&settings.a_name, &settings.b_name),
         Side::Defenders => (&settings.b_name, &settings.a_name),
@@ -476,13 +542,16 @@ fn write_record(dir: &Path, job: &Job, opening: &Opening, played: &Played, setti
     };
     let info = record::RecordInfo {
         round: job.index + 1,
-        variant: &settings.variants[job.variant],
+        variant: settings.variants[job.variant].name(),
         attackers,
         defenders,
         attackers_time: attackers_time.record_tag(),
         defenders_time: defenders_time.record_tag(),
     };
-    let text = record::game_record(opening, played, &info);
+    record::game_record(opening, played, &info)
+}
+
+fn write_record(dir: &Path, job: &Job, text: &str) {
     let path = dir.join(format!("game-{:04}.otg", job.index + 1));
     if let Err(error) = std::fs::write(&path, text) {
         eprintln!("tafl-match: cannot write {}: {error}", path.display());

@@ -15,16 +15,16 @@
 use std::io::Read;
 use std::path::Path;
 
-use tafl_engine::{Game, Move, Side, Variant, notation};
+use tafl_engine::{Board, Game, Move, Narrow, Side, Variant, Wide, notation};
 
 use crate::player::Rng;
 
 /// One opening: the game to start from (moves already played, or a set-up position) and how it
-/// was made.
+/// was made, on the game's grid.
 #[derive(Clone, Debug)]
-pub struct Opening {
+pub struct Opening<B: Board = Narrow> {
     /// The game so far.
-    pub game: Game,
+    pub game: Game<B>,
     /// The rules string the engines get: the variant's, or, for a set-up position, one whose
     /// start is that position.
     pub rules: String,
@@ -32,9 +32,39 @@ pub struct Opening {
     pub label: String,
 }
 
+/// The openings of one game of the match, on the grid its board needs: what a worker picks a
+/// game's opening from, and so where it chooses the grid's code (once a game).
+#[derive(Clone, Debug)]
+pub enum GridOpenings {
+    /// A board up to 11x11.
+    Narrow(Vec<Opening>),
+    /// A board above 11x11.
+    Wide(Vec<Opening<Wide>>),
+}
+
+impl GridOpenings {
+    /// How many openings there are.
+    pub fn len(&self) -> usize {
+        match self {
+            GridOpenings::Narrow(list) => list.len(),
+            GridOpenings::Wide(list) => list.len(),
+        }
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
 /// `count` seeded openings of `plies` random plies each. The moves are sorted before a pick, so
 /// that openings do not depend on the move generator's order.
-pub fn seeded(variant: &Variant, count: usize, plies: u32, seed: u64) -> Vec<Opening> {
+pub fn seeded<B: Board>(
+    variant: &Variant<B>,
+    count: usize,
+    plies: u32,
+    seed: u64,
+) -> Vec<Opening<B>> {
     let mut rng = Rng::new(seed ^ hash_name(variant.name()));
     let mut openings = Vec::with_capacity(count);
     let mut attempts = 0;
@@ -118,7 +148,11 @@ fn excerpt(text: &str) -> String {
 
 /// The openings of a file's text that fit `variant`, with a warning for each line that does not
 /// (up to [`MAX_WARNINGS`], then one that counts the rest).
-pub fn from_text(variant: &Variant, text: &str, warn: &mut dyn FnMut(String)) -> Vec<Opening> {
+pub fn from_text<B: Board>(
+    variant: &Variant<B>,
+    text: &str,
+    warn: &mut dyn FnMut(String),
+) -> Vec<Opening<B>> {
     let mut openings = Vec::new();
     let mut skipped = 0usize;
     let mut skip = |number: usize, why: String| {
@@ -169,7 +203,7 @@ pub fn from_text(variant: &Variant, text: &str, warn: &mut dyn FnMut(String)) ->
     openings
 }
 
-fn parse_line(variant: &Variant, line: &str) -> Result<Opening, String> {
+fn parse_line<B: Board>(variant: &Variant<B>, line: &str) -> Result<Opening<B>, String> {
     if line.starts_with('/') {
         let mut words = line.split_whitespace();
         let record = words.next().unwrap_or_default();
@@ -202,7 +236,7 @@ fn parse_line(variant: &Variant, line: &str) -> Result<Opening, String> {
     }
     let mut game = Game::new(variant);
     for word in line.split_whitespace() {
-        let m: Move = word
+        let m: Move<B> = word
             .parse()
             .map_err(|error| format!("{} is not a move: {error}", excerpt(word)))?;
         game.play(m)
@@ -234,6 +268,28 @@ mod tests {
             assert!(a.game.outcome().is_none());
         }
         assert_ne!(first[0].game, seeded(&tablut, 1, 4, 8)[0].game);
+    }
+
+    #[test]
+    fn openings_of_boards_above_11x11_are_played_on_the_wide_grid() {
+        let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        let openings = seeded(&variant, 3, 6, 7);
+        assert_eq!(openings.len(), 3);
+        assert!(openings.iter().all(|o| o.game.moves().len() == 6));
+        assert!(openings[0].rules.starts_with("dim:13 "));
+        let record = notation::position_record(&variant.start());
+        let text = format!("d1-d2 g4-g3\ns19-s18\n{record} defenders\n");
+        let mut warnings = Vec::new();
+        let read = from_text(&variant, &text, &mut |w| warnings.push(w));
+        assert_eq!(read.len(), 2, "{warnings:?}");
+        assert_eq!(read[0].game.moves().len(), 2);
+        assert!(warnings[0].contains("line 2"), "{warnings:?}");
+        assert_eq!(read[1].game.position().side_to_move(), Side::Defenders);
+        assert!(
+            read[1]
+                .rules
+                .starts_with("dim:13 name:Copenhagen_13x13_(hnefatafl.org) atkf:n")
+        );
     }
 
     #[test]

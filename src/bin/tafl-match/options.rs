@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use tafl_engine::Variant;
+use tafl_engine::{AnyVariant, Variant};
 
 use crate::stats::Sprt;
 
@@ -23,8 +23,9 @@ ENGINE is a built-in player or an external OTEP engine:
   random                   a uniformly random legal move (seeded)
 
 options:
-  --variant NAME[,NAME...]  games to play: a built-in name or a whole OpenTafl rules string;
-                            repeatable; default every built-in variant
+  --variant NAME[,NAME...]  games to play: a built-in name or a whole OpenTafl rules string,
+                            boards from 5x5 to 19x19; repeatable; default every built-in
+                            variant up to 11x11
   --games N                 games per variant (default 2); each opening is played twice,
                             the colours swapped
   --movetime MS             time per move for both engines (default 100)
@@ -125,8 +126,8 @@ pub struct Settings {
     pub a_name: String,
     /// B's name in the output.
     pub b_name: String,
-    /// The games to play.
-    pub variants: Vec<Variant>,
+    /// The games to play, each on the grid its board needs.
+    pub variants: Vec<AnyVariant>,
     /// Games per variant.
     pub games: u32,
     /// A's time.
@@ -167,7 +168,7 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     let mut b = None;
     let mut a_name = None;
     let mut b_name = None;
-    let mut variants: Vec<Variant> = Vec::new();
+    let mut variants: Vec<AnyVariant> = Vec::new();
     let mut games = 2u32;
     let mut movetime = None;
     let mut clock = None;
@@ -242,9 +243,11 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     let a = a.ok_or_else(|| format!("--a is missing\n\n{USAGE}"))?;
     let b = b.ok_or_else(|| format!("--b is missing\n\n{USAGE}"))?;
     if variants.is_empty() {
+        // The games up to 11x11, as before boards above it were played.
         variants = Variant::names()
             .iter()
             .filter_map(|name| Variant::by_name(name))
+            .map(AnyVariant::Narrow)
             .collect();
     }
     if games == 0 {
@@ -299,11 +302,12 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
     })
 }
 
-/// A comma-separated list of built-in names, or one whole rules string (it has `:` in it).
-fn parse_variants(text: &str) -> Result<Vec<Variant>, String> {
+/// A comma-separated list of built-in names, or one whole rules string (it has `:` in it) of a
+/// board from 5x5 to 19x19.
+fn parse_variants(text: &str) -> Result<Vec<AnyVariant>, String> {
     if text.contains(':') {
         return text
-            .parse::<Variant>()
+            .parse::<AnyVariant>()
             .map(|variant| vec![variant])
             .map_err(|error| format!("--variant: the rules string is refused: {error}"));
     }
@@ -311,10 +315,10 @@ fn parse_variants(text: &str) -> Result<Vec<Variant>, String> {
         .map(str::trim)
         .filter(|name| !name.is_empty())
         .map(|name| {
-            Variant::by_name(name).ok_or_else(|| {
+            AnyVariant::by_name(name).ok_or_else(|| {
                 format!(
                     "--variant: unknown game {name:?}; known: {}",
-                    Variant::names().join(", ")
+                    AnyVariant::names().collect::<Vec<_>>().join(", ")
                 )
             })
         })
@@ -450,6 +454,27 @@ mod tests {
             let error = parse(&args(line)).unwrap_err();
             assert!(error.contains(fragment), "{line}: {error}");
         }
+    }
+
+    #[test]
+    fn boards_up_to_19x19_are_taken_by_name_or_rules_string() {
+        let settings = parse(&args(
+            "--a random --b random --variant tablut,hnefatafl-org-copenhagen-13",
+        ))
+        .unwrap();
+        assert!(matches!(settings.variants[0], AnyVariant::Narrow(_)));
+        assert!(matches!(settings.variants[1], AnyVariant::Wide(_)));
+        let nineteen = format!("dim:19 atkf:y start:/{}/", {
+            let mut rows = vec!["19".to_string(); 19];
+            rows[9] = "9K9".to_string();
+            rows.join("/")
+        });
+        let parsed = parse_variants(&nineteen).unwrap();
+        assert_eq!(parsed[0].size(), 19);
+        let error = parse_variants("dim:21 start:/21/").unwrap_err();
+        assert!(error.contains("the rules string is refused"), "{error}");
+        let unknown = parse_variants("chess").unwrap_err();
+        assert!(unknown.contains("hnefatafl-org-copenhagen-13"), "{unknown}");
     }
 
     #[test]

@@ -4,15 +4,15 @@ use std::time::{Duration, Instant};
 
 use tafl_engine::search::eval::{self, EvalWeights};
 use tafl_engine::search::{Features, Limits, SearchConfig, Searcher};
-use tafl_engine::{Game, Move, Side};
+use tafl_engine::{Board, Game, Narrow, Side};
 
 use crate::log::GameLog;
 use crate::otep::OtepEngine;
 
-/// One turn as the referee puts it to a player.
-pub struct Turn<'a> {
+/// One turn as the referee puts it to a player, on the game's grid.
+pub struct Turn<'a, B: Board = Narrow> {
     /// The game so far; the side to move is the player's.
-    pub game: &'a Game,
+    pub game: &'a Game<B>,
     /// The side to play.
     pub side: Side,
     /// The OTEP `clock` command for this turn (both sides' time, as OpenTafl gives it).
@@ -92,7 +92,7 @@ impl Player {
     }
 
     /// Asks for a move.
-    pub fn play(&mut self, turn: &Turn<'_>, log: &mut GameLog) -> Answer {
+    pub fn play<B: Board>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Answer {
         match self {
             Player::Builtin(builtin) => builtin.play(turn),
             Player::Otep(engine) => engine.play(turn, log),
@@ -100,7 +100,7 @@ impl Player {
     }
 
     /// The referee accepted the player's move; `game` is the game after it.
-    pub fn accepted(&mut self, game: &Game, log: &mut GameLog) {
+    pub fn accepted<B: Board>(&mut self, game: &Game<B>, log: &mut GameLog) {
         if let Player::Otep(engine) = self {
             engine.accepted(game, log);
         }
@@ -154,12 +154,12 @@ impl Rng {
         self.0
     }
 
-    /// One of `moves` (not empty).
-    pub fn pick(&mut self, moves: &[Move]) -> Option<Move> {
-        if moves.is_empty() {
+    /// One of `items`, `None` if there is none.
+    pub fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
+        if items.is_empty() {
             return None;
         }
-        Some(moves[(self.next_u64() % moves.len() as u64) as usize])
+        Some(items[(self.next_u64() % items.len() as u64) as usize])
     }
 }
 
@@ -261,7 +261,7 @@ impl Builtin {
         }
     }
 
-    fn play(&mut self, turn: &Turn<'_>) -> Answer {
+    fn play<B: Board>(&mut self, turn: &Turn<'_, B>) -> Answer {
         let started = Instant::now();
         let moves = turn.game.legal_moves();
         let chosen = match self {

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use tafl_engine::search::{Clock, Limits};
-use tafl_engine::{Game, Move, Outcome, Side};
+use tafl_engine::{Board, Game, Move, Narrow, Outcome, Side};
 
 use crate::log::GameLog;
 use crate::openings::Opening;
@@ -67,10 +67,10 @@ pub enum Ending {
     },
 }
 
-/// A game played to its end.
-pub struct Played {
+/// A game played to its end, on its grid.
+pub struct Played<B: Board = Narrow> {
     /// The moves played, from the opening's start.
-    pub game: Game,
+    pub game: Game<B>,
     /// How it ended.
     pub ending: Ending,
     /// The side A played.
@@ -79,7 +79,7 @@ pub struct Played {
     pub time_left: [Option<Duration>; 2],
 }
 
-impl Played {
+impl<B: Board> Played<B> {
     /// The winning side, if any.
     pub fn winner(&self) -> Option<Side> {
         match &self.ending {
@@ -156,15 +156,15 @@ fn clock_line(
     )
 }
 
-/// Plays `opening` to its end with A on `a_side`.
-pub fn play_game(
-    opening: &Opening,
+/// Plays `opening` to its end with A on `a_side`, on the opening's grid.
+pub fn play_game<B: Board>(
+    opening: &Opening<B>,
     a_side: Side,
     a: &mut Player,
     b: &mut Player,
     settings: &Settings,
     log: &mut GameLog,
-) -> Played {
+) -> Played<B> {
     let mut game = opening.game.clone();
     // Players, time controls and labels by side: attackers first.
     let (times, labels) = if a_side == Side::Attackers {
@@ -267,7 +267,9 @@ pub fn play_game(
             ));
             break;
         }
-        let parsed = text.parse::<Move>();
+        // Read on the game's grid: a square off its board (`s19` on 9x9 or 13x13) is not a
+        // move there, and is refused as unreadable or illegal, never played.
+        let parsed = text.parse::<Move<B>>();
         let m = match parsed {
             Ok(m) if game.position().is_legal(m) => m,
             Ok(_) => {
