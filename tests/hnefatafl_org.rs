@@ -563,30 +563,33 @@ fn a_13x13_record_is_followed_mid_game() {
     assert!(!stderr.contains("cannot follow"), "{stderr}");
 }
 
-#[test]
-fn whole_13x13_games_to_their_end_as_either_side_every_move_legal() {
+/// Plays `attacking` (the client the attackers) and then `defending` to their ends against the
+/// fake server, with moves of the server's side drawn from `seed`; the client must say each
+/// result, count both games and warn of nothing.
+fn both_games_to_their_end<A: Board, D: Board>(
+    seed: u64,
+    attacking: &mut Table<A>,
+    defending: &mut Table<D>,
+) {
     let mut server = Server::start(&["--user", "ai-test", "--games", "2"]);
     let (mut connection, _) = server.logged_in();
-    let mut random = Lcg(1313);
-    let mut results = Vec::new();
-    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
-    // On 13x13 the attackers move first.
-    let mut attacking = Table::new(61, "ai-test", "human", variant.clone());
-    results.push(play_to_the_end(
-        &server,
-        &mut connection,
-        &mut attacking,
-        Side::Attackers,
-        &mut random,
-    ));
-    let mut defending = Table::new(62, "human", "ai-test", variant);
-    results.push(play_to_the_end(
-        &server,
-        &mut connection,
-        &mut defending,
-        Side::Defenders,
-        &mut random,
-    ));
+    let mut random = Lcg(seed);
+    let results = [
+        play_to_the_end(
+            &server,
+            &mut connection,
+            attacking,
+            Side::Attackers,
+            &mut random,
+        ),
+        play_to_the_end(
+            &server,
+            &mut connection,
+            defending,
+            Side::Defenders,
+            &mut random,
+        ),
+    ];
     let stderr = server.finished();
     for result in &results {
         assert!(
@@ -595,7 +598,17 @@ fn whole_13x13_games_to_their_end_as_either_side_every_move_legal() {
         );
     }
     assert!(stderr.contains("done: 2 games played"), "{stderr}");
+    // The client replayed every record without a disagreement with the referee's captures.
     assert!(!stderr.contains("warning"), "{stderr}");
+}
+
+#[test]
+fn whole_13x13_games_to_their_end_as_either_side_every_move_legal() {
+    let variant = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    // On 13x13 the attackers move first.
+    let mut attacking = Table::new(61, "ai-test", "human", variant.clone());
+    let mut defending = Table::new(62, "human", "ai-test", variant);
+    both_games_to_their_end(1313, &mut attacking, &mut defending);
     // Moves beyond the 11x11 board's files and ranks were played by someone: the whole 13x13
     // board was in use.
     let beyond = |table: &Table<Wide>| {
@@ -712,37 +725,10 @@ fn play_to_the_end<B: Board>(
 
 #[test]
 fn whole_games_to_their_end_as_either_side_every_move_legal() {
-    let mut server = Server::start(&["--user", "ai-test", "--games", "2"]);
-    let (mut connection, _) = server.logged_in();
-    let mut random = Lcg(21);
-    let mut results = Vec::new();
     let mut attacking = Table::new(21, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
-    results.push(play_to_the_end(
-        &server,
-        &mut connection,
-        &mut attacking,
-        Side::Attackers,
-        &mut random,
-    ));
     // On 7x7 the defenders move first: the client's first request is the game's first move.
     let mut defending = Table::new(22, "human", "ai-test", Variant::hnefatafl_org_brandubh());
-    results.push(play_to_the_end(
-        &server,
-        &mut connection,
-        &mut defending,
-        Side::Defenders,
-        &mut random,
-    ));
-    let stderr = server.finished();
-    for result in &results {
-        assert!(
-            stderr.contains(result.as_str()),
-            "'{result}' not in:\n{stderr}"
-        );
-    }
-    assert!(stderr.contains("done: 2 games played"), "{stderr}");
-    // The client replayed every record without a disagreement with the referee's captures.
-    assert!(!stderr.contains("warning"), "{stderr}");
+    both_games_to_their_end(21, &mut attacking, &mut defending);
 }
 
 /// One move of the client's on a clock that runs: the time from the request to the answer is

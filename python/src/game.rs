@@ -360,6 +360,17 @@ macro_rules! on_grid {
     };
 }
 
+/// The state made by `$body`, with `$variant` (an `AnyVariant`) bound as `$v` to the variant on
+/// its grid, held in the `AnyState` of that grid.
+macro_rules! state_on_grid {
+    ($variant:expr, $v:ident => $body:expr) => {
+        match $variant {
+            AnyVariant::Narrow($v) => AnyState::Narrow($body),
+            AnyVariant::Wide($v) => AnyState::Wide($body),
+        }
+    };
+}
+
 /// A copy of a game on its grid (for searching it without holding the game's lock).
 pub enum AnyGame {
     /// A game on a board up to 11x11.
@@ -370,30 +381,15 @@ pub enum AnyGame {
 
 impl AnyState {
     fn new(variant: AnyVariant) -> AnyState {
-        match variant {
-            AnyVariant::Narrow(variant) => AnyState::Narrow(State::new(variant)),
-            AnyVariant::Wide(variant) => AnyState::Wide(State::new(variant)),
-        }
+        state_on_grid!(variant, v => State::new(v))
     }
 
     fn from_record(variant: AnyVariant, record: &str, side: &str) -> PyResult<AnyState> {
-        Ok(match variant {
-            AnyVariant::Narrow(variant) => {
-                AnyState::Narrow(State::from_record(variant, record, side)?)
-            }
-            AnyVariant::Wide(variant) => AnyState::Wide(State::from_record(variant, record, side)?),
-        })
+        Ok(state_on_grid!(variant, v => State::from_record(v, record, side)?))
     }
 
     fn from_position_string(variant: AnyVariant, text: &str) -> PyResult<AnyState> {
-        Ok(match variant {
-            AnyVariant::Narrow(variant) => {
-                AnyState::Narrow(State::from_position_string(variant, text)?)
-            }
-            AnyVariant::Wide(variant) => {
-                AnyState::Wide(State::from_position_string(variant, text)?)
-            }
-        })
+        Ok(state_on_grid!(variant, v => State::from_position_string(v, text)?))
     }
 
     fn max_plies_mut(&mut self) -> &mut Option<usize> {
@@ -953,26 +949,15 @@ impl PyGame {
         undone: Option<Vec<Option<String>>>,
     ) -> PyResult<PyGame> {
         guard(|| {
-            let state = match text::rules(rules)? {
-                AnyVariant::Narrow(variant) => AnyState::Narrow(State::unpickled(
-                    variant,
-                    record,
-                    side_to_move,
-                    &moves,
-                    agreed_draw,
-                    max_plies,
-                    undone,
-                )?),
-                AnyVariant::Wide(variant) => AnyState::Wide(State::unpickled(
-                    variant,
-                    record,
-                    side_to_move,
-                    &moves,
-                    agreed_draw,
-                    max_plies,
-                    undone,
-                )?),
-            };
+            let state = state_on_grid!(text::rules(rules)?, v => State::unpickled(
+                v,
+                record,
+                side_to_move,
+                &moves,
+                agreed_draw,
+                max_plies,
+                undone,
+            )?);
             Ok(PyGame::wrap(state))
         })
     }
