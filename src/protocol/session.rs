@@ -186,6 +186,14 @@ pub(crate) enum JobOutcome<B: Board = Narrow> {
 }
 
 impl<B: Board> Job<B> {
+    /// The side a `play` job plays for; `None` for other jobs.
+    fn play_side(&self) -> Option<Side> {
+        match self.kind {
+            JobKind::Play { side, .. } => Some(side),
+            _ => None,
+        }
+    }
+
     /// Whether the job is a search (stopped, it still answers with a move); the other kind is a
     /// count (stopped, it answers `stopped ...`).
     pub(crate) fn is_search(&self) -> bool {
@@ -310,17 +318,9 @@ impl AnyJob {
 
     /// The side a `play` job plays for; `None` for other jobs.
     pub(crate) fn play_side(&self) -> Option<Side> {
-        let kind_side = |side: &Side| Some(*side);
         match self {
-            AnyJob::Narrow(Job {
-                kind: JobKind::Play { side, .. },
-                ..
-            }) => kind_side(side),
-            AnyJob::Wide(Job {
-                kind: JobKind::Play { side, .. },
-                ..
-            }) => kind_side(side),
-            _ => None,
+            AnyJob::Narrow(job) => job.play_side(),
+            AnyJob::Wide(job) => job.play_side(),
         }
     }
 

@@ -218,9 +218,10 @@ impl Evaluator {
     ) -> Evaluator {
         // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
         // that) play with the hand-written terms.
-        let narrow_rules = match B::MAX_SIZE <= Narrow::MAX_SIZE {
-            true => rules.on::<Narrow>().ok(),
-            false => None,
+        let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
+            rules.on::<Narrow>().ok()
+        } else {
+            None
         };
         let network = match chosen {
             _ if !features.learned_eval => None,
