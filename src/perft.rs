@@ -107,8 +107,10 @@ pub fn perft_stoppable<B: Board>(
     if depth == 0 {
         return Some(1);
     }
-    match B::as_narrow(position) {
-        Some(narrow) => stoppable(narrow, &SideViews::of(narrow), depth, stop),
+    // Only the classic rules may take the classic counter (as in `perft`): a rules string's
+    // corners, throne and hostility are the custom generator's to count, on either grid.
+    match B::as_narrow(position).filter(|p| p.rules().is_classic()) {
+        Some(classic) => stoppable(classic, &SideViews::of(classic), depth, stop),
         None => stoppable_on_any_grid(position, depth, stop),
     }
 }
