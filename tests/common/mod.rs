@@ -1,6 +1,5 @@
 pub mod blocks;
 pub mod cells;
-pub mod client_process;
 pub mod diagram;
 pub mod ends;
 pub mod fixtures;

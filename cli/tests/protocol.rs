@@ -206,7 +206,10 @@ fn a_short_perft_before_goodbye_or_end_of_input_still_gets_its_count() {
 
 /// The lines `opentafl/external-rules.conf` ships for OpenTafl's variant list.
 fn shipped_rules_lines() -> Vec<String> {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/opentafl/external-rules.conf");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../opentafl/external-rules.conf"
+    );
     let text = std::fs::read_to_string(path).expect("opentafl/external-rules.conf is shipped");
     text.lines()
         .filter(|l| !l.trim().is_empty())

@@ -33,7 +33,7 @@ fn scratch(name: &str) -> PathBuf {
 
 /// The rules string of the block `id` of tests/data/opentafl-wide.txt.
 fn opentafl_rules(id: &str) -> String {
-    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/opentafl-wide.txt");
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/data/opentafl-wide.txt");
     let text = std::fs::read_to_string(path).unwrap();
     let mut lines = text.lines().skip_while(|l| *l != format!("id {id}"));
     lines
