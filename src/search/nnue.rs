@@ -35,6 +35,8 @@
 //! `2 × HIDDEN` `i16` output weights (attackers to move, then defenders); the two `i32` output
 //! biases; a `u64` FNV-1a hash of everything before it.
 
+use std::io::Read;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use thiserror::Error;
@@ -79,6 +81,19 @@ const VERSION: u32 = 1;
 const OUTPUTS: usize = 2;
 /// The file's flag for a network trained on top of the hand-written evaluation.
 const FLAG_ADDS_HAND_WRITTEN: u32 = 1;
+
+/// The longest description a network file this library reads may carry, in bytes.
+pub const MAX_DESCRIPTION_BYTES: usize = 1 << 16;
+
+/// The largest network file this library reads, in bytes: the header (8 bytes of `TAFLNNUE` and
+/// seven `u32`/`i32` fields), a description of at most [`MAX_DESCRIPTION_BYTES`], the weights
+/// and biases, and the checksum. A larger file is refused before it is read whole.
+pub const MAX_FILE_BYTES: usize = 8
+    + 7 * 4
+    + MAX_DESCRIPTION_BYTES
+    + 2 * (HIDDEN + INPUTS * HIDDEN + OUTPUTS * HIDDEN)
+    + 4 * OUTPUTS
+    + 8;
 
 /// The input a piece of `kind` on `square` switches on: `kind × 121 + square.index()`, where
 /// `kind` is 0 for an attacking soldier, 1 for a defending soldier, 2 for the king.
@@ -178,6 +193,30 @@ pub enum NetworkError {
     /// Bytes follow the checksum.
     #[error("{0} unexpected bytes after the network's checksum")]
     TrailingBytes(usize),
+    /// More bytes than any network file has ([`MAX_FILE_BYTES`]).
+    #[error("{0} bytes or more: larger than any network file (at most {MAX_FILE_BYTES} bytes)")]
+    TooLarge(usize),
+}
+
+/// Why a network file could not be read ([`Network::from_file`]).
+#[derive(Debug, Error)]
+pub enum NetworkFileError {
+    /// The file could not be opened or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The file was read but is not a network this library plays (or is too large to be one).
+    #[error("{}: {source}", path.display())]
+    Network {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with its contents.
+        source: NetworkError,
+    },
 }
 
 /// A trained network in floating point, as a trainer holds it; [`Network::quantize`] turns it
@@ -305,6 +344,38 @@ impl Network {
         }
     }
 
+    /// Reads the network file at `path`, reading at most [`MAX_FILE_BYTES`] and one byte more:
+    /// a larger file (or an endless one, such as `/dev/zero`) is refused without being read
+    /// whole.
+    ///
+    /// ```
+    /// use tafl_engine::search::nnue::{Network, NetworkError, NetworkFileError};
+    /// match Network::from_file("/dev/zero") {
+    ///     Err(NetworkFileError::Network { source: NetworkError::TooLarge(_), .. }) => {}
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// assert!(matches!(
+    ///     Network::from_file("no-such-file.nnue"),
+    ///     Err(NetworkFileError::Io { .. })
+    /// ));
+    /// ```
+    pub fn from_file(path: impl AsRef<Path>) -> Result<Network, NetworkFileError> {
+        let path = path.as_ref();
+        let io = |source| NetworkFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        Network::from_bytes(&bytes).map_err(|source| NetworkFileError::Network {
+            path: path.to_path_buf(),
+            source,
+        })
+    }
+
     /// Reads a network file (the format is in the module's documentation).
     ///
     /// ```
@@ -313,6 +384,9 @@ impl Network {
     /// assert_eq!(Network::from_bytes(b"NOTANNUE"), Err(NetworkError::NotANetwork));
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
+        if bytes.len() > MAX_FILE_BYTES {
+            return Err(NetworkError::TooLarge(bytes.len()));
+        }
         let mut reader = Reader { bytes, at: 0 };
         if reader.take(8, "header")? != MAGIC {
             return Err(NetworkError::NotANetwork);

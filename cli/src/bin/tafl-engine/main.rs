@@ -91,9 +91,8 @@ fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String>
             }
             "--network" => {
                 let path = args.next().ok_or("--network needs a file")?;
-                let bytes = std::fs::read(&path).map_err(|e| format!("--network {path}: {e}"))?;
-                let network =
-                    Network::from_bytes(&bytes).map_err(|e| format!("--network {path}: {e}"))?;
+                // Read with a size limit: `--network /dev/zero` is refused, not read whole.
+                let network = Network::from_file(&path).map_err(|e| format!("--network {e}"))?;
                 options.evaluation = Evaluation::Network(Arc::new(network));
             }
             "--help" | "-h" => return Err(USAGE.to_string()),

@@ -225,10 +225,10 @@ impl Builtin {
                         "threat-extension" => features.threat_extension = true,
                         "hand-eval" => features.learned_eval = false,
                         "network" => {
-                            let bytes = std::fs::read(value)
-                                .map_err(|e| format!("engine option network={value}: {e}"))?;
-                            let read = tafl_engine::search::nnue::Network::from_bytes(&bytes)
-                                .map_err(|e| format!("engine option network={value}: {e}"))?;
+                            // Read with a size limit: `network=/dev/zero` is refused, not
+                            // read until memory runs out.
+                            let read = tafl_engine::search::nnue::Network::from_file(value)
+                                .map_err(|e| format!("engine option network: {e}"))?;
                             network = Some(std::sync::Arc::new(read));
                         }
                         term if term.starts_with("w.") => {
