@@ -9,7 +9,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow};
+use crate::board::{Board, Narrow, Wide};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
 use crate::position::{Position, SetupError};
@@ -37,8 +37,8 @@ pub enum RecordError<B: Board = Narrow> {
     /// The record holds no rows.
     #[error("the position record is empty")]
     Empty,
-    /// The record has more rows than the largest board.
-    #[error("the record has {0} rows; the largest board is {max}x{max}", max = B::MAX_SIZE)]
+    /// The record has more rows than the largest board of any grid (19x19).
+    #[error("the record has {0} rows; the largest board is {max}x{max}", max = Wide::MAX_SIZE)]
     TooManyRows(usize),
     /// A character that is neither a digit nor a piece letter of these games.
     #[error("row {row}: '{found}' is not a piece of these games (t, T, K) or a digit")]
@@ -144,7 +144,9 @@ pub(crate) fn parse_record_pieces<B: Board>(
         }
     }
     let rows = trimmed.split('/').count();
-    if rows > usize::from(B::MAX_SIZE) {
+    // More rows than any board has; a number of rows that another board has is the rules'
+    // size that differs (below), whichever grid reads it.
+    if rows > usize::from(Wide::MAX_SIZE) {
         return Err(RecordError::TooManyRows(rows));
     }
     if rows != usize::from(size) {
@@ -591,7 +593,11 @@ mod tests {
         );
         assert_eq!(
             message(&"/9".repeat(12)),
-            "the record has 12 rows; the largest board is 11x11"
+            "the record has 12 rows; the rules play on 9x9"
+        );
+        assert_eq!(
+            message(&"/9".repeat(20)),
+            "the record has 20 rows; the largest board is 19x19"
         );
         // A run of digits longer than any number: the row is too long, by some amount.
         let long_run = format!("/{}{}", "1".repeat(65_000), "/9".repeat(8));

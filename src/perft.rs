@@ -83,6 +83,10 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
 /// per position, which costs nothing next to the count.
 const UNSTOPPABLE_DEPTH: u32 = 3;
 
+/// [`UNSTOPPABLE_DEPTH`] on boards above 11x11, where a count of depth 2 takes at most about a
+/// millisecond.
+const WIDE_UNSTOPPABLE_DEPTH: u32 = 1;
+
 /// [`perft()`] that can be interrupted: it gives up and returns `None` soon after `stop` is set
 /// (from another thread), and returns `None` at once if it is set already. The count is the same
 /// as [`perft()`]'s when it finishes.
@@ -122,7 +126,14 @@ fn stoppable_on_any_grid<B: Board>(
     depth: u32,
     stop: &AtomicBool,
 ) -> Option<u64> {
-    if depth <= UNSTOPPABLE_DEPTH {
+    // Above 11x11 a position has hundreds of moves, and a count of depth 3 takes up to a third
+    // of a second (Alea Evangelii 19x19): the flag is read down to the last ply but one.
+    let unstoppable = if B::as_narrow(position).is_some() {
+        UNSTOPPABLE_DEPTH
+    } else {
+        WIDE_UNSTOPPABLE_DEPTH
+    };
+    if depth <= unstoppable {
         return Some(perft(position, depth));
     }
     let mut total = 0;
@@ -201,6 +212,94 @@ pub fn perft_game<B: Board>(game: &Game<B>, depth: u32) -> u64 {
     perft_game_in(&mut game, depth)
 }
 
+/// Whether a game's history changes its moves, so that [`perft_game`] may count otherwise than
+/// [`perft()`] of its position: hnefatafl.org's move limit (H10) and its defenders' ban on
+/// recreating a position (H12).
+///
+/// ```
+/// use tafl_engine::{Game, Variant, perft};
+/// assert!(perft::history_changes_moves(&Game::new(&Variant::hnefatafl_org_copenhagen())));
+/// assert!(!perft::history_changes_moves(&Game::new(&Variant::copenhagen())));
+/// ```
+pub fn history_changes_moves<B: Board>(game: &Game<B>) -> bool {
+    let rules = game.position().rules();
+    rules.move_limit().is_some() || rules.repetition().forbids_defenders_recreating()
+}
+
+/// [`divide`] of a game ([`perft_game`] split by first move) that can be interrupted like
+/// [`perft_stoppable`]: each of the game's legal moves with the count after it, sorted by the
+/// move's text, or `None` if `stop` is set before every count is done.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{Game, Variant, perft};
+/// let game = Game::new(&Variant::hnefatafl_org_brandubh());
+/// let split = perft::divide_game_stoppable(&game, 2, &AtomicBool::new(false)).unwrap();
+/// let total: u64 = split.iter().map(|(_, count)| count).sum();
+/// assert_eq!(total, perft::perft_game(&game, 2));
+/// ```
+pub fn divide_game_stoppable<B: Board>(
+    game: &Game<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move<B>, u64)>> {
+    let mut game = game.clone();
+    let mut split = Vec::new();
+    for &m in &game.legal_moves() {
+        game.play_unchecked(m);
+        let count = perft_game_stoppable_in(&mut game, depth.saturating_sub(1), stop);
+        game.undo();
+        split.push((m, count?));
+    }
+    split.sort_by_key(|(m, _)| m.to_string());
+    Some(split)
+}
+
+/// [`perft_game`] that can be interrupted like [`perft_stoppable`].
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{Game, Variant, perft};
+/// let game = Game::new(&Variant::hnefatafl_org_brandubh());
+/// let never = AtomicBool::new(false);
+/// assert_eq!(perft::perft_game_stoppable(&game, 3, &never), Some(perft::perft_game(&game, 3)));
+/// assert_eq!(perft::perft_game_stoppable(&game, 3, &AtomicBool::new(true)), None);
+/// ```
+pub fn perft_game_stoppable<B: Board>(
+    game: &Game<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut game = game.clone();
+    perft_game_stoppable_in(&mut game, depth, stop)
+}
+
+/// [`perft_game_stoppable`] on a game that each move is played on and taken back from; the flag
+/// is read at every position more than one ply from the leaves.
+fn perft_game_stoppable_in<B: Board>(
+    game: &mut Game<B>,
+    depth: u32,
+    stop: &AtomicBool,
+) -> Option<u64> {
+    if depth <= 1 {
+        return Some(perft_game_in(game, depth));
+    }
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let mut count = 0;
+    for &m in &game.legal_moves() {
+        game.play_unchecked(m);
+        let below = perft_game_stoppable_in(game, depth - 1, stop);
+        game.undo();
+        count += below?;
+    }
+    Some(count)
+}
+
 /// [`perft_game`] on a game that each move is played on and taken back from.
 fn perft_game_in<B: Board>(game: &mut Game<B>, depth: u32) -> u64 {
     if depth == 0 {
@@ -251,14 +350,7 @@ pub fn divide_stoppable<B: Board>(
     depth: u32,
     stop: &AtomicBool,
 ) -> Option<Vec<(Move<B>, u64)>> {
-    let mut split = Vec::new();
-    for &m in &position.legal_moves() {
-        let mut next = *position;
-        next.play_unchecked(m);
-        split.push((m, perft_stoppable(&next, depth.saturating_sub(1), stop)?));
-    }
-    split.sort_by_key(|(m, _)| m.to_string());
-    Some(split)
+    divide_parallel_stoppable(position, depth, 1, stop)
 }
 
 /// [`perft()`] with the root moves shared out over `threads` threads (at least one).
@@ -297,7 +389,8 @@ pub fn perft_parallel_with_progress<B: Board>(
     }
     let subtree = |next: &Position<B>| Some(perft(next, depth - 1));
     // Without a stop, every subtree is counted.
-    share_root_moves(position, threads, subtree, progress).unwrap_or(0)
+    share_root_moves(position, threads, subtree, progress)
+        .map_or(0, |split| split.iter().map(|(_, count)| count).sum())
 }
 
 /// [`perft_parallel()`] that can be interrupted like [`perft_stoppable`]: every thread gives up
@@ -321,36 +414,65 @@ pub fn perft_parallel_stoppable<B: Board>(
         return perft_stoppable(position, depth, stop);
     }
     let subtree = |next: &Position<B>| perft_stoppable(next, depth - 1, stop);
-    share_root_moves(position, threads, subtree, |_, _| {})
+    let split = share_root_moves(position, threads, subtree, |_, _| {})?;
+    Some(split.iter().map(|(_, count)| count).sum())
+}
+
+/// [`divide_stoppable`] with the root moves shared out over `threads` threads (at least one),
+/// as [`perft_parallel_stoppable`] shares them: the same split, sorted by the move's text.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// use tafl_engine::{perft, Position};
+/// let start = Position::tablut();
+/// let split = perft::divide_parallel_stoppable(&start, 3, 2, &AtomicBool::new(false));
+/// assert_eq!(split, Some(perft::divide(&start, 3)));
+/// ```
+pub fn divide_parallel_stoppable<B: Board>(
+    position: &Position<B>,
+    depth: u32,
+    threads: usize,
+    stop: &AtomicBool,
+) -> Option<Vec<(Move<B>, u64)>> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    let below = depth.saturating_sub(1);
+    let subtree = |next: &Position<B>| perft_stoppable(next, below, stop);
+    let mut split = share_root_moves(position, threads, subtree, |_, _| {})?;
+    split.sort_by_key(|(m, _)| m.to_string());
+    Some(split)
 }
 
 /// Counts `subtree` of the position after each root move on `threads` threads (at least one),
-/// calling `progress(done, total)` after each; `None` as soon as a subtree gives `None`.
+/// calling `progress(done, total)` after each; each root move with its count, in the order of
+/// the legal moves, or `None` as soon as a subtree gives `None`.
 fn share_root_moves<B: Board>(
     position: &Position<B>,
     threads: usize,
     subtree: impl Fn(&Position<B>) -> Option<u64> + Sync,
     progress: impl Fn(usize, usize) + Sync,
-) -> Option<u64> {
+) -> Option<Vec<(Move<B>, u64)>> {
     let moves = position.legal_moves();
     let next_move = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    let total = AtomicU64::new(0);
+    // One slot a root move, written by whichever thread counted it.
+    let counts: Vec<AtomicU64> = moves.iter().map(|_| AtomicU64::new(0)).collect();
     let given_up = AtomicBool::new(false);
     // Each thread takes the next root move not yet taken, so uneven subtrees balance out.
     let work = || {
-        let mut subtotal = 0;
-        while let Some(&m) = moves.get(next_move.fetch_add(1, Ordering::Relaxed)) {
+        loop {
+            let index = next_move.fetch_add(1, Ordering::Relaxed);
+            let Some(&m) = moves.get(index) else { return };
             let mut next = *position;
             next.play_unchecked(m);
             let Some(count) = subtree(&next) else {
                 given_up.store(true, Ordering::Relaxed);
                 return;
             };
-            subtotal += count;
+            counts[index].store(count, Ordering::Relaxed);
             progress(done.fetch_add(1, Ordering::Relaxed) + 1, moves.len());
         }
-        total.fetch_add(subtotal, Ordering::Relaxed);
     };
     std::thread::scope(|scope| {
         for _ in 1..threads {
@@ -366,10 +488,15 @@ fn share_root_moves<B: Board>(
         work();
     });
     if given_up.into_inner() {
-        None
-    } else {
-        Some(total.into_inner())
+        return None;
     }
+    Some(
+        moves
+            .iter()
+            .zip(counts)
+            .map(|(&m, count)| (m, count.into_inner()))
+            .collect(),
+    )
 }
 
 #[cfg(test)]

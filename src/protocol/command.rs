@@ -253,13 +253,26 @@ pub enum CommandError {
     /// A rules string that this engine cannot play.
     #[error("rules refused: {0}")]
     Rules(RulesStringError<Wide>),
+    /// One word that is neither a game's name nor a rules string (which has `key:value`
+    /// fields).
+    #[error(
+        "rules refused: no game is named {name}; the names are {}; or send an OpenTafl rules string",
+        AnyVariant::names().collect::<Vec<_>>().join(", ")
+    )]
+    UnknownGame {
+        /// The word, quoted (at most a few dozen characters of it).
+        name: String,
+    },
 }
 
 impl CommandError {
     /// Whether the error is critical in OTEP's sense (`error -1`: the host ends the game): a
     /// rules string the engine cannot play. Everything else is `error 0`.
     pub fn is_critical(&self) -> bool {
-        matches!(self, CommandError::Rules(_))
+        matches!(
+            self,
+            CommandError::Rules(_) | CommandError::UnknownGame { .. }
+        )
     }
 
     /// The OTEP error code for this error: -1 or 0.
@@ -510,6 +523,10 @@ fn parse_rules<B: Board>(rest: &str) -> Result<Command<B>, CommandError> {
                 extra: quote(extra),
             });
         }
+    }
+    if !rest.contains(':') && !rest.contains(char::is_whitespace) {
+        // A word that is not a name: say so, rather than that it is not a `key:value` field.
+        return Err(CommandError::UnknownGame { name: quote(rest) });
     }
     rest.parse::<AnyVariant>()
         .map(|variant| Command::Rules(Box::new(variant)))

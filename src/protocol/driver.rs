@@ -26,7 +26,7 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -251,29 +251,75 @@ struct Running {
     /// The watchdog: stop the search at this time whatever it is doing.
     deadline: Option<Instant>,
     cancel: Arc<AtomicBool>,
-    /// Drop the answer when it comes (the position it answers is gone).
-    discard: bool,
 }
 
-/// After `goodbye` or end of input, a count (`perft`, `divide`) may run this long before it is
-/// stopped, so that a script that pipes `perft 4` still gets its count.
+/// After `goodbye`, a count (`perft`, `divide`) may run this long before it is stopped, so that a
+/// script that sends `perft 4` and `goodbye` together still gets its count.
 const CLOSING_COUNT_TIME: Duration = Duration::from_millis(40);
 
-/// After `goodbye` or end of input, the program ends within this time, whatever is running.
+/// After `goodbye`, the program ends within this time, whatever is running.
 const CLOSING_LIMIT: Duration = Duration::from_millis(80);
 
 /// How often a wanted stop is repeated until the search notices it.
 const STOP_REPEAT: Duration = Duration::from_millis(5);
 
+/// How often the output is looked at to see whether anybody still reads it
+/// ([`run_stdio_watching`]).
+const OUTPUT_WATCH: Duration = Duration::from_millis(100);
+
 /// Lines read and not yet taken by the main thread, at most: past them the reader waits, and the
 /// host's writes wait on the pipe.
 const INPUT_QUEUE: usize = 64;
 
-/// Commands waiting for a running job to end, at most; one more is refused.
+/// Commands waiting for a running job: when this many wait, the engine stops reading its input
+/// until one has been carried out (the host's writes wait on the pipe).
 const MAX_WAITING_COMMANDS: usize = 1000;
 
-/// The waiting commands' lines, at most this many bytes in all (1 MiB); one more is refused.
+/// The waiting commands' lines: when they hold this many bytes (1 MiB), the engine stops
+/// reading its input likewise.
 const MAX_WAITING_BYTES: usize = 1 << 20;
+
+/// Whether the reader may read on: closed while [`MAX_WAITING_COMMANDS`] or
+/// [`MAX_WAITING_BYTES`] wait, so that a script's commands are held back in its pipe rather
+/// than refused or held in memory.
+struct ReadGate {
+    open: Mutex<bool>,
+    changed: Condvar,
+}
+
+impl ReadGate {
+    fn new() -> ReadGate {
+        ReadGate {
+            open: Mutex::new(true),
+            changed: Condvar::new(),
+        }
+    }
+
+    fn set(&self, open: bool) {
+        let mut guard = match self.open.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if *guard != open {
+            *guard = open;
+            self.changed.notify_all();
+        }
+    }
+
+    /// Waits until the gate is open.
+    fn wait_open(&self) {
+        let mut guard = match self.open.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        while !*guard {
+            guard = match self.changed.wait(guard) {
+                Ok(guard) => guard,
+                Err(poisoned) => poisoned.into_inner(),
+            };
+        }
+    }
+}
 
 struct Driver {
     session: Session,
@@ -287,14 +333,17 @@ struct Driver {
     queue: VecDeque<(Result<Command<Wide>, CommandError>, usize)>,
     /// The sum of those lengths.
     queued_bytes: usize,
+    /// Closed while the queue is full.
+    gate: Arc<ReadGate>,
     next_id: u64,
-    /// `goodbye` or end of input seen: finish what was asked before, then exit.
-    closing: bool,
-    /// `goodbye` seen: searches are not answered.
-    quiet: bool,
-    /// After `goodbye` or end of input: a count still running at this time is stopped.
+    /// End of input seen: carry out every command read, to its end, then exit.
+    input_ended: bool,
+    /// `goodbye` seen: searches are stopped and not answered, counts get
+    /// [`CLOSING_COUNT_TIME`], and the program ends by [`CLOSING_LIMIT`].
+    quitting: bool,
+    /// After `goodbye`: a count still running at this time is stopped.
     count_until: Option<Instant>,
-    /// After `goodbye` or end of input: exit at this time even if a job has not answered yet.
+    /// After `goodbye`: exit at this time even if a job has not answered yet.
     exit_by: Option<Instant>,
 }
 
@@ -310,10 +359,10 @@ impl Driver {
         }
     }
 
-    /// Ask the running job to stop, now and again until it does.
-    fn stop_running(&mut self, discard: bool) {
+    /// Ask the running job to stop, now and again until it does. It still answers (a search
+    /// with its best move so far, a count with `stopped ...`).
+    fn stop_running(&mut self) {
         if let Some(running) = self.running.as_mut() {
-            running.discard |= discard;
             running.cancel.store(true, Ordering::Relaxed);
             running.deadline = Some(Instant::now());
             if running.job.is_search() {
@@ -323,16 +372,16 @@ impl Driver {
     }
 
     fn start(&mut self, job: AnyJob) {
+        if self.quitting && job.is_search() {
+            // After goodbye nobody reads a search's answer: none is started.
+            return;
+        }
         let id = self.next_id;
         self.next_id += 1;
         let cancel = Arc::new(AtomicBool::new(false));
         let started = Instant::now();
         let mut deadline = job.hard_limit().map(|limit| started + limit);
-        if self.closing && job.is_search() {
-            // After goodbye or end of input a search answers at once.
-            cancel.store(true, Ordering::Relaxed);
-            deadline = Some(started);
-        } else if self.closing {
+        if self.quitting {
             // A count has what is left of its time.
             deadline = earliest(deadline, self.count_until);
         }
@@ -341,14 +390,12 @@ impl Driver {
             // The worker is gone (it cannot be, short of a panic): nothing more can be done.
             exit_now(&self.printer);
         }
-        let discard = self.quiet && job.is_search();
         self.running = Some(Running {
             id,
             job,
             started,
             deadline,
             cancel,
-            discard,
         });
     }
 
@@ -372,40 +419,37 @@ impl Driver {
         }
     }
 
-    /// Puts a command behind the running job, or refuses it when [`MAX_WAITING_COMMANDS`] or
-    /// [`MAX_WAITING_BYTES`] would be passed: `false` then, and the refusal is printed.
-    fn enqueue(&mut self, item: Result<Command<Wide>, CommandError>, bytes: usize) -> bool {
-        if self.queue.len() >= MAX_WAITING_COMMANDS
-            || self.queued_bytes.saturating_add(bytes) > MAX_WAITING_BYTES
-        {
-            self.printer.line(&reply::error(
-                false,
-                &format!(
-                    "refused, nothing done: {} commands already wait for the running search or \
-                     count (at most {MAX_WAITING_COMMANDS}, {} KiB); send 'stop' or wait",
-                    self.queue.len(),
-                    MAX_WAITING_BYTES >> 10
-                ),
-            ));
-            return false;
-        }
+    /// Whether the waiting commands fill the queue: the reader then waits.
+    fn queue_full(&self) -> bool {
+        self.queue.len() >= MAX_WAITING_COMMANDS || self.queued_bytes >= MAX_WAITING_BYTES
+    }
+
+    /// Puts a command behind the running job. When the queue is full the reader stops reading
+    /// (the lines it had read already still come, at most [`INPUT_QUEUE`]).
+    fn enqueue(&mut self, item: Result<Command<Wide>, CommandError>, bytes: usize) {
         self.queued_bytes += bytes;
         self.queue.push_back((item, bytes));
-        true
+        if self.queue_full() {
+            self.gate.set(false);
+        }
     }
 
     /// The next waiting command.
     fn dequeue(&mut self) -> Option<Result<Command<Wide>, CommandError>> {
         let (item, bytes) = self.queue.pop_front()?;
         self.queued_bytes -= bytes;
+        if !self.queue_full() {
+            self.gate.set(true);
+        }
         Some(item)
     }
 
     /// A command that arrives while a job runs; `bytes` is its line's length.
     fn arrive_while_running(&mut self, item: Result<Command<Wide>, CommandError>, bytes: usize) {
+        let search = self.running.as_ref().is_some_and(|r| r.job.is_search());
         match &item {
-            Ok(Command::Goodbye) => self.close(true),
-            Ok(Command::Stop) => self.stop_running(false),
+            Ok(Command::Goodbye) => self.quit(),
+            Ok(Command::Stop) => self.stop_running(),
             Ok(Command::Clock(_)) => {
                 if let Ok(command) = item {
                     let mut out = |line: String| self.printer.line(&line);
@@ -431,31 +475,28 @@ impl Driver {
                 | Command::HostError { .. }
                 | Command::Finish(_)
                 | Command::Start,
-            ) => {
-                // Refused, it changes nothing: the job goes on.
-                if self.enqueue(item, bytes) {
-                    self.stop_running(true);
-                }
-            }
-            _ => {
+            ) if search => {
+                // A GUI's message outranks the search it interrupts: the search answers now
+                // (its best move so far), then the message is carried out.
                 self.enqueue(item, bytes);
+                self.stop_running();
             }
+            // Everything else, and every command during a count (a GUI never counts: these are
+            // a script's), waits its turn.
+            _ => self.enqueue(item, bytes),
         }
     }
 
-    /// `goodbye` (`hard`) or end of input: stop thinking, finish what was asked before, exit.
-    /// Searches answer at once (after `goodbye` the answer is dropped), counts get until
-    /// [`CLOSING_COUNT_TIME`], and the program ends by [`CLOSING_LIMIT`] whatever runs.
-    fn close(&mut self, hard: bool) {
-        self.closing = true;
-        self.quiet |= hard;
+    /// `goodbye`: stop thinking and exit. A search is stopped and not answered; a count gets
+    /// until [`CLOSING_COUNT_TIME`] and is then stopped (printing `stopped ...`); commands that
+    /// wait are carried out until [`CLOSING_LIMIT`], when the program ends whatever runs.
+    fn quit(&mut self) {
+        self.quitting = true;
         let now = Instant::now();
         self.count_until = earliest(self.count_until, Some(now + CLOSING_COUNT_TIME));
         self.exit_by = earliest(self.exit_by, Some(now + CLOSING_LIMIT));
-        let search = self.running.as_ref().map(|running| running.job.is_search());
-        match search {
-            // After goodbye nobody reads a search's answer; after end of input a script may.
-            Some(true) => self.stop_running(hard),
+        match self.running.as_ref().map(|running| running.job.is_search()) {
+            Some(true) => self.stop_running(),
             Some(false) => {
                 if let Some(running) = self.running.as_mut() {
                     running.deadline = earliest(running.deadline, self.count_until);
@@ -469,13 +510,17 @@ impl Driver {
     }
 
     fn on_input(&mut self, input: Input) {
-        if self.closing {
-            // Nothing after goodbye or end of input counts.
+        if self.quitting {
+            // Nothing after goodbye counts.
             return;
         }
         let (item, bytes) = match input {
             Input::End => {
-                self.close(false);
+                // Every command read is carried out to its end, then the program ends.
+                self.input_ended = true;
+                if self.running.is_none() && self.queue.is_empty() {
+                    exit_now(&self.printer);
+                }
                 return;
             }
             // The line itself is not kept: it counts for little.
@@ -493,7 +538,7 @@ impl Driver {
         if self.running.is_some() {
             self.arrive_while_running(item, bytes);
         } else if item == Ok(Command::Goodbye) {
-            self.close(true);
+            self.quit();
         } else {
             self.process(item);
         }
@@ -503,13 +548,15 @@ impl Driver {
         let Some(running) = self.running.take_if(|running| running.id == id) else {
             return;
         };
-        if !running.discard {
+        // After goodbye nobody reads a search's answer; a count's lines (`stopped ...` too)
+        // are still printed.
+        if !(self.quitting && running.job.is_search()) {
             let printer = self.printer.clone();
             let mut out = |line: String| printer.line(&line);
             self.session.finish_job(&running.job, outcome, &mut out);
         }
         while self.running.is_none() {
-            // After goodbye or end of input, what still waits at the closing limit is dropped.
+            // After goodbye, what still waits at the closing limit is dropped.
             if self
                 .exit_by
                 .is_some_and(|exit_by| Instant::now() >= exit_by)
@@ -517,17 +564,17 @@ impl Driver {
                 exit_now(&self.printer);
             }
             match self.dequeue() {
-                Some(Ok(Command::Goodbye)) => exit_now(&self.printer),
                 Some(item) => self.process(item),
                 None => break,
             }
         }
-        if self.closing && self.running.is_none() && self.queue.is_empty() {
+        let done = self.input_ended || self.quitting;
+        if done && self.running.is_none() && self.queue.is_empty() {
             exit_now(&self.printer);
         }
     }
 
-    /// When the main loop must wake up without input: a watchdog or the closing grace.
+    /// When the main loop must wake up without input: a watchdog or the closing limit.
     fn wake_at(&self) -> Option<Instant> {
         let running = self.running.as_ref()?;
         earliest(running.deadline, self.exit_by)
@@ -536,7 +583,7 @@ impl Driver {
     fn on_timeout(&mut self) {
         let now = Instant::now();
         if self.running.is_some() && self.exit_by.is_some_and(|exit_by| now >= exit_by) {
-            // The job did not answer in time: the host or the script asked us to go, so go.
+            // The job did not answer in time: the host asked us to go, so go.
             exit_now(&self.printer);
         }
         if let Some(running) = self.running.as_mut() {
@@ -576,17 +623,45 @@ impl Driver {
 }
 
 /// Runs the engine on stdin and stdout until `goodbye` or the end of input; never returns.
-/// Prints `hello` first, before anything that takes time.
+/// Prints `hello` first, before anything that takes time. At the end of input every command
+/// read is carried out to its end first. A host that stops reading is seen when a write fails;
+/// [`run_stdio_watching`] also sees it while nothing is written.
 pub fn run_stdio(options: SessionOptions) -> ! {
+    run_stdio_watching(options, None)
+}
+
+/// [`run_stdio`], asking `output_closed` every 100 ms whether anybody still reads the output:
+/// when it says no one does, the engine exits at once (status 0), whatever runs or waits. The
+/// library has no portable way to ask; a program passes its system's (on Unix, `poll` on the
+/// output reports an error or hang-up once the reader has closed a pipe or socket).
+pub fn run_stdio_watching(options: SessionOptions, output_closed: Option<fn() -> bool>) -> ! {
     let printer = Printer(Arc::new(Mutex::new(io::stdout())));
     printer.line("hello");
 
     let (events_in, events) = mpsc::sync_channel::<Event>(INPUT_QUEUE);
 
+    if let Some(output_closed) = output_closed {
+        let spawned = thread::Builder::new().name("output".into()).spawn(move || {
+            loop {
+                thread::sleep(OUTPUT_WATCH);
+                if output_closed() {
+                    // Nobody reads: nothing to flush, nothing to finish.
+                    std::process::exit(0);
+                }
+            }
+        });
+        // Without the watch a closed output is still seen at the next write.
+        drop(spawned);
+    }
+
+    let gate = Arc::new(ReadGate::new());
+    let reader_gate = Arc::clone(&gate);
     let reader_events = events_in.clone();
     let spawned = thread::Builder::new().name("stdin".into()).spawn(move || {
         let mut reader = LineReader::new(io::stdin().lock());
         loop {
+            // While the queue of waiting commands is full, the lines stay in the pipe.
+            reader_gate.wait_open();
             let input = reader.next_input();
             let end = input == Input::End;
             if reader_events.send(Event::Input(input)).is_err() || end {
@@ -643,9 +718,10 @@ pub fn run_stdio(options: SessionOptions) -> ! {
         running: None,
         queue: VecDeque::new(),
         queued_bytes: 0,
+        gate,
         next_id: 0,
-        closing: false,
-        quiet: false,
+        input_ended: false,
+        quitting: false,
         count_until: None,
         exit_by: None,
     };

@@ -19,6 +19,6 @@ pub use command::{
     ClockCommand, Command, CommandError, FinishCode, GoLimits, MAX_LINE_BYTES, SideTime,
     parse_command, parse_command_on,
 };
-pub use driver::{Input, LineReader, run_stdio};
+pub use driver::{Input, LineReader, run_stdio, run_stdio_watching};
 pub use reply::is_documented_reply;
 pub use session::{Evaluation, Flow, Session, SessionOptions, error_reply};

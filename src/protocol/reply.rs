@@ -242,7 +242,11 @@ pub fn is_documented_reply(line: &str) -> bool {
             let (code, text) = rest.split_once(' ').unwrap_or((rest, ""));
             matches!(code, "0" | "-1") && is_free_text(text)
         }
-        "info" => is_info(rest),
+        "info" => match rest.strip_prefix("string ") {
+            // A note about a person's `go` (threads the system refused, a failed search).
+            Some(text) => is_free_text(text),
+            None => is_info(rest),
+        },
         "bestmove" => rest == "none" || is_simple_move(rest),
         "perft" => is_perft(rest),
         "stopped" => is_stopped_count(rest),

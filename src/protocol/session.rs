@@ -172,6 +172,8 @@ pub(crate) struct Job<B: Board = Narrow> {
     contempt: i32,
     /// The session's evaluation, likewise.
     evaluation: Evaluation,
+    /// Threads a count shares its root moves over (the session's `threads`).
+    threads: usize,
 }
 
 /// What a job produced.
@@ -205,9 +207,10 @@ impl<B: Board> Job<B> {
     pub(crate) fn count(&self, cancel: &AtomicBool) -> Option<JobOutcome<B>> {
         match self.kind {
             JobKind::Perft { depth, divide } => Some(JobOutcome::Counted(run_perft(
-                self.game.position(),
+                &self.game,
                 depth,
                 divide,
+                self.threads,
                 cancel,
             ))),
             _ => None,
@@ -225,7 +228,7 @@ impl<B: Board> Job<B> {
     ) -> JobOutcome<B> {
         match &self.kind {
             JobKind::Perft { depth, divide } => {
-                JobOutcome::Counted(run_perft(self.game.position(), *depth, *divide, cancel))
+                JobOutcome::Counted(run_perft(&self.game, *depth, *divide, self.threads, cancel))
             }
             kind => {
                 searcher.set_contempt(self.contempt);
@@ -357,22 +360,36 @@ impl AnyJob {
 /// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`; or, if
 /// `cancel` is set before the count is done, the one line `stopped perft|divide <depth> time <s>`.
 fn run_perft<B: Board>(
-    position: &Position<B>,
+    game: &Game<B>,
     depth: u32,
     divide: bool,
+    threads: usize,
     cancel: &AtomicBool,
 ) -> Vec<String> {
     let started = Instant::now();
     let mut lines = Vec::new();
-    let nodes = if divide && depth > 0 {
-        perft::divide_stoppable(position, depth, cancel).map(|split| {
+    let position = game.position();
+    // Where the history changes the moves (hnefatafl.org's H10, H12), the game's moves are
+    // counted (P3), as `moves` lists them; elsewhere the position's (P1), which is quicker.
+    let by_game = perft::history_changes_moves(game);
+    let split = match (divide && depth > 0, by_game) {
+        (false, _) => None,
+        (true, true) => Some(perft::divide_game_stoppable(game, depth, cancel)),
+        (true, false) => Some(perft::divide_parallel_stoppable(
+            position, depth, threads, cancel,
+        )),
+    };
+    let nodes = if let Some(split) = split {
+        split.map(|split| {
             for (m, count) in &split {
                 lines.push(format!("{m} {count}"));
             }
             split.iter().map(|(_, count)| count).sum()
         })
+    } else if by_game {
+        perft::perft_game_stoppable(game, depth, cancel)
     } else {
-        perft::perft_stoppable(position, depth, cancel)
+        perft::perft_parallel_stoppable(position, depth, threads, cancel)
     };
     let time = started.elapsed();
     match nodes {
@@ -772,6 +789,7 @@ impl Settings<'_> {
             hard_limit: hard,
             contempt: self.options.contempt,
             evaluation: self.options.evaluation.clone(),
+            threads: self.options.threads,
         }
     }
 
@@ -909,7 +927,9 @@ fn table_command<B: Board>(
                 ));
                 return None;
             }
-            let game = Game::from_position(*table.game.position());
+            // The game with its history: where the history changes the moves (H10, H12), the
+            // count is the game's (`run_perft`).
+            let game = table.game.clone();
             Some(settings.job(
                 JobKind::Perft { depth, divide },
                 game,
@@ -1148,6 +1168,12 @@ fn finish<B: Board>(
     threads: usize,
     out: &mut dyn FnMut(String),
 ) {
+    // A note about the search: a `status` line (OTEP) for the host's `play` and `analyze`, an
+    // `info string` line for a person's `go`, whose replies never start with an OTEP word.
+    let note = |text: &str| match job.kind {
+        JobKind::Go => format!("info string {text}"),
+        _ => reply::status(text),
+    };
     let result = match outcome {
         JobOutcome::Search(result) => result,
         JobOutcome::Counted(lines) => {
@@ -1155,9 +1181,7 @@ fn finish<B: Board>(
             return;
         }
         JobOutcome::Failed => {
-            out(reply::status(
-                "the search failed; answering with a legal move",
-            ));
+            out(note("the search failed; answering with a legal move"));
             SearchResult {
                 best_move: None,
                 score: crate::search::Score::DRAW,
@@ -1172,11 +1196,11 @@ fn finish<B: Board>(
     };
     let wanted = threads;
     if result.threads == 0 {
-        out(reply::status(
+        out(note(
             "no memory for the search's tables: answering with a legal move, unsearched",
         ));
     } else if result.threads < wanted {
-        out(reply::status(&format!(
+        out(note(&format!(
             "only {} of {wanted} search threads could be started (the system refused the \
              others: memory or a limit on threads); searched with {}",
             result.threads, result.threads

@@ -1,6 +1,7 @@
 //! `tafl-engine`: the engine as a program that a tafl GUI (OpenTafl) drives over stdin and
 //! stdout. See docs/protocol.md; the work is done in `tafl_engine::protocol`.
 //!
+//! `tafl-engine perft <game> <depth>` counts move paths for scripts and exits.
 //! `tafl-engine tablut-challenge <white|black> ...` instead plays one game in the Tablut
 //! Challenge's server over TCP: see `challenge` and docs/tablut-challenge.md.
 //! `tafl-engine hnefatafl-org ...` plays on a hnefatafl.org server as a bot account: see
@@ -11,114 +12,231 @@ mod hnefatafl_org;
 mod json;
 mod remote;
 
+use std::path::PathBuf;
+use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tafl_engine::protocol::{Evaluation, SessionOptions, run_stdio};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use tafl_engine::protocol::{Evaluation, Session, SessionOptions, run_stdio_watching};
 use tafl_engine::search::MAX_DRAW_COST;
 use tafl_engine::search::nnue::Network;
 
-const USAGE: &str =
-    "usage: tafl-engine [--hash <MiB>] [--threads <n>] [--movetime <ms>] [--contempt <n>]
-                   [--eval built-in|hand-written] [--network <file>]
-       tafl-engine tablut-challenge <white|black> [options]
-       tafl-engine hnefatafl-org --user <name> [options]
-  --hash <MiB>     transposition table size (default 64)
-  --threads <n>    search threads (default 1)
-  --movetime <ms>  time per move when the host sends no clock (default 5000)
-  --contempt <n>   what a draw costs the engine, in hundredths of a soldier, from 0
-                   (a draw is even) to 1500 (play on unless lost; the default)
-  --eval <which>   built-in: the learned evaluation where the game has a network
-                   (corner-escape games on 11x11 boards), else the hand-written one (the
-                   default); hand-written: the hand-written evaluation everywhere
-  --network <file> evaluate every game with this network file (docs/nnue.md)
-Then type 'help', or let an OTEP host (OpenTafl) talk to it.
-'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
-'tafl-engine tablut-challenge --help'); 'hnefatafl-org' on a hnefatafl.org server
-('tafl-engine hnefatafl-org --help').";
+/// The engine: speaks the OpenTafl Engine Protocol (and commands for people and scripts) on
+/// stdin and stdout. Type `help` once it runs, or let an OTEP host (OpenTafl) talk to it.
+#[derive(Debug, Parser)]
+#[command(name = "tafl-engine", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(flatten)]
+    engine: EngineOptions,
+    #[command(subcommand)]
+    command: Option<Program>,
+}
 
-/// A subcommand's exit status for a command line it could not take: its message on stderr, 0
-/// for the usage itself (`--help`), 2 for a bad command line.
+/// The engine's settings on the protocol (docs/protocol.md, "Command line").
+#[derive(Debug, Args)]
+struct EngineOptions {
+    /// Transposition table size in MiB [default: 64]
+    #[arg(long, value_name = "MiB", value_parser = clap::value_parser!(u64).range(1..=65_536))]
+    hash: Option<u64>,
+    /// Search threads, also the threads perft and divide share their first moves over
+    /// [default: 1]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Time per move in ms when the host sends no clock, and for `go` without limits
+    /// [default: 5000]
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: Option<u64>,
+    /// What a draw costs the engine, in hundredths of a soldier: 0 (a draw is even) to 1500
+    /// (play on unless lost) [default: 1500]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(i32).range(0..=i64::from(MAX_DRAW_COST)))]
+    contempt: Option<i32>,
+    /// built-in: the learned evaluation where the game has a network (corner-escape games on
+    /// 11x11 boards), else the hand-written one; hand-written: the hand-written one everywhere
+    #[arg(long, value_enum, default_value_t = EvalChoice::BuiltIn)]
+    eval: EvalChoice,
+    /// Evaluate every game with this network file (docs/nnue.md)
+    #[arg(long, value_name = "FILE", conflicts_with = "eval")]
+    network: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EvalChoice {
+    BuiltIn,
+    HandWritten,
+}
+
+#[derive(Debug, Subcommand)]
+enum Program {
+    /// Count move paths from a game's start (or a position) and exit: the protocol's `perft`
+    /// and `divide` lines
+    Perft(PerftArgs),
+    /// Play one game in the Tablut Challenge's server (docs/tablut-challenge.md; its options:
+    /// `tafl-engine tablut-challenge --help`)
+    #[command(disable_help_flag = true)]
+    TablutChallenge {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
+    /// Play on a hnefatafl.org server as a bot account (docs/hnefatafl-org.md; its options:
+    /// `tafl-engine hnefatafl-org --help`)
+    #[command(disable_help_flag = true)]
+    HnefataflOrg {
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+        args: Vec<String>,
+    },
+}
+
+/// `tafl-engine perft`: what `rules`, `position`, `side` and `perft` (or `divide`) print on the
+/// protocol, for scripts.
+#[derive(Debug, Args)]
+struct PerftArgs {
+    /// A game's name (`tablut`, `copenhagen`, ...: the protocol's `help` lists them) or a whole
+    /// OpenTafl rules string, quoted
+    game: String,
+    /// Plies to count, 0 to 12
+    #[arg(value_parser = clap::value_parser!(u32).range(0..=12))]
+    depth: u32,
+    /// Print each first move's count too (`divide`), before the total
+    #[arg(long)]
+    divide: bool,
+    /// Threads to share the first moves over [default: 1]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=256))]
+    threads: Option<u64>,
+    /// Count from this position record (`/3ttt3/...`) instead of the game's start
+    #[arg(long, value_name = "RECORD")]
+    position: Option<String>,
+    /// The side to move in that position
+    #[arg(long, value_enum)]
+    side: Option<SideChoice>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum SideChoice {
+    Attackers,
+    Defenders,
+}
+
+impl EngineOptions {
+    /// The session's options; `Err` holds the message for stderr (a network file that cannot
+    /// be read).
+    fn session_options(&self) -> Result<SessionOptions, String> {
+        let mut options = SessionOptions::default();
+        if let Some(hash) = self.hash {
+            options.hash_mb = hash as usize;
+        }
+        if let Some(threads) = self.threads {
+            options.threads = threads as usize;
+        }
+        if let Some(movetime) = self.movetime {
+            options.default_move_time = Duration::from_millis(movetime);
+        }
+        if let Some(contempt) = self.contempt {
+            options.contempt = contempt;
+        }
+        options.evaluation = match (&self.network, self.eval) {
+            // Read with a size limit: `--network /dev/zero` is refused, not read whole.
+            (Some(path), _) => Evaluation::Network(Arc::new(
+                Network::from_file(path).map_err(|e| format!("--network {e}"))?,
+            )),
+            (None, EvalChoice::BuiltIn) => Evaluation::BuiltIn,
+            (None, EvalChoice::HandWritten) => Evaluation::HandWritten,
+        };
+        Ok(options)
+    }
+}
+
+/// Runs `tafl-engine perft`: the same session the protocol runs, fed the lines a script would
+/// send. A refused game, position or side is an error on stderr and exit status 2.
+fn perft(args: &PerftArgs) -> ExitCode {
+    let options = SessionOptions {
+        // A count needs no table.
+        hash_mb: 1,
+        threads: args.threads.map_or(1, |n| n as usize),
+        ..SessionOptions::default()
+    };
+    let mut session = Session::new(options);
+    let mut lines = vec![format!("rules {}", args.game)];
+    lines.extend(
+        args.position
+            .iter()
+            .map(|record| format!("position {record}")),
+    );
+    lines.extend(args.side.map(|side| match side {
+        SideChoice::Attackers => "side attackers".to_string(),
+        SideChoice::Defenders => "side defenders".to_string(),
+    }));
+    let command = if args.divide { "divide" } else { "perft" };
+    lines.push(format!("{command} {}", args.depth));
+    for line in &lines {
+        let mut refused = None;
+        session.handle_line(line, &mut |reply| {
+            if reply.starts_with("error ") {
+                refused.get_or_insert(reply);
+            } else {
+                println!("{reply}");
+            }
+        });
+        if let Some(error) = refused {
+            eprintln!("tafl-engine perft: {error}");
+            return ExitCode::from(2);
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+/// Whether nobody reads the engine's output any more: `poll` reports an error or a hang-up on
+/// it once the reader of a pipe or socket has closed its end.
+#[cfg(unix)]
+fn output_closed() -> bool {
+    use rustix::event::{PollFd, PollFlags, poll};
+    let stdout = std::io::stdout();
+    let mut fds = [PollFd::new(&stdout, PollFlags::empty())];
+    let zero = rustix::event::Timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    match poll(&mut fds, Some(&zero)) {
+        Ok(_) => fds[0]
+            .revents()
+            .intersects(PollFlags::ERR | PollFlags::HUP | PollFlags::NVAL),
+        Err(_) => false,
+    }
+}
+
+fn main() -> ExitCode {
+    // OpenTafl passes an empty argument when its .ini has no `arguments`: skip empty ones.
+    let args = std::env::args_os().filter(|arg| !arg.to_string_lossy().trim().is_empty());
+    let cli = Cli::parse_from(args);
+    match cli.command {
+        Some(Program::Perft(args)) => perft(&args),
+        Some(Program::TablutChallenge { args }) => exit_code(challenge::main(&args)),
+        Some(Program::HnefataflOrg { args }) => exit_code(hnefatafl_org::main(&args)),
+        None => match cli.engine.session_options() {
+            Ok(options) => {
+                #[cfg(unix)]
+                let watch: Option<fn() -> bool> = Some(output_closed);
+                #[cfg(not(unix))]
+                let watch: Option<fn() -> bool> = None;
+                run_stdio_watching(options, watch)
+            }
+            Err(message) => {
+                eprintln!("tafl-engine: {message}");
+                ExitCode::from(2)
+            }
+        },
+    }
+}
+
+/// A client's exit status as the process's.
+fn exit_code(status: i32) -> ExitCode {
+    ExitCode::from(u8::try_from(status).unwrap_or(1))
+}
+
+/// A client's exit status for a command line it could not take: its message on stderr, 0 for
+/// the usage itself (`--help`), 2 for a bad command line.
 fn refused(message: &str, usage: &str) -> i32 {
     eprintln!("{message}");
     if message == usage { 0 } else { 2 }
-}
-
-/// Reads the command line; `Err` holds the message for stderr.
-fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
-    let mut options = SessionOptions::default();
-    // OpenTafl passes an empty argument when its .ini has no `arguments`: skip empty ones.
-    let mut args = args.filter(|arg| !arg.trim().is_empty());
-    while let Some(arg) = args.next() {
-        let mut number = |name: &str, max: u64| -> Result<u64, String> {
-            let value = args
-                .next()
-                .ok_or_else(|| format!("{name} needs a number"))?;
-            match value.parse::<u64>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n),
-                _ => Err(format!("{name}: '{value}' is not a number from 1 to {max}")),
-            }
-        };
-        match arg.as_str() {
-            "--hash" => options.hash_mb = number("--hash", 1 << 16)? as usize,
-            "--threads" => options.threads = number("--threads", 256)? as usize,
-            "--movetime" => {
-                options.default_move_time =
-                    Duration::from_millis(number("--movetime", 86_400_000)?);
-            }
-            "--contempt" => {
-                let value = args.next().ok_or("--contempt needs a number")?;
-                options.contempt = match value.parse::<i32>() {
-                    Ok(n) if (0..=MAX_DRAW_COST).contains(&n) => n,
-                    _ => {
-                        return Err(format!(
-                            "--contempt: '{value}' is not a number from 0 to {MAX_DRAW_COST}"
-                        ));
-                    }
-                };
-            }
-            "--eval" => {
-                let value = args.next().ok_or("--eval needs built-in or hand-written")?;
-                options.evaluation = match value.as_str() {
-                    "built-in" => Evaluation::BuiltIn,
-                    "hand-written" => Evaluation::HandWritten,
-                    other => {
-                        return Err(format!(
-                            "--eval: '{other}' is neither built-in nor hand-written"
-                        ));
-                    }
-                };
-            }
-            "--network" => {
-                let path = args.next().ok_or("--network needs a file")?;
-                // Read with a size limit: `--network /dev/zero` is refused, not read whole.
-                let network = Network::from_file(&path).map_err(|e| format!("--network {e}"))?;
-                options.evaluation = Evaluation::Network(Arc::new(network));
-            }
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            "--version" | "-V" => return Err(format!("tafl-engine {}", env!("CARGO_PKG_VERSION"))),
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
-        }
-    }
-    Ok(options)
-}
-
-fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args
-        .split_first()
-        .map(|(first, rest)| (first.as_str(), rest))
-    {
-        Some(("tablut-challenge", rest)) => std::process::exit(challenge::main(rest)),
-        Some(("hnefatafl-org", rest)) => std::process::exit(hnefatafl_org::main(rest)),
-        _ => {}
-    }
-    match options(args.into_iter()) {
-        Ok(options) => run_stdio(options),
-        Err(message) => {
-            eprintln!("{message}");
-            let help = message == USAGE || message.starts_with("tafl-engine ");
-            std::process::exit(if help { 0 } else { 2 });
-        }
-    }
 }
