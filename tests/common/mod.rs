@@ -1,4 +1,5 @@
 pub mod blocks;
+pub mod cases;
 pub mod cells;
 pub mod client_process;
 pub mod diagram;
