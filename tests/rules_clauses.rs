@@ -543,7 +543,8 @@ fn capturing_soldiers() -> Vec<Case> {
             "),
         // Rules strings can disarm the king (RuleFlags::KING_HAMMER, KING_ANVIL): each flag
         // takes away exactly its half. (The standard flags are the cases above: the rules
-        // `standard_without(RuleFlags::empty())` are Tablut's, see r1_... below.)
+        // `standard_without(RuleFlags::empty())` are Tablut's: see
+        // r1_tablut_is_9x9_and_tawlbwrdd_11x11_with_the_castle_in_the_centre.)
         case("R9", "a king that is no hammer captures nothing")
             .under(standard_without(RuleFlags::KING_HAMMER))
             .play(Defenders, "f7-f3")
@@ -1105,7 +1106,7 @@ const KING_ALONE: &str = "
     ";
 
 // ---------------------------------------------------------------------------------------------
-// Board, squares, sides, start (R1-R3): facts about the library's constants and coordinates.
+// Board, squares, sides, start (R1-R4): facts about the library's constants and coordinates.
 
 #[test]
 fn r1_tablut_is_9x9_and_tawlbwrdd_11x11_with_the_castle_in_the_centre() {
@@ -1216,6 +1217,13 @@ fn r3_the_king_plays_for_the_defenders_but_is_not_a_soldier() {
     let start = Position::tawlbwrdd();
     assert_eq!(start.attackers().count(), 24);
     assert_eq!(start.defenders().count(), 12);
+}
+
+#[test]
+fn r4_both_games_start_with_the_attackers_to_move() {
+    for variant in [Variant::tablut(), Variant::tawlbwrdd()] {
+        assert_eq!(variant.start().side_to_move(), Side::Attackers);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

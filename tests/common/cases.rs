@@ -83,7 +83,7 @@ impl Case {
         self
     }
 
-    /// `side` is to move on the board (a case without a move).
+    /// `side` is to move on the board of a case without a move (the attackers unless stated).
     pub fn side_to_move(mut self, side: Side) -> Case {
         self.side = side;
         self
@@ -458,7 +458,12 @@ pub fn run(cases: &[Case]) {
             failures.push(format!(
                 "{}:\n  {}",
                 case.title(),
-                problems.join("\n").replace('\n', "\n  ")
+                problems
+                    .iter()
+                    .map(|problem| problem.trim_end())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .replace('\n', "\n  ")
             ));
         }
         match per_clause
