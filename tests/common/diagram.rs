@@ -14,6 +14,12 @@
 //! rules. Rank numbers on the left and the file letters along
 //! the foot are optional. The board size is the number of rows; 9 and 11 give Tablut's and
 //! Tawlbwrdd's rules, other odd sizes the same standard rules on a smaller board.
+//!
+//! Two boards can stand side by side (before and after a move, [`split_side_by_side`]): each
+//! line then holds a row of each, the rank number on the left only.
+//!
+//! The `try_` functions say what is wrong with a diagram; the others panic with that message,
+//! since a diagram written by hand in a test should stop the test loudly.
 #![allow(dead_code)]
 
 use tafl_engine::{
@@ -22,15 +28,20 @@ use tafl_engine::{
 
 /// The rules of docs/rules.md on a `size` x `size` board.
 pub fn rules_for_size(size: u8) -> Rules {
+    try_rules_for_size(size).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`rules_for_size`], or why there are none for that size.
+fn try_rules_for_size(size: u8) -> Result<Rules, String> {
     match size {
-        9 => Rules::TABLUT,
-        11 => Rules::TAWLBWRDD,
+        9 => Ok(Rules::TABLUT),
+        11 => Ok(Rules::TAWLBWRDD),
         _ => Rules::new(
             size,
             RuleFlags::STANDARD,
             RepetitionRule::SecondOccurrenceDraws,
         )
-        .unwrap_or_else(|e| panic!("diagram: {e}")),
+        .map_err(|e| format!("diagram: {e}")),
     }
 }
 
@@ -43,9 +54,10 @@ fn is_file_footer(tokens: &[&str]) -> bool {
         && tokens.len() > 2
 }
 
-/// The rows of a diagram, top rank first, as piece letters.
-fn diagram_rows(diagram: &str) -> Vec<Vec<char>> {
-    let mut rows = Vec::new();
+/// The squares of each line of a diagram, top rank first, without the rank numbers and the
+/// file letters at the foot.
+fn diagram_lines(diagram: &str) -> Vec<Vec<&str>> {
+    let mut lines = Vec::new();
     for line in diagram.lines() {
         let mut tokens: Vec<&str> = line.split_whitespace().collect();
         if tokens.is_empty() || is_file_footer(&tokens) {
@@ -54,52 +66,104 @@ fn diagram_rows(diagram: &str) -> Vec<Vec<char>> {
         if tokens[0].bytes().all(|b| b.is_ascii_digit()) {
             tokens.remove(0);
         }
-        let row: Vec<char> = tokens
-            .iter()
-            .map(|token| {
-                let mut chars = token.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) => c,
-                    _ => panic!("diagram: `{token}` in line `{line}` is not one square"),
-                }
-            })
-            .collect();
-        rows.push(row);
+        lines.push(tokens);
     }
-    rows
+    lines
 }
 
-/// The position drawn in `diagram`, with `side` to move. Panics on a malformed diagram: the
-/// diagrams are written by hand in the tests, so a mistake there should stop the test loudly.
+/// The rows of a diagram, top rank first, as piece letters.
+fn diagram_rows(diagram: &str) -> Result<Vec<Vec<char>>, String> {
+    diagram_lines(diagram)
+        .into_iter()
+        .map(|tokens| {
+            tokens
+                .iter()
+                .map(|token| {
+                    let mut chars = token.chars();
+                    match (chars.next(), chars.next()) {
+                        (Some(c), None) => Ok(c),
+                        _ => Err(format!(
+                            "diagram: `{token}` in line `{}` is not one square",
+                            tokens.join(" ")
+                        )),
+                    }
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Two boards drawn side by side, as two diagrams: each line of `diagram` holds a row of the
+/// left board and then the same row of the right one (the rank number on the left only, the
+/// file letters at the foot optional and given for both boards or for the left one).
+pub fn split_side_by_side(diagram: &str) -> Result<(String, String), String> {
+    let (mut left, mut right) = (String::new(), String::new());
+    for tokens in diagram_lines(diagram) {
+        if tokens.len() % 2 != 0 {
+            return Err(format!(
+                "diagram: line `{}` has {} squares, not two rows of one width",
+                tokens.join(" "),
+                tokens.len()
+            ));
+        }
+        let (left_row, right_row) = tokens.split_at(tokens.len() / 2);
+        if is_file_footer(left_row) {
+            continue; // the file letters under both boards
+        }
+        for (board, row) in [(&mut left, left_row), (&mut right, right_row)] {
+            board.push_str(&row.join(" "));
+            board.push('\n');
+        }
+    }
+    Ok((left, right))
+}
+
+/// The position drawn in `diagram`, with `side` to move. Panics on a malformed diagram.
 pub fn position_from_diagram(diagram: &str, side: Side) -> Position {
-    let size = diagram_rows(diagram).len();
-    assert!(
-        (5..=11).contains(&size) && size % 2 == 1,
-        "diagram: {size} rows; a board is odd and from 5 to 11 squares wide"
-    );
-    position_from_diagram_with_rules(diagram, rules_for_size(size as u8), side)
+    try_position_from_diagram(diagram, side).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`position_from_diagram`], or what is wrong with the diagram.
+pub fn try_position_from_diagram(diagram: &str, side: Side) -> Result<Position, String> {
+    let size = diagram_rows(diagram)?.len();
+    if !(5..=11).contains(&size) || size % 2 == 0 {
+        return Err(format!(
+            "diagram: {size} rows; a board is odd and from 5 to 11 squares wide"
+        ));
+    }
+    try_position_from_diagram_with_rules(diagram, try_rules_for_size(size as u8)?, side)
 }
 
 /// The position drawn in `diagram` under other rules than docs/rules.md's (rule flags, repetition);
 /// the diagram must have `rules.size()` rows.
 pub fn position_from_diagram_with_rules(diagram: &str, rules: Rules, side: Side) -> Position {
-    let rows = diagram_rows(diagram);
+    try_position_from_diagram_with_rules(diagram, rules, side).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`position_from_diagram_with_rules`], or what is wrong with the diagram.
+pub fn try_position_from_diagram_with_rules(
+    diagram: &str,
+    rules: Rules,
+    side: Side,
+) -> Result<Position, String> {
+    let rows = diagram_rows(diagram)?;
     let size = rows.len();
-    assert_eq!(
-        size,
-        usize::from(rules.size()),
-        "diagram: rows against the rules' size"
-    );
+    if size != usize::from(rules.size()) {
+        return Err(format!(
+            "diagram: {size} rows, but the rules' board is {} wide",
+            rules.size()
+        ));
+    }
     let mut pieces = Vec::new();
     for (row_index, row) in rows.iter().enumerate() {
-        assert_eq!(
-            row.len(),
-            size,
-            "diagram: row {} (rank {}) has {} squares, the board is {size} wide",
-            row_index + 1,
-            size - row_index,
-            row.len()
-        );
+        if row.len() != size {
+            return Err(format!(
+                "diagram: row {} (rank {}) has {} squares, the board is {size} wide",
+                row_index + 1,
+                size - row_index,
+                row.len()
+            ));
+        }
         let y = (size - 1 - row_index) as u8;
         for (x, &symbol) in row.iter().enumerate() {
             let square = Square::new(x as u8, y).expect("x and y are below 11");
@@ -108,27 +172,32 @@ pub fn position_from_diagram_with_rules(diagram: &str, rules: Rules, side: Side)
                 'd' => Piece::Defender,
                 'K' => Piece::King,
                 '.' => continue,
+                '#' if square == rules.castle() && rules.is_classic()
+                    || rules.throne().contains(square) =>
+                {
+                    continue;
+                }
                 '#' => {
-                    assert!(
-                        square == rules.castle() && rules.is_classic()
-                            || rules.throne().contains(square),
+                    return Err(format!(
                         "diagram: `#` marks the castle or a throne only, not {square}"
-                    );
-                    continue;
+                    ));
                 }
+                '+' if rules.special_squares().contains(square) => continue,
                 '+' => {
-                    assert!(
-                        rules.special_squares().contains(square),
+                    return Err(format!(
                         "diagram: `+` marks a corner or fort only, not {square}"
-                    );
-                    continue;
+                    ));
                 }
-                other => panic!("diagram: `{other}` on {square} is not a . # + a d K"),
+                other => {
+                    return Err(format!(
+                        "diagram: `{other}` on {square} is not a . # + a d K"
+                    ));
+                }
             };
             pieces.push((square, piece));
         }
     }
-    Position::from_pieces(rules, side, pieces).unwrap_or_else(|e| panic!("diagram: {e}"))
+    Position::from_pieces(rules, side, pieces).map_err(|e| format!("diagram: {e}"))
 }
 
 /// A square by name (`"e5"`).
@@ -157,30 +226,55 @@ pub fn show(position: &Position) -> String {
     )
 }
 
+/// Two texts side by side, each line of `left` padded to the width of the widest, under their
+/// titles: an expected board next to the one found, in failure messages.
+pub fn beside(left_title: &str, left: &str, right_title: &str, right: &str) -> String {
+    let width = left
+        .lines()
+        .chain([left_title])
+        .map(|line| line.chars().count())
+        .max()
+        .unwrap_or(0);
+    let (left_lines, right_lines): (Vec<&str>, Vec<&str>) = (
+        [left_title].into_iter().chain(left.lines()).collect(),
+        [right_title].into_iter().chain(right.lines()).collect(),
+    );
+    let mut out = String::new();
+    for i in 0..left_lines.len().max(right_lines.len()) {
+        let l = left_lines.get(i).copied().unwrap_or("");
+        let r = right_lines.get(i).copied().unwrap_or("");
+        out.push_str(format!("{l:width$}    {r}").trim_end());
+        out.push('\n');
+    }
+    out
+}
+
 /// Plays `m`, checks that the squares it reports as captured are exactly the pieces that left
 /// the board, and returns the position after it with those squares.
 pub fn play_checked(position: &Position, m: Move) -> (Position, Bitboard) {
+    try_play_checked(position, m).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// [`play_checked`], or what went wrong: the move refused, or a capture reported wrongly.
+pub fn try_play_checked(position: &Position, m: Move) -> Result<(Position, Bitboard), String> {
     let mut after = *position;
     let captured = after
         .play(m)
-        .unwrap_or_else(|e| panic!("{m} should be legal in\n{}: {e}", show(position)));
+        .map_err(|e| format!("{m} should be legal in\n{}: {e}", show(position)))?;
     // The pieces that vanished: those of the position before, less the one that moved, less
     // those still there after.
     let before_pieces = position.occupied() - m.from();
     let vanished = before_pieces - after.occupied();
-    assert_eq!(
-        captured,
-        vanished,
-        "{m}: reported captures differ from the pieces removed in\n{}",
-        show(position)
-    );
-    assert_eq!(
-        after.piece_at(m.to()),
-        position.piece_at(m.from()),
-        "{m}: the moving piece should stand on {}",
-        m.to()
-    );
-    (after, captured)
+    if captured != vanished {
+        return Err(format!(
+            "{m}: reported captures {captured:?} differ from the pieces removed {vanished:?} in\n{}",
+            show(position)
+        ));
+    }
+    if after.piece_at(m.to()) != position.piece_at(m.from()) {
+        return Err(format!("{m}: the moving piece should stand on {}", m.to()));
+    }
+    Ok((after, captured))
 }
 
 /// Plays `m` in the position of `before` and checks that the board is then the one of `after`

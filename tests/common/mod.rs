@@ -1,4 +1,5 @@
 pub mod blocks;
+pub mod cases;
 pub mod cells;
 pub mod diagram;
 pub mod ends;
