@@ -5,21 +5,21 @@
 //! - the main thread owns the [`Session`], reads commands in order and decides what to do with
 //!   one that arrives while a job runs.
 //!
-//! A job is a search or a count (`perft`, `divide`); both can be stopped. While one runs,
-//! `goodbye` and end of input stop a search at once (after `goodbye` its answer is dropped, after
-//! end of input it is printed) and give a count until [`CLOSING_COUNT_TIME`] to finish, after
-//! which it is stopped; the program ends within [`CLOSING_LIMIT`] whatever runs. `stop` stops
-//! the job (a search answers with its move, a count with `stopped ...`); `clock` is taken at
-//! once (and may shorten a `play`); host messages that change the game (`rules`, `position`,
-//! `side`, `move`, `opponent-move`, `error`, `finish`, `start`) stop it and drop its answer,
-//! because it answers a position that is gone; every other command waits for it, so that a
-//! script's commands run in the order given.
+//! A job is a search or a count (`perft`, `divide`); both can be stopped. While one runs:
+//! `stop` stops it (a search answers with its move, a count with `stopped ...`); `goodbye` stops
+//! a search at once (its answer dropped) and gives a count until [`CLOSING_COUNT_TIME`], and the
+//! program ends within [`CLOSING_LIMIT`]; `clock` is taken at once (and may shorten a `play`);
+//! host messages that change the game (`rules`, `position`, `side`, `move`, `opponent-move`,
+//! `error`, `finish`, `start`) stop a search, which answers first, and wait behind a count like
+//! every other command, so that a script's commands run in the order given. End of input stops
+//! nothing: every command read is carried out to its end, then the program ends.
 //!
 //! Nothing the host sends can make the engine grow: the reader hands lines on through a queue of
-//! [`INPUT_QUEUE`] (it waits while the main thread is behind), and at most
-//! [`MAX_WAITING_COMMANDS`] commands, of at most [`MAX_WAITING_BYTES`] in all, wait for a job;
-//! a command that finds them full is refused at once with `error 0` and does nothing. After
-//! `goodbye` or end of input the program ends by [`CLOSING_LIMIT`], whatever is still waiting.
+//! [`INPUT_QUEUE`] (it waits while the main thread is behind), and when [`MAX_WAITING_COMMANDS`]
+//! commands, or [`MAX_WAITING_BYTES`], wait for a job, the reader stops reading until one has
+//! been carried out: the rest stay in the host's pipe, nothing is refused. A host that stops
+//! reading ends the program: at a failed write, or at once when the program polls its output
+//! ([`run_stdio_watching`]).
 
 use std::collections::VecDeque;
 use std::io::{self, BufRead, Write};
