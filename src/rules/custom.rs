@@ -9,7 +9,9 @@ use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Grid, Narrow, Wide};
+
+use super::RuleGrid;
 use crate::piece::Side;
 use crate::square::Square;
 
@@ -224,7 +226,7 @@ pub(crate) const CAMP_START: usize = 5;
 
 /// Custom rules compiled into masks of one grid, kept for the whole run (see [`register`]).
 #[derive(Debug)]
-pub struct RuleSet<B: Board = Narrow> {
+pub struct RuleSet<B: Grid = Narrow> {
     /// The rules as given.
     pub(crate) spec: RuleSpec,
     /// Every square of the board.
@@ -272,7 +274,7 @@ pub struct RuleSet<B: Board = Narrow> {
     camps_out_of_reach: Vec<Bitboard<B>>,
 }
 
-impl<B: Board> RuleSet<B> {
+impl<B: RuleGrid> RuleSet<B> {
     /// Compiles `spec` for the grid `B` (its board fits the grid: [`super::Rules`] checks).
     fn compile(spec: RuleSpec) -> RuleSet<B> {
         let board = Bitboard::board_of(spec.size);
@@ -449,7 +451,7 @@ pub(crate) struct LineBits {
 
 impl LineBits {
     /// The squares of `set` by ranks and files.
-    pub(crate) fn of<B: Board>(set: Bitboard<B>) -> LineBits {
+    pub(crate) fn of<B: RuleGrid>(set: Bitboard<B>) -> LineBits {
         let mut lines = LineBits::default();
         for square in set {
             let (x, y) = (usize::from(square.x()), usize::from(square.y()));
@@ -464,7 +466,7 @@ impl LineBits {
 
 /// The `camps` farther than the camp move `limit` from the square of index `index`, on its rank
 /// and file (every camp off its lines is out of reach anyway), when that square is a camp.
-fn camps_out_of_reach<B: Board>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
+fn camps_out_of_reach<B: RuleGrid>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
     let limit = i32::from(limit);
     let Some(from) = Square::<B>::at_index(B::index_of(index)) else {
         return Bitboard::EMPTY;
@@ -508,7 +510,7 @@ static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
 
 /// The index of `spec` in the registry, registering it the first time and compiling it for the
 /// grid `B` if it is not yet; `None` when the registry is full.
-pub(crate) fn register<B: Board>(spec: RuleSpec) -> Option<u16> {
+pub(crate) fn register<B: RuleGrid>(spec: RuleSpec) -> Option<u16> {
     // A poisoned lock only means a panic elsewhere while it was held; the registry is still whole
     // (a spec is added to both of its parts at once, after its index is known).
     let mut guard = REGISTRY
@@ -534,7 +536,7 @@ pub(crate) fn register<B: Board>(spec: RuleSpec) -> Option<u16> {
 }
 
 /// Compiles the registered spec `index` for the grid `B`, if it is not yet.
-pub(crate) fn compile_for<B: Board>(index: u16) -> Option<u16> {
+pub(crate) fn compile_for<B: RuleGrid>(index: u16) -> Option<u16> {
     let mut guard = REGISTRY
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -542,7 +544,7 @@ pub(crate) fn compile_for<B: Board>(index: u16) -> Option<u16> {
 }
 
 /// [`compile_for`] with the registry's lock held.
-fn compile_locked<B: Board>(registry: &Registry, index: u16) -> Option<u16> {
+fn compile_locked<B: RuleGrid>(registry: &Registry, index: u16) -> Option<u16> {
     let slot = B::rule_sets().get(usize::from(index))?;
     if slot.get().is_none() {
         let spec = registry.specs.get(usize::from(index) - 1)?;
@@ -555,7 +557,7 @@ fn compile_locked<B: Board>(registry: &Registry, index: u16) -> Option<u16> {
 
 /// The registered set at `index` (from [`register`]), compiled for the grid `B`.
 #[inline(always)]
-pub(crate) fn lookup<B: Board>(index: u16) -> Option<&'static RuleSet<B>> {
+pub(crate) fn lookup<B: RuleGrid>(index: u16) -> Option<&'static RuleSet<B>> {
     B::rule_sets()
         .get(usize::from(index))
         .and_then(|slot| slot.get().copied())

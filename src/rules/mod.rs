@@ -12,7 +12,8 @@ use bitflags::bitflags;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow, Wide, grid};
+use crate::board::{Grid, Narrow, Wide, grid};
+use crate::moves::MoveGrid;
 use crate::square::{MAX_BOARD_SIZE, Square};
 
 pub(crate) mod ashton;
@@ -20,7 +21,43 @@ pub(crate) mod custom;
 pub(crate) mod hnefatafl_org;
 
 pub use custom::{Escape, KingStrength, Shieldwall};
-use custom::{RuleSet, RuleSpec};
+use custom::{RuleSet, RuleSpec, Slots};
+
+/// A grid's rule tables: the masks of each board size it holds (built at compile time) and the
+/// custom rule sets compiled for it. Implemented here for both grids; a supertrait of
+/// [`Board`](crate::Board).
+pub trait RuleGrid: MoveGrid {
+    /// The masks of a board of `size` (at most `MAX_SIZE`), built at compile time.
+    #[doc(hidden)]
+    fn geometry(size: u8) -> &'static Geometry<Self>;
+    /// The custom rule sets compiled for this grid, by registry index.
+    #[doc(hidden)]
+    fn rule_sets() -> &'static Slots<Self>;
+}
+
+impl RuleGrid for Narrow {
+    #[inline(always)]
+    fn geometry(size: u8) -> &'static Geometry<Narrow> {
+        // `size` is at most 11 (checked by `Rules`), so the index is in range.
+        &NARROW_GEOMETRIES[size as usize]
+    }
+    #[inline(always)]
+    fn rule_sets() -> &'static Slots<Narrow> {
+        &custom::NARROW_SLOTS
+    }
+}
+
+impl RuleGrid for Wide {
+    #[inline(always)]
+    fn geometry(size: u8) -> &'static Geometry<Wide> {
+        // `size` is at most 19 (checked by `Rules`), so the index is in range.
+        &WIDE_GEOMETRIES[size as usize]
+    }
+    #[inline(always)]
+    fn rule_sets() -> &'static Slots<Wide> {
+        &custom::WIDE_SLOTS
+    }
+}
 
 bitflags! {
     /// Rule choices that differ between tafl variants and that this crate implements both ways.
@@ -138,7 +175,7 @@ impl RepetitionRule {
 /// assert!(Rules::TABLUT.flags().contains(RuleFlags::KING_HAMMER));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Rules<B: Board = Narrow> {
+pub struct Rules<B: Grid = Narrow> {
     size: u8,
     flags: RuleFlags,
     repetition: RepetitionRule,
@@ -214,7 +251,7 @@ impl Rules<Narrow> {
     }
 }
 
-impl<B: Board> Rules<B> {
+impl<B: RuleGrid> Rules<B> {
     /// Whether a board of `size` is played: odd (the castle is the centre square), from 5 to the
     /// grid's width.
     const fn size_is_supported(size: u8) -> bool {
@@ -224,7 +261,7 @@ impl<B: Board> Rules<B> {
     /// The same rules on the other grid: the same size, flags and custom rules (compiled for that
     /// grid), for boards that fit it. Tests play the same games on both grids with it, and the
     /// rules-string reader reads the engine's own rule sets for either grid with it.
-    pub(crate) fn on<C: Board>(self) -> Result<Rules<C>, RulesError> {
+    pub(crate) fn on<C: RuleGrid>(self) -> Result<Rules<C>, RulesError> {
         if !Rules::<C>::size_is_supported(self.size) {
             return Err(RulesError::UnsupportedSize(self.size));
         }
@@ -426,7 +463,7 @@ pub(crate) const TAWLBWRDD_START: StartPlacement = StartPlacement::from_rows(&[
 
 /// Precomputed masks of one board size.
 #[derive(Debug)]
-pub struct Geometry<B: Board = Narrow> {
+pub struct Geometry<B: Grid = Narrow> {
     /// Every square of the board.
     pub(crate) board: Bitboard<B>,
     /// The edge squares (R14).
@@ -505,7 +542,7 @@ const fn wide_geometry(size: u8) -> Geometry<Wide> {
 }
 
 /// Narrow masks for every size up to 11, indexed by size (sizes below 5 are never used).
-pub(crate) static NARROW_GEOMETRIES: [Geometry<Narrow>; 12] = [
+static NARROW_GEOMETRIES: [Geometry<Narrow>; 12] = [
     narrow_geometry(0),
     narrow_geometry(1),
     narrow_geometry(2),
@@ -521,7 +558,7 @@ pub(crate) static NARROW_GEOMETRIES: [Geometry<Narrow>; 12] = [
 ];
 
 /// Wide masks for every size up to 19, indexed by size (sizes below 5 are never used).
-pub(crate) static WIDE_GEOMETRIES: [Geometry<Wide>; 20] = {
+static WIDE_GEOMETRIES: [Geometry<Wide>; 20] = {
     let mut table = [const { wide_geometry(0) }; 20];
     let mut size = 1;
     while size < 20 {
