@@ -1,6 +1,7 @@
 //! `Position`: the placement of the pieces, the side to move and the rules; playing moves,
-//! captures (R8-R13) and the end of the game on the board (R13, R14, R17). Custom rules have
-//! their captures, shieldwalls and game ends in the child modules.
+//! captures (R8-R13) and the end of the game on the board (R13, R14). Custom rules have their
+//! captures, shieldwalls and game ends in the child modules. The public rules methods that need
+//! the move generator too (`legal_moves`, `outcome`, R17) are put together above, in `play`.
 
 use std::fmt;
 
