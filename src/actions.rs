@@ -36,9 +36,10 @@ use std::borrow::Borrow;
 
 use thiserror::Error;
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::play::Board;
 use crate::rules::Rules;
 use crate::square::Square;
 

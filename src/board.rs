@@ -4,20 +4,17 @@
 //! layout of every position before boards grew), and [`Wide`], 19 squares wide, whose sets are six
 //! `u64`s (boards up to 19x19). Square `(x, y)` has index `y * stride + x` on both, so one file
 //! step is always one bit and one rank step `stride` bits. The core (`Square`, `Bitboard`,
-//! `Move`, `Position`, the search, ...) is generic over [`Board`] and compiled once per grid, so the
+//! `Move`, `Position`, the search, ...) is generic over the grid and compiled once per grid, so the
 //! narrow copy is the code of a `u128` board and nothing asks at run time which grid it is on
 //! (docs/wide-boards.md).
+//!
+//! [`Grid`] is the lowest layer of the grid traits: the bits, the squares and their tables. Each
+//! layer above adds its own per-grid items in a trait of its own, implemented for both grids where
+//! its code lives: `MoveGrid` (move lists), `RuleGrid` (per-size masks, compiled custom rules) and
+//! [`Board`](crate::Board) (the rules' entry points, each grid's own code).
 
 use std::fmt::Debug;
 use std::hash::Hash;
-
-use crate::bitboard::Bitboard;
-use crate::moves::{Move, MoveList};
-use crate::piece::Side;
-use crate::position::{IllegalMoveError, Outcome, Position};
-use crate::rules::Geometry;
-use crate::rules::custom::Slots;
-use crate::square::Square;
 
 mod sealed {
     /// Only this crate's board types and bit sets implement the traits.
@@ -292,9 +289,10 @@ impl BitSet for [u64; 6] {
 /// A grid squares are laid out on: its bit set, its stride, its per-square tables. Sealed: the
 /// implementations are [`Narrow`] (boards up to 11x11) and [`Wide`] (up to 19x19).
 ///
-/// Code generic over a `Board` is compiled once for each, so the board type is chosen once per
-/// game (by the rules' board size), never per move. See docs/wide-boards.md.
-pub trait Board:
+/// Code generic over a grid is compiled once for each, so the grid is chosen once per game (by
+/// the rules' board size), never per move. [`Board`](crate::Board), the bound of positions and
+/// games, has `Grid` as its lowest supertrait. See docs/wide-boards.md.
+pub trait Grid:
     sealed::Sealed + Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static
 {
     /// The bits of a set of squares.
@@ -311,25 +309,6 @@ pub trait Board:
         + 'static
         + Into<usize>
         + TryFrom<usize>;
-    /// A move list's buffer: [`Board::MAX_LEGAL_MOVES`] moves and one block of scratch.
-    #[doc(hidden)]
-    type MoveBuffer: Copy + AsRef<[Move<Self>]> + AsMut<[Move<Self>]> + Send + Sync + 'static;
-    /// The search's ordering keys of a move list, one a move (uninitialised until pushed).
-    #[doc(hidden)]
-    type MoveKeys: Default
-        + std::ops::DerefMut<Target = [i32]>
-        + FromIterator<i32>
-        + Send
-        + Sync
-        + 'static;
-    /// The search's scratch list of moves with their keys, sorted in place.
-    #[doc(hidden)]
-    type KeyedMoves: Default
-        + std::ops::DerefMut<Target = [(i32, Move<Self>)]>
-        + FromIterator<(i32, Move<Self>)>
-        + Send
-        + Sync
-        + 'static;
 
     /// The largest board of the grid, which is also its width (stride).
     const MAX_SIZE: u8;
@@ -347,9 +326,6 @@ pub trait Board:
     /// The grid less its last file: what survives a step west.
     #[doc(hidden)]
     const NOT_LAST_FILE: Self::Bits;
-    /// An empty move buffer.
-    #[doc(hidden)]
-    const EMPTY_MOVES: Self::MoveBuffer;
     /// The index of `a1`, 0.
     #[doc(hidden)]
     const A1_INDEX: Self::Index;
@@ -366,57 +342,6 @@ pub trait Board:
     /// The squares two steps along a rank or file from the square of index `index`.
     #[doc(hidden)]
     fn two_steps_from(index: Self::Index) -> Self::Bits;
-    /// The zobrist key of a piece kind (0 attacker, 1 defender, 2 king) on a square.
-    #[doc(hidden)]
-    fn piece_key(kind: usize, index: Self::Index) -> u64;
-    /// The masks of a board of `size` (at most `MAX_SIZE`), built at compile time.
-    #[doc(hidden)]
-    fn geometry(size: u8) -> &'static Geometry<Self>;
-    /// The custom rule sets compiled for this grid, by registry index.
-    #[doc(hidden)]
-    fn rule_sets() -> &'static Slots<Self>;
-
-    // The rules, played by each grid's own code: `Position`'s methods of the same names ask
-    // these, so that code generic over the grid (perft, ...) plays either.
-
-    /// [`Position::winner`].
-    #[doc(hidden)]
-    fn winner(position: &Position<Self>) -> Option<Side>;
-    /// The outcome if the game on the board is won.
-    #[doc(hidden)]
-    fn won_outcome(position: &Position<Self>) -> Option<Outcome>;
-    /// [`Position::legal_moves_into`].
-    #[doc(hidden)]
-    fn legal_moves_into(position: &Position<Self>, moves: &mut MoveList<Self>);
-    /// [`Position::count_legal_moves`].
-    #[doc(hidden)]
-    fn count_legal_moves(position: &Position<Self>) -> u32;
-    /// The legal moves of a position the caller knows is not won (the test for a win is not
-    /// made again), into `moves` (emptied first).
-    #[doc(hidden)]
-    fn unwon_legal_moves_into(position: &Position<Self>, moves: &mut MoveList<Self>);
-    /// [`Position::check_move`].
-    #[doc(hidden)]
-    fn check_move(position: &Position<Self>, m: Move<Self>) -> Result<(), IllegalMoveError<Self>>;
-    /// [`Position::play_unchecked`].
-    #[doc(hidden)]
-    fn play_unchecked(position: &mut Position<Self>, m: Move<Self>) -> Bitboard<Self>;
-    /// Whether the side to move has a legal move, in a position the caller knows is not won.
-    #[doc(hidden)]
-    fn unwon_has_legal_move(position: &Position<Self>) -> bool;
-    /// Under custom rules, the legal moves landing on `targets` of a position the caller knows
-    /// is not won, into `moves` (emptied first), and `true`; under the classic rules `false`,
-    /// `moves` left alone.
-    #[doc(hidden)]
-    fn unwon_custom_moves_to_into(
-        position: &Position<Self>,
-        targets: Bitboard<Self>,
-        moves: &mut MoveList<Self>,
-    ) -> bool;
-    /// The position itself on the narrow grid (`None` on the wide one): generic code takes the
-    /// narrow grid's faster paths through it (perft's counting on the board's views).
-    #[doc(hidden)]
-    fn as_narrow(position: &Position<Self>) -> Option<&Position>;
 }
 
 /// The 11-wide grid of boards up to 11x11: sets are one `u128`, squares one byte, moves two bytes.
@@ -427,6 +352,26 @@ pub struct Narrow;
 /// The 19-wide grid of boards up to 19x19: sets are six `u64`s, squares two bytes, moves four.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
 pub struct Wide;
+
+// The grids' sizes without `Grid` in scope (`Narrow::MAX_SIZE`), as before the grid's items moved
+// from `Board` into its supertrait `Grid`.
+impl Narrow {
+    /// The largest board of the grid, 11 ([`Grid::MAX_SIZE`]).
+    pub const MAX_SIZE: u8 = <Narrow as Grid>::MAX_SIZE;
+    /// Squares of the grid, 121 ([`Grid::GRID_SQUARES`]).
+    pub const GRID_SQUARES: usize = <Narrow as Grid>::GRID_SQUARES;
+    /// The most legal moves of a position of the grid, 400 ([`Grid::MAX_LEGAL_MOVES`]).
+    pub const MAX_LEGAL_MOVES: usize = <Narrow as Grid>::MAX_LEGAL_MOVES;
+}
+
+impl Wide {
+    /// The largest board of the grid, 19 ([`Grid::MAX_SIZE`]).
+    pub const MAX_SIZE: u8 = <Wide as Grid>::MAX_SIZE;
+    /// Squares of the grid, 361 ([`Grid::GRID_SQUARES`]).
+    pub const GRID_SQUARES: usize = <Wide as Grid>::GRID_SQUARES;
+    /// The most legal moves of a position of the grid, 1296 ([`Grid::MAX_LEGAL_MOVES`]).
+    pub const MAX_LEGAL_MOVES: usize = <Wide as Grid>::MAX_LEGAL_MOVES;
+}
 
 /// Entries of the narrow per-square tables looked up on every move: one per value of a square's
 /// `u8` index, so that the look-up needs no bounds check (entries past 120 are empty, never used).
@@ -450,21 +395,25 @@ static NARROW_NEIGHBOURS: [u128; NARROW_INDEX_VALUES] = narrow_table(grid::Table
 /// The squares two steps along a rank or file from each square of the narrow grid.
 static NARROW_TWO_STEPS: [u128; NARROW_INDEX_VALUES] = narrow_table(grid::Table::TwoSteps);
 
-impl Board for Narrow {
+/// The most legal moves any position of the narrow grid can have: 400.
+///
+/// Why 400 is enough, on a board of at most 121 squares with `p` pieces of the side to move: a
+/// move is fixed by its destination (an empty square) and the direction it came from (4), so
+/// there are at most `4 * (121 - p)` moves; and a piece reaches at most 10 squares along its rank
+/// and 10 along its file, so at most `20 * p`. If `p <= 20` the second bound gives 400; if
+/// `p >= 21` the first gives at most `4 * 100 = 400`.
+const NARROW_MAX_LEGAL_MOVES: usize = 400;
+
+impl Grid for Narrow {
     type Bits = u128;
     type Index = u8;
-    type MoveBuffer = [Move<Narrow>; crate::moves::MOVE_LIST_CAPACITY];
-    type MoveKeys = arrayvec::ArrayVec<i32, { crate::moves::MOVE_LIST_CAPACITY }>;
-    type KeyedMoves = arrayvec::ArrayVec<(i32, Move<Narrow>), { crate::moves::MOVE_LIST_CAPACITY }>;
 
     const MAX_SIZE: u8 = 11;
     const GRID_SQUARES: usize = 121;
-    const MAX_LEGAL_MOVES: usize = crate::moves::MAX_LEGAL_MOVES;
+    const MAX_LEGAL_MOVES: usize = NARROW_MAX_LEGAL_MOVES;
     const GRID: u128 = (1u128 << 121) - 1;
     const NOT_FIRST_FILE: u128 = grid::to_u128(grid::not_file(11, 0));
     const NOT_LAST_FILE: u128 = grid::to_u128(grid::not_file(11, 10));
-    const EMPTY_MOVES: Self::MoveBuffer =
-        [Move::new(Square::A1, Square::A1); crate::moves::MOVE_LIST_CAPACITY];
     const A1_INDEX: u8 = 0;
 
     #[inline(always)]
@@ -482,63 +431,6 @@ impl Board for Narrow {
     #[inline(always)]
     fn two_steps_from(index: u8) -> u128 {
         NARROW_TWO_STEPS[usize::from(index)]
-    }
-    #[inline(always)]
-    fn piece_key(kind: usize, index: u8) -> u64 {
-        crate::zobrist::narrow_key(kind, index)
-    }
-    #[inline(always)]
-    fn geometry(size: u8) -> &'static Geometry<Narrow> {
-        // `size` is at most 11 (checked by `Rules`), so the index is in range.
-        &crate::rules::NARROW_GEOMETRIES[size as usize]
-    }
-    #[inline(always)]
-    fn rule_sets() -> &'static Slots<Narrow> {
-        &crate::rules::custom::NARROW_SLOTS
-    }
-    #[inline(always)]
-    fn winner(position: &Position) -> Option<Side> {
-        position.narrow_winner()
-    }
-    #[inline(always)]
-    fn won_outcome(position: &Position) -> Option<Outcome> {
-        position.narrow_won_outcome()
-    }
-    #[inline(always)]
-    fn legal_moves_into(position: &Position, moves: &mut MoveList) {
-        position.narrow_legal_moves_into(moves);
-    }
-    #[inline(always)]
-    fn count_legal_moves(position: &Position) -> u32 {
-        position.narrow_count_legal_moves()
-    }
-    #[inline(always)]
-    fn unwon_legal_moves_into(position: &Position, moves: &mut MoveList) {
-        position.narrow_unwon_legal_moves_into(moves);
-    }
-    #[inline(always)]
-    fn check_move(position: &Position, m: Move) -> Result<(), IllegalMoveError> {
-        position.narrow_check_move(m)
-    }
-    #[inline(always)]
-    fn play_unchecked(position: &mut Position, m: Move) -> Bitboard {
-        position.narrow_play_unchecked(m)
-    }
-    #[inline(always)]
-    fn unwon_has_legal_move(position: &Position) -> bool {
-        position.narrow_unwon_has_legal_move()
-    }
-    #[inline(always)]
-    fn unwon_custom_moves_to_into(
-        position: &Position,
-        targets: Bitboard,
-        moves: &mut MoveList,
-    ) -> bool {
-        position.narrow_unwon_custom_moves_to_into(targets, moves)
-    }
-    #[inline(always)]
-    fn as_narrow(position: &Position) -> Option<&Position> {
-        Some(position)
     }
 }
 
@@ -573,13 +465,9 @@ fn wide_entry(table: &[[u64; 6]; WIDE_SQUARES], index: u16) -> [u64; 6] {
     table.get(usize::from(index)).copied().unwrap_or([0; 6])
 }
 
-impl Board for Wide {
+impl Grid for Wide {
     type Bits = [u64; 6];
     type Index = u16;
-    type MoveBuffer = [Move<Wide>; WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK];
-    type MoveKeys = arrayvec::ArrayVec<i32, { WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK }>;
-    type KeyedMoves =
-        arrayvec::ArrayVec<(i32, Move<Wide>), { WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK }>;
 
     const MAX_SIZE: u8 = 19;
     const GRID_SQUARES: usize = WIDE_SQUARES;
@@ -587,8 +475,6 @@ impl Board for Wide {
     const GRID: [u64; 6] = grid::board(19, 19);
     const NOT_FIRST_FILE: [u64; 6] = grid::not_file(19, 0);
     const NOT_LAST_FILE: [u64; 6] = grid::not_file(19, 18);
-    const EMPTY_MOVES: Self::MoveBuffer = [Move::new(Square::<Wide>::A1, Square::<Wide>::A1);
-        WIDE_MAX_LEGAL_MOVES + crate::moves::BLOCK];
     const A1_INDEX: u16 = 0;
 
     #[inline(always)]
@@ -606,56 +492,6 @@ impl Board for Wide {
     #[inline(always)]
     fn two_steps_from(index: u16) -> [u64; 6] {
         wide_entry(&WIDE_TWO_STEPS, index)
-    }
-    #[inline(always)]
-    fn piece_key(kind: usize, index: u16) -> u64 {
-        crate::zobrist::wide_key(kind, index)
-    }
-    #[inline(always)]
-    fn geometry(size: u8) -> &'static Geometry<Wide> {
-        // `size` is at most 19 (checked by `Rules`), so the index is in range.
-        &crate::rules::WIDE_GEOMETRIES[size as usize]
-    }
-    #[inline(always)]
-    fn rule_sets() -> &'static Slots<Wide> {
-        &crate::rules::custom::WIDE_SLOTS
-    }
-    fn winner(position: &Position<Wide>) -> Option<Side> {
-        position.wide_won().map(|(side, _)| side)
-    }
-    fn won_outcome(position: &Position<Wide>) -> Option<Outcome> {
-        position
-            .wide_won()
-            .map(|(winner, reason)| Outcome::Win { winner, reason })
-    }
-    fn legal_moves_into(position: &Position<Wide>, moves: &mut MoveList<Wide>) {
-        position.wide_legal_moves_into(moves);
-    }
-    fn count_legal_moves(position: &Position<Wide>) -> u32 {
-        position.wide_count_legal_moves()
-    }
-    fn unwon_legal_moves_into(position: &Position<Wide>, moves: &mut MoveList<Wide>) {
-        position.wide_unwon_legal_moves_into(moves);
-    }
-    fn check_move(position: &Position<Wide>, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
-        position.wide_check_move(m)
-    }
-    fn play_unchecked(position: &mut Position<Wide>, m: Move<Wide>) -> Bitboard<Wide> {
-        position.wide_play_unchecked(m)
-    }
-    fn unwon_has_legal_move(position: &Position<Wide>) -> bool {
-        position.wide_unwon_has_legal_move()
-    }
-    fn unwon_custom_moves_to_into(
-        position: &Position<Wide>,
-        targets: Bitboard<Wide>,
-        moves: &mut MoveList<Wide>,
-    ) -> bool {
-        position.wide_unwon_custom_moves_to_into(targets, moves)
-    }
-    #[inline(always)]
-    fn as_narrow(_: &Position<Wide>) -> Option<&Position> {
-        None
     }
 }
 

@@ -4,9 +4,10 @@
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
 use crate::rules::RepetitionRule;
 

@@ -11,6 +11,7 @@ mod moves;
 pub mod notation;
 pub mod perft;
 mod piece;
+mod play;
 mod position;
 pub mod position_string;
 pub mod protocol;
@@ -27,13 +28,16 @@ mod views;
 mod zobrist;
 
 pub use bitboard::{Bitboard, SquareIter};
-pub use board::{BitSet, Board, Narrow, Wide};
+pub use board::{BitSet, Grid, Narrow, Wide};
 pub use game::{Game, PlayError};
 pub use moves::{
-    MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveList, MoveListFull, MoveListIntoIter,
+    MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveGrid, MoveList, MoveListFull, MoveListIntoIter,
 };
 pub use piece::{Piece, Side};
+pub use play::Board;
 pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
-pub use rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
+pub use rules::{
+    Escape, KingStrength, RepetitionRule, RuleFlags, RuleGrid, Rules, RulesError, Shieldwall,
+};
 pub use square::{MAX_BOARD_SIZE, Square, SquareParseError};
 pub use variant::{AnyVariant, OPENTAFL_GAMES, RulesStringError, Variant};

@@ -18,10 +18,10 @@
 
 use crate::bitboard::for_each_index;
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::Board;
 use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
+use crate::rules::RuleGrid;
 use crate::rules::custom::{CAMP_START, Class, LineBits, RuleSet, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
@@ -423,7 +423,7 @@ pub(crate) fn generate_with_views(position: &Position, views: &SideViews, moves:
 /// group's ranks and files read once.
 #[inline(never)]
 pub(crate) fn generate_custom(position: &Position, set: &RuleSet, moves: &mut MoveList) {
-    if position.winner().is_some() {
+    if position.narrow_winner().is_some() {
         return; // P1: a won position has no legal moves.
     }
     generate_custom_unwon(position, set, moves);
@@ -440,7 +440,7 @@ pub(crate) fn generate_custom_unwon(position: &Position, set: &RuleSet, moves: &
 
 /// How many legal moves the side to move has under custom rules.
 pub(crate) fn count_custom(position: &Position, set: &RuleSet) -> u32 {
-    if position.winner().is_some() {
+    if position.narrow_winner().is_some() {
         return 0; // P1
     }
     count_custom_unwon(position, set)
@@ -463,7 +463,10 @@ pub(crate) fn custom_has_move_unwon(position: &Position, set: &RuleSet) -> bool 
 /// its class may enter and stop on: then it has a legal move (every piece moves at least one
 /// square). `false` says nothing.
 #[inline]
-pub(crate) fn custom_soldier_can_step<B: Board>(position: &Position<B>, set: &RuleSet<B>) -> bool {
+pub(crate) fn custom_soldier_can_step<B: RuleGrid>(
+    position: &Position<B>,
+    set: &RuleSet<B>,
+) -> bool {
     let (soldiers, class) = match position.side_to_move() {
         Side::Attackers => (position.attackers(), Class::Attacker as usize),
         Side::Defenders => (position.defenders(), Class::Defender as usize),
@@ -836,7 +839,7 @@ pub(crate) fn count(position: &Position) -> u32 {
 /// each way through empty squares (the empty castle among them, R7), never onto the castle (R6).
 /// [`count`] for the side to move; the evaluation's mobility terms for each side's soldiers.
 #[inline]
-pub(crate) fn slides_of<B: Board>(position: &Position<B>, movers: Bitboard<B>) -> u32 {
+pub(crate) fn slides_of<B: RuleGrid>(position: &Position<B>, movers: Bitboard<B>) -> u32 {
     let geometry = position.rules().geometry();
     let empty = geometry.board - position.occupied();
     let destinations = empty - geometry.castle;
@@ -987,7 +990,7 @@ mod tests {
             for _ in 0..round % 4 {
                 bits &= u128::from(next()) << 64 | u128::from(next()); // sparser
             }
-            let set = Bitboard(bits & <crate::Narrow as crate::Board>::GRID);
+            let set = Bitboard(bits & <crate::Narrow as crate::Grid>::GRID);
             let mut expected = [0u32; LINE];
             for (x, file) in expected.iter_mut().enumerate() {
                 for y in 0..LINE {

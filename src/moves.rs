@@ -4,7 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::board::{Board, Narrow};
+use crate::board::{Grid, Narrow, Wide};
 use crate::square::Square;
 
 /// A move: a piece slides from one square to another along a rank or a file (R5).
@@ -18,7 +18,7 @@ use crate::square::Square;
 /// assert_eq!(m.to().to_string(), "e3");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Move<B: Board = Narrow> {
+pub struct Move<B: Grid = Narrow> {
     from: Square<B>,
     to: Square<B>,
 }
@@ -26,7 +26,7 @@ pub struct Move<B: Board = Narrow> {
 // A move stays two bytes: it fills move lists and transposition-table entries.
 const _: () = assert!(std::mem::size_of::<Move>() == 2);
 
-impl<B: Board> Move<B> {
+impl<B: Grid> Move<B> {
     /// The move from `from` to `to`. Any pair of squares makes a `Move`; whether it is legal is
     /// for a position to say.
     pub const fn new(from: Square<B>, to: Square<B>) -> Move<B> {
@@ -44,27 +44,27 @@ impl<B: Board> Move<B> {
     }
 }
 
-impl<B: Board> fmt::Display for Move<B> {
+impl<B: Grid> fmt::Display for Move<B> {
     /// OpenTafl's simple move notation: `e1-e3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}-{}", self.from, self.to)
     }
 }
 
-impl<B: Board> fmt::Debug for Move<B> {
+impl<B: Grid> fmt::Debug for Move<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
 }
 
-/// Most legal moves any position can have: 400.
+/// Most legal moves any position of a board up to 11x11 can have: 400.
 ///
 /// Why 400 is enough, on a board of at most 121 squares with `p` pieces of the side to move: a
 /// move is fixed by its destination (an empty square) and the direction it came from (4), so
 /// there are at most `4 * (121 - p)` moves; and a piece reaches at most 10 squares along its rank
 /// and 10 along its file, so at most `20 * p`. If `p <= 20` the second bound gives 400; if
 /// `p >= 21` the first gives at most `4 * 100 = 400`.
-pub const MAX_LEGAL_MOVES: usize = 400;
+pub const MAX_LEGAL_MOVES: usize = Narrow::MAX_LEGAL_MOVES;
 
 /// Capacity of a [`MoveList`]: [`MAX_LEGAL_MOVES`] and 16 more, because the move generator
 /// writes moves 16 at a time (a whole run of a precomputed table) and then counts only the moves
@@ -75,10 +75,56 @@ pub const MOVE_LIST_CAPACITY: usize = MAX_LEGAL_MOVES + BLOCK;
 /// squares). A list has room for one block past its most moves.
 pub(crate) const BLOCK: usize = 16;
 
+/// A grid's move lists: the buffer of a [`MoveList`] and the search's lists of keyed moves, each
+/// sized for the grid's most legal moves and one block of scratch. Implemented here for both grids;
+/// a supertrait of [`Board`](crate::Board).
+pub trait MoveGrid: Grid {
+    /// A move list's buffer: [`Grid::MAX_LEGAL_MOVES`] moves and one block of scratch.
+    #[doc(hidden)]
+    type MoveBuffer: Copy + AsRef<[Move<Self>]> + AsMut<[Move<Self>]> + Send + Sync + 'static;
+    /// The search's ordering keys of a move list, one a move (uninitialised until pushed).
+    #[doc(hidden)]
+    type MoveKeys: Default
+        + std::ops::DerefMut<Target = [i32]>
+        + FromIterator<i32>
+        + Send
+        + Sync
+        + 'static;
+    /// The search's scratch list of moves with their keys, sorted in place.
+    #[doc(hidden)]
+    type KeyedMoves: Default
+        + std::ops::DerefMut<Target = [(i32, Move<Self>)]>
+        + FromIterator<(i32, Move<Self>)>
+        + Send
+        + Sync
+        + 'static;
+    /// An empty move buffer.
+    #[doc(hidden)]
+    const EMPTY_MOVES: Self::MoveBuffer;
+}
+
+impl MoveGrid for Narrow {
+    type MoveBuffer = [Move<Narrow>; MOVE_LIST_CAPACITY];
+    type MoveKeys = arrayvec::ArrayVec<i32, MOVE_LIST_CAPACITY>;
+    type KeyedMoves = arrayvec::ArrayVec<(i32, Move<Narrow>), MOVE_LIST_CAPACITY>;
+    const EMPTY_MOVES: Self::MoveBuffer = [Move::new(Square::A1, Square::A1); MOVE_LIST_CAPACITY];
+}
+
+/// Capacity of a move list of the wide grid.
+const WIDE_CAPACITY: usize = Wide::MAX_LEGAL_MOVES + BLOCK;
+
+impl MoveGrid for Wide {
+    type MoveBuffer = [Move<Wide>; WIDE_CAPACITY];
+    type MoveKeys = arrayvec::ArrayVec<i32, WIDE_CAPACITY>;
+    type KeyedMoves = arrayvec::ArrayVec<(i32, Move<Wide>), WIDE_CAPACITY>;
+    const EMPTY_MOVES: Self::MoveBuffer =
+        [Move::new(Square::<Wide>::A1, Square::<Wide>::A1); WIDE_CAPACITY];
+}
+
 /// A [`MoveList`] was full: the move was not added.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error("the move list is full ({capacity} moves): {0} was not added", capacity = B::MAX_LEGAL_MOVES + BLOCK)]
-pub struct MoveListFull<B: Board = Narrow>(pub Move<B>);
+pub struct MoveListFull<B: MoveGrid = Narrow>(pub Move<B>);
 
 /// A list of moves on the stack, large enough for every position ([`MAX_LEGAL_MOVES`]).
 ///
@@ -95,13 +141,13 @@ pub struct MoveListFull<B: Board = Narrow>(pub Move<B>);
 /// assert_eq!(mine.as_slice(), &moves[..1]);
 /// ```
 #[derive(Clone)]
-pub struct MoveList<B: Board = Narrow> {
+pub struct MoveList<B: MoveGrid = Narrow> {
     /// The moves are `moves[..len]`; the rest is scratch space for block writes.
     moves: B::MoveBuffer,
     len: usize,
 }
 
-impl<B: Board> MoveList<B> {
+impl<B: MoveGrid> MoveList<B> {
     /// An empty list.
     #[inline]
     pub const fn new() -> MoveList<B> {
@@ -178,13 +224,13 @@ impl MoveList {
     }
 }
 
-impl<B: Board> Default for MoveList<B> {
+impl<B: MoveGrid> Default for MoveList<B> {
     fn default() -> MoveList<B> {
         MoveList::new()
     }
 }
 
-impl<B: Board> std::ops::Deref for MoveList<B> {
+impl<B: MoveGrid> std::ops::Deref for MoveList<B> {
     type Target = [Move<B>];
     #[inline]
     fn deref(&self) -> &[Move<B>] {
@@ -192,40 +238,40 @@ impl<B: Board> std::ops::Deref for MoveList<B> {
     }
 }
 
-impl<B: Board> std::ops::DerefMut for MoveList<B> {
+impl<B: MoveGrid> std::ops::DerefMut for MoveList<B> {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Move<B>] {
         self.as_mut_slice()
     }
 }
 
-impl<B: Board> AsRef<[Move<B>]> for MoveList<B> {
+impl<B: MoveGrid> AsRef<[Move<B>]> for MoveList<B> {
     fn as_ref(&self) -> &[Move<B>] {
         self.as_slice()
     }
 }
 
-impl<B: Board> PartialEq for MoveList<B> {
+impl<B: MoveGrid> PartialEq for MoveList<B> {
     fn eq(&self, other: &MoveList<B>) -> bool {
         self.as_slice() == other.as_slice()
     }
 }
 
-impl<B: Board> Eq for MoveList<B> {}
+impl<B: MoveGrid> Eq for MoveList<B> {}
 
-impl<B: Board> std::hash::Hash for MoveList<B> {
+impl<B: MoveGrid> std::hash::Hash for MoveList<B> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.as_slice().hash(state);
     }
 }
 
-impl<B: Board> fmt::Debug for MoveList<B> {
+impl<B: MoveGrid> fmt::Debug for MoveList<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl<'a, B: Board> IntoIterator for &'a MoveList<B> {
+impl<'a, B: MoveGrid> IntoIterator for &'a MoveList<B> {
     type Item = &'a Move<B>;
     type IntoIter = std::slice::Iter<'a, Move<B>>;
     fn into_iter(self) -> Self::IntoIter {
@@ -233,7 +279,7 @@ impl<'a, B: Board> IntoIterator for &'a MoveList<B> {
     }
 }
 
-impl<'a, B: Board> IntoIterator for &'a mut MoveList<B> {
+impl<'a, B: MoveGrid> IntoIterator for &'a mut MoveList<B> {
     type Item = &'a mut Move<B>;
     type IntoIter = std::slice::IterMut<'a, Move<B>>;
     fn into_iter(self) -> Self::IntoIter {
@@ -241,7 +287,7 @@ impl<'a, B: Board> IntoIterator for &'a mut MoveList<B> {
     }
 }
 
-impl<B: Board> IntoIterator for MoveList<B> {
+impl<B: MoveGrid> IntoIterator for MoveList<B> {
     type Item = Move<B>;
     type IntoIter = MoveListIntoIter<B>;
     fn into_iter(self) -> MoveListIntoIter<B> {
@@ -254,12 +300,12 @@ impl<B: Board> IntoIterator for MoveList<B> {
 
 /// The moves of a [`MoveList`], by value.
 #[derive(Clone, Debug)]
-pub struct MoveListIntoIter<B: Board = Narrow> {
+pub struct MoveListIntoIter<B: MoveGrid = Narrow> {
     list: MoveList<B>,
     next: usize,
 }
 
-impl<B: Board> Iterator for MoveListIntoIter<B> {
+impl<B: MoveGrid> Iterator for MoveListIntoIter<B> {
     type Item = Move<B>;
     #[inline]
     fn next(&mut self) -> Option<Move<B>> {
@@ -274,7 +320,7 @@ impl<B: Board> Iterator for MoveListIntoIter<B> {
     }
 }
 
-impl<B: Board> DoubleEndedIterator for MoveListIntoIter<B> {
+impl<B: MoveGrid> DoubleEndedIterator for MoveListIntoIter<B> {
     fn next_back(&mut self) -> Option<Move<B>> {
         if self.list.len == self.next {
             return None;
@@ -284,8 +330,8 @@ impl<B: Board> DoubleEndedIterator for MoveListIntoIter<B> {
     }
 }
 
-impl<B: Board> ExactSizeIterator for MoveListIntoIter<B> {}
-impl<B: Board> std::iter::FusedIterator for MoveListIntoIter<B> {}
+impl<B: MoveGrid> ExactSizeIterator for MoveListIntoIter<B> {}
+impl<B: MoveGrid> std::iter::FusedIterator for MoveListIntoIter<B> {}
 
 #[cfg(test)]
 mod tests {

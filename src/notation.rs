@@ -9,9 +9,10 @@ use std::str::FromStr;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Narrow, Wide};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
+use crate::play::Board;
 use crate::position::{Position, SetupError};
 use crate::rules::Rules;
 use crate::square::{Square, SquareParseError};

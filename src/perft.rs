@@ -3,10 +3,10 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
-use crate::board::Board;
 use crate::game::Game;
 use crate::movegen;
 use crate::moves::{Move, MoveList};
+use crate::play::Board;
 use crate::position::Position;
 use crate::views::SideViews;
 

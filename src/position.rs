@@ -1,16 +1,17 @@
 //! `Position`: the placement of the pieces, the side to move and the rules; playing moves,
-//! captures (R8-R13) and the end of the game on the board (R13, R14, R17). Custom rules have
-//! their captures, shieldwalls and game ends in the child modules.
+//! captures (R8-R13) and the end of the game on the board (R13, R14). Custom rules have their
+//! captures, shieldwalls and game ends in the child modules. The public rules methods that need
+//! the move generator too (`legal_moves`, `outcome`, R17) are put together above, in `play`.
 
 use std::fmt;
 
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Board, Narrow, Wide};
-use crate::movegen;
-use crate::moves::{Move, MoveList};
+use crate::board::{Grid, Narrow, Wide};
+use crate::moves::Move;
 use crate::piece::{Piece, Side};
+use crate::rules::RuleGrid;
 use crate::rules::custom::RuleSet;
 use crate::rules::{RuleFlags, Rules};
 use crate::square::Square;
@@ -123,7 +124,7 @@ impl fmt::Display for DrawReason {
 
 /// Why a set of pieces does not make a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SetupError<B: Board = Narrow> {
+pub enum SetupError<B: Grid = Narrow> {
     /// A piece stands outside the board.
     #[error("{square} is not on a {size}x{size} board")]
     OffBoard {
@@ -142,7 +143,7 @@ pub enum SetupError<B: Board = Narrow> {
 
 impl SetupError {
     /// The same error on the grid `B` (for [`RecordError`](crate::RecordError)'s `for_grid`).
-    pub(crate) fn for_grid<B: Board>(self) -> SetupError<B> {
+    pub(crate) fn for_grid<B: RuleGrid>(self) -> SetupError<B> {
         match self {
             SetupError::OffBoard { square, size } => SetupError::OffBoard {
                 square: square.onto_any_grid(),
@@ -156,7 +157,7 @@ impl SetupError {
 
 /// Why a move cannot be played in a position. The position is left as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum IllegalMoveError<B: Board = Narrow> {
+pub enum IllegalMoveError<B: Grid = Narrow> {
     /// The game on the board is already won (R13, R14): no move is legal.
     #[error("the game is over ({0})")]
     GameOver(Outcome),
@@ -208,7 +209,7 @@ pub enum IllegalMoveError<B: Board = Narrow> {
 /// `Position<Wide>` holds a board up to 19x19, always under custom rules (a board above 11x11
 /// is read from a rules string).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position<B: Board = Narrow> {
+pub struct Position<B: Grid = Narrow> {
     attackers: Bitboard<B>,
     defenders: Bitboard<B>,
     king: Bitboard<B>,
@@ -220,7 +221,7 @@ pub struct Position<B: Board = Narrow> {
 // Search and perft copy a position for every move they play: it stays within one cache line.
 const _: () = assert!(std::mem::size_of::<Position>() <= 64);
 
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// An empty board with the given rules and side to move.
     pub fn empty(rules: Rules<B>, side_to_move: Side) -> Position<B> {
         let hash = match side_to_move {
@@ -409,60 +410,6 @@ impl Position {
         self.classic_winner()
     }
 
-    /// [`Position::legal_moves_into`] on the narrow grid.
-    pub(crate) fn narrow_legal_moves_into(&self, moves: &mut MoveList) {
-        moves.clear();
-        match self.rules.custom() {
-            None => movegen::generate(self, moves),
-            Some(set) => movegen::generate_custom(self, set, moves),
-        }
-    }
-
-    /// [`Position::count_legal_moves`] on the narrow grid.
-    pub(crate) fn narrow_count_legal_moves(&self) -> u32 {
-        match self.rules.custom() {
-            None => movegen::count(self),
-            Some(set) => movegen::count_custom(self, set),
-        }
-    }
-
-    /// [`Position::unwon_legal_moves_into`] on the narrow grid.
-    pub(crate) fn narrow_unwon_legal_moves_into(&self, moves: &mut MoveList) {
-        debug_assert!(self.winner().is_none(), "{self:?} is won");
-        moves.clear();
-        match self.rules.custom() {
-            None => movegen::generate(self, moves),
-            Some(set) => movegen::generate_custom_unwon(self, set, moves),
-        }
-    }
-
-    /// Whether the side to move has a legal move, in a position known not to be won (see
-    /// [`Position::unwon_legal_moves_into`]).
-    pub(crate) fn narrow_unwon_has_legal_move(&self) -> bool {
-        debug_assert!(self.winner().is_none(), "{self:?} is won");
-        match self.rules.custom() {
-            None => movegen::count(self) > 0,
-            Some(set) => movegen::custom_has_move_unwon(self, set),
-        }
-    }
-
-    /// Under custom rules, writes into `moves` (emptied first) the legal moves landing on
-    /// `targets`, in a position known not to be won (see [`Position::unwon_legal_moves_into`]),
-    /// and returns `true`; under the classic rules returns `false` and leaves `moves` alone.
-    pub(crate) fn narrow_unwon_custom_moves_to_into(
-        &self,
-        targets: Bitboard,
-        moves: &mut MoveList,
-    ) -> bool {
-        debug_assert!(self.winner().is_none(), "{self:?} is won");
-        let Some(set) = self.rules.custom() else {
-            return false;
-        };
-        moves.clear();
-        movegen::custom_moves_to_unwon(self, set, targets, moves);
-        true
-    }
-
     /// [`Position::check_move`] on the narrow grid.
     pub(crate) fn narrow_check_move(&self, m: Move) -> Result<(), IllegalMoveError> {
         if let Some(outcome) = self.narrow_won_outcome() {
@@ -486,7 +433,7 @@ impl Position {
                 .custom_winner(set)
                 .map(|(winner, reason)| Outcome::Win { winner, reason });
         }
-        match self.winner()? {
+        match self.narrow_winner()? {
             Side::Attackers => Some(Outcome::Win {
                 winner: Side::Attackers,
                 reason: WinReason::KingCaptured,
@@ -682,7 +629,7 @@ impl Position {
     /// The squares `m` would capture, without playing it.
     pub fn captures_of(&self, m: Move) -> Bitboard {
         let mut copy = *self;
-        copy.play_unchecked(m)
+        copy.narrow_play_unchecked(m)
     }
 
     /// R8-R12: after the mover lands on `to`, remove each enemy soldier next to `to` whose far
@@ -758,220 +705,9 @@ impl Position {
     }
 }
 
-/// The rules played on either grid: each asks the board type, which plays the narrow grid's
-/// games with the classic and custom rules' own code and the wide grid's with the custom rules'
-/// stepwise generator (docs/wide-boards.md). Compiled once per grid, so the narrow grid's code
-/// is what it was.
-impl<B: Board> Position<B> {
-    /// The winner if the game on the board is won: the king captured (R13) or on an edge square
-    /// (R14). A position set up with the king on the edge counts as won by the defenders.
-    #[inline(always)]
-    pub fn winner(&self) -> Option<Side> {
-        B::winner(self)
-    }
-
-    /// How the game stands on the board: won (R13, R14), drawn because the side to move has no
-    /// legal move (R17), or `None` while it goes on. Repetition and agreement (R16, R18) depend on
-    /// the game's history: see [`Game::outcome`](crate::Game::outcome). Under custom rules the
-    /// other wins are tested too, and a side to move without a legal move loses.
-    pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(won) = B::won_outcome(self) {
-            return Some(won);
-        }
-        if self.count_legal_moves() > 0 {
-            return None;
-        }
-        Some(match self.rules.custom() {
-            None => Outcome::Draw(DrawReason::NoLegalMoves),
-            Some(_) => Outcome::Win {
-                winner: self.side_to_move.opponent(),
-                reason: WinReason::NoLegalMoves,
-            },
-        })
-    }
-
-    /// Every legal move of the side to move (none once the game is won), each once. Their order
-    /// is the generator's and may change from one version to the next: sort the list where a
-    /// fixed order matters (seeded random games, for instance).
-    pub fn legal_moves(&self) -> MoveList<B> {
-        let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        moves
-    }
-
-    /// [`Position::legal_moves`] written into `moves`, which is emptied first: a search that
-    /// keeps one list per ply saves setting up and copying a list (about 840 bytes) per node.
-    ///
-    /// ```
-    /// use tafl_engine::{MoveList, Position};
-    /// let mut moves = MoveList::new();
-    /// Position::tablut().legal_moves_into(&mut moves);
-    /// assert_eq!(moves, Position::tablut().legal_moves());
-    /// ```
-    #[inline(always)]
-    pub fn legal_moves_into(&self, moves: &mut MoveList<B>) {
-        B::legal_moves_into(self, moves);
-    }
-
-    /// How many legal moves the side to move has; the same as `legal_moves().len()`, faster.
-    #[inline(always)]
-    pub fn count_legal_moves(&self) -> u32 {
-        B::count_legal_moves(self)
-    }
-
-    /// Whether the side to move has a legal move, in a position known not to be won (see
-    /// [`Position::unwon_legal_moves_into`]).
-    #[inline(always)]
-    pub(crate) fn unwon_has_legal_move(&self) -> bool {
-        B::unwon_has_legal_move(self)
-    }
-
-    /// Under custom rules, writes into `moves` (emptied first) the legal moves landing on
-    /// `targets`, in a position known not to be won, and returns `true`; under the classic rules
-    /// returns `false` and leaves `moves` alone.
-    #[inline(always)]
-    pub(crate) fn unwon_custom_moves_to_into(
-        &self,
-        targets: Bitboard<B>,
-        moves: &mut MoveList<B>,
-    ) -> bool {
-        B::unwon_custom_moves_to_into(self, targets, moves)
-    }
-
-    /// [`Position::legal_moves_into`] for a position the caller knows is not won (the search
-    /// tests every node for a win first): under custom rules that test (edge forts,
-    /// encirclement) costs more than generating the moves, so it is not made twice.
-    #[inline(always)]
-    pub(crate) fn unwon_legal_moves_into(&self, moves: &mut MoveList<B>) {
-        B::unwon_legal_moves_into(self, moves);
-    }
-
-    /// [`Position::unwon_legal_moves_into`] into a new list.
-    pub(crate) fn unwon_legal_moves(&self) -> MoveList<B> {
-        let mut moves = MoveList::new();
-        self.unwon_legal_moves_into(&mut moves);
-        moves
-    }
-
-    /// Whether `m` is a legal move here.
-    pub fn is_legal(&self, m: Move<B>) -> bool {
-        self.check_move(m).is_ok()
-    }
-
-    /// Why `m` is not legal here, or `Ok(())` if it is.
-    #[inline(always)]
-    pub fn check_move(&self, m: Move<B>) -> Result<(), IllegalMoveError<B>> {
-        B::check_move(self, m)
-    }
-
-    /// Plays `m` if it is legal and returns the captured squares (the king's too, if R13 took
-    /// him). If it is not legal, the position is unchanged and the error says why.
-    pub fn play(&mut self, m: Move<B>) -> Result<Bitboard<B>, IllegalMoveError<B>> {
-        self.check_move(m)?;
-        Ok(self.play_unchecked(m))
-    }
-
-    /// Plays a move known to be legal (from [`Position::legal_moves`]) and returns the captured
-    /// squares. For speed it does not check legality: an illegal move never panics or causes
-    /// undefined behaviour, but leaves a position that the rules cannot reach.
-    #[inline(always)]
-    pub fn play_unchecked(&mut self, m: Move<B>) -> Bitboard<B> {
-        B::play_unchecked(self, m)
-    }
-}
-
-/// The wide grid's games, always under custom rules (a board above 11x11 is read from a rules
-/// string): the custom rules' code shared with the narrow grid, and the stepwise move generator.
-impl Position<Wide> {
-    /// The winner and how, if the game on the board is won.
-    pub(crate) fn wide_won(&self) -> Option<(Side, WinReason)> {
-        self.rules.custom().and_then(|set| self.custom_winner(set))
-    }
-
-    /// [`Position::legal_moves_into`] on the wide grid: none once won (P1), else the stepwise
-    /// generator's.
-    pub(crate) fn wide_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
-        if self.wide_won().is_some() {
-            moves.clear(); // P1
-        } else {
-            self.wide_unwon_legal_moves_into(moves);
-        }
-    }
-
-    /// [`Position::unwon_legal_moves_into`] on the wide grid.
-    pub(crate) fn wide_unwon_legal_moves_into(&self, moves: &mut MoveList<Wide>) {
-        moves.clear();
-        if let Some(set) = self.rules.custom() {
-            movegen::stepwise::generate_custom_stepwise(self, set, moves);
-        }
-    }
-
-    /// [`Position::count_legal_moves`] on the wide grid.
-    pub(crate) fn wide_count_legal_moves(&self) -> u32 {
-        match (self.rules.custom(), self.wide_won()) {
-            (Some(set), None) => movegen::stepwise::count_custom_stepwise(self, set),
-            _ => 0, // P1: a won game has no legal moves.
-        }
-    }
-
-    /// [`Position::unwon_has_legal_move`] on the wide grid: the first move the stepwise
-    /// generator finds, unless a soldier can step at once.
-    pub(crate) fn wide_unwon_has_legal_move(&self) -> bool {
-        let Some(set) = self.rules.custom() else {
-            return false;
-        };
-        if movegen::custom_soldier_can_step(self, set) {
-            return true;
-        }
-        let mut found = false;
-        movegen::stepwise::for_each_custom_move(self, set, |_| found = true);
-        found
-    }
-
-    /// [`Position::unwon_custom_moves_to_into`] on the wide grid: the stepwise generator's moves
-    /// that land on `targets`, in its order.
-    pub(crate) fn wide_unwon_custom_moves_to_into(
-        &self,
-        targets: Bitboard<Wide>,
-        moves: &mut MoveList<Wide>,
-    ) -> bool {
-        moves.clear();
-        if let Some(set) = self.rules.custom() {
-            movegen::stepwise::for_each_custom_move(self, set, |m| {
-                if targets.contains(m.to()) {
-                    // Cannot fail: at most every legal move, which the list holds.
-                    let _ = moves.try_push(m);
-                }
-            });
-        }
-        true
-    }
-
-    /// [`Position::check_move`] on the wide grid.
-    pub(crate) fn wide_check_move(&self, m: Move<Wide>) -> Result<(), IllegalMoveError<Wide>> {
-        match self.rules.custom() {
-            Some(set) => self.check_custom_move_fully(set, m),
-            // Rules on the wide grid are always custom (`Rules::from_spec`); without them no
-            // move is legal.
-            None => Err(IllegalMoveError::OffBoard(m.from())),
-        }
-    }
-
-    /// [`Position::play_unchecked`] on the wide grid: an illegal move only passes the turn.
-    pub(crate) fn wide_play_unchecked(&mut self, m: Move<Wide>) -> Bitboard<Wide> {
-        match self.rules.custom() {
-            Some(set) => self.play_custom_unchecked(set, m),
-            None => {
-                self.pass_turn();
-                Bitboard::EMPTY
-            }
-        }
-    }
-}
-
 /// The parts of a position that are the same on both grids: the custom rules' checks and the
 /// turn (the classic rules play only on the narrow grid).
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// Moves the side to move's piece along `m` (R5) and keeps the hash, the turn not yet
     /// passed; returns the piece moved and the other side's pieces. `None`, with nothing changed,
     /// when `m` is not a legal move's shape: its landing square is taken, or no piece of the side
@@ -1027,7 +763,7 @@ impl<B: Board> Position<B> {
     /// The same placement, side to move and rules on the grid `C` (the board fits it), its hash
     /// computed there: tests play the same positions on both grids with it.
     #[cfg(test)]
-    pub(crate) fn on_grid<C: Board>(&self) -> Position<C> {
+    pub(crate) fn on_grid<C: RuleGrid>(&self) -> Position<C> {
         let rules = self.rules.on::<C>().expect("the board fits both grids");
         let mut copy = Position::empty(rules, self.side_to_move);
         copy.attackers = self.attackers.on_grid();
@@ -1155,7 +891,7 @@ impl<B: Board> Position<B> {
     }
 
     #[inline(always)]
-    fn pass_turn(&mut self) {
+    pub(crate) fn pass_turn(&mut self) {
         self.side_to_move = self.side_to_move.opponent();
         self.hash ^= zobrist::DEFENDERS_TO_MOVE;
     }
@@ -1183,7 +919,7 @@ impl<B: Board> Position<B> {
 /// directions at once: a hostile square two steps from `to` in line with it is one step from the
 /// square between them, and from no other neighbour of `to`.
 #[inline(always)]
-pub(super) fn held_against<B: Board>(
+pub(super) fn held_against<B: RuleGrid>(
     to: Square<B>,
     hostile: Bitboard<B>,
     victims: Bitboard<B>,

@@ -28,9 +28,10 @@
 
 use thiserror::Error;
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::Rules;
 

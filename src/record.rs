@@ -45,10 +45,11 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::game::{Game, PlayError};
 use crate::notation::{self, FullMove, MoveParseError, RecordError};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::rules_string::RulesStringError;
 use crate::variant::Variant;
 

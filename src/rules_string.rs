@@ -13,9 +13,10 @@
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Narrow, Wide};
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::ashton;
 use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};

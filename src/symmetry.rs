@@ -28,9 +28,10 @@ use thiserror::Error;
 
 use crate::actions::{ActionError, ActionParts, ActionSpace, Heading};
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::play::Board;
 use crate::position::{DrawReason, Outcome, Position};
 use crate::rules::Rules;
 use crate::square::Square;

@@ -4,7 +4,8 @@
 use std::fmt;
 use std::str::FromStr;
 
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Narrow, Wide};
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::{Rules, RulesError};
 use crate::rules_string;

@@ -1,6 +1,6 @@
 //! Zobrist keys, built at compile time: one per piece kind and square, and one for the side to move.
 
-use crate::board::Board;
+use crate::board::{Grid, Narrow};
 use crate::piece::Piece;
 use crate::square::Square;
 
@@ -52,27 +52,34 @@ pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
 
 /// The key of `piece` standing on `square`.
 #[inline(always)]
-pub(crate) fn piece_key<B: Board>(piece: Piece, square: Square<B>) -> u64 {
+pub(crate) fn piece_key<B: Grid>(piece: Piece, square: Square<B>) -> u64 {
     let kind = match piece {
         Piece::Attacker => 0,
         Piece::Defender => 1,
         Piece::King => 2,
     };
-    B::piece_key(kind, square.index())
+    let index: usize = square.index().into();
+    // The grid's table, chosen by its width: a constant of each grid's copy of this code.
+    if B::MAX_SIZE == Narrow::MAX_SIZE {
+        narrow_key(kind, index)
+    } else {
+        wide_key(kind, index)
+    }
 }
 
-/// A key of the narrow grid: kind 0 (attacker), 1 (defender) or 2 (king) on square `index`.
+/// A key of the narrow grid: kind 0 (attacker), 1 (defender) or 2 (king) on square `index`
+/// (below 256 on the narrow grid: its index is a `u8`, so no bounds check is left).
 #[inline(always)]
-pub(crate) fn narrow_key(kind: usize, index: u8) -> u64 {
-    PIECE_KEYS[kind][index as usize]
+fn narrow_key(kind: usize, index: usize) -> u64 {
+    PIECE_KEYS[kind][index % ROWS]
 }
 
 /// A key of the wide grid (0 for an index off the grid, never given).
 #[inline(always)]
-pub(crate) fn wide_key(kind: usize, index: u16) -> u64 {
+fn wide_key(kind: usize, index: usize) -> u64 {
     WIDE_PIECE_KEYS
         .get(kind)
-        .and_then(|row| row.get(usize::from(index)))
+        .and_then(|row| row.get(index))
         .copied()
         .unwrap_or(0)
 }

@@ -5,9 +5,9 @@
 //! this one is generic, so it is checked against that one on the narrow grid (tests below) and
 //! plays the same moves on both grids.
 
-use crate::board::Board;
 use crate::moves::{Move, MoveList};
 use crate::position::Position;
+use crate::rules::RuleGrid;
 use crate::rules::custom::RuleSet;
 
 /// The four directions a piece moves in, as file and rank steps.
@@ -15,7 +15,7 @@ const STEPS: [(i8, i8); 4] = [(1, 0), (-1, 0), (0, 1), (0, -1)];
 
 /// Calls `visit` with each move the side to move has under the custom rules `set`, in a position
 /// not yet won (P1 is the caller's).
-pub(crate) fn for_each_custom_move<B: Board>(
+pub(crate) fn for_each_custom_move<B: RuleGrid>(
     position: &Position<B>,
     set: &RuleSet<B>,
     mut visit: impl FnMut(Move<B>),
@@ -47,7 +47,7 @@ pub(crate) fn for_each_custom_move<B: Board>(
 }
 
 /// The moves of [`for_each_custom_move`] into `moves` (emptied first).
-pub(crate) fn generate_custom_stepwise<B: Board>(
+pub(crate) fn generate_custom_stepwise<B: RuleGrid>(
     position: &Position<B>,
     set: &RuleSet<B>,
     moves: &mut MoveList<B>,
@@ -60,7 +60,7 @@ pub(crate) fn generate_custom_stepwise<B: Board>(
 }
 
 /// How many moves [`for_each_custom_move`] gives.
-pub(crate) fn count_custom_stepwise<B: Board>(position: &Position<B>, set: &RuleSet<B>) -> u32 {
+pub(crate) fn count_custom_stepwise<B: RuleGrid>(position: &Position<B>, set: &RuleSet<B>) -> u32 {
     let mut count = 0;
     for_each_custom_move(position, set, |_| count += 1);
     count
@@ -73,7 +73,7 @@ mod tests {
     use crate::test_support::{built_in_variants, positions_along_random_games};
 
     /// The moves as text, sorted: squares are named alike on both grids.
-    fn sorted_names<B: Board>(moves: impl IntoIterator<Item = Move<B>>) -> Vec<String> {
+    fn sorted_names<B: RuleGrid>(moves: impl IntoIterator<Item = Move<B>>) -> Vec<String> {
         let mut names: Vec<String> = moves.into_iter().map(|m| m.to_string()).collect();
         names.sort();
         names

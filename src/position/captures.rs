@@ -3,13 +3,13 @@
 //! shieldwalls ([`super::shieldwall`]), in OpenTafl's order.
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::Board;
 use crate::piece::{Piece, Side};
 use crate::position::Position;
+use crate::rules::RuleGrid;
 use crate::rules::custom::{Dialect, KingStrength, RuleSet, Shieldwall};
 use crate::square::Square;
 
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// After the mover's `piece` has landed on `to` (the turn not yet passed), takes what the move
     /// captures under the custom rules `set` and returns the captured squares: first every enemy
     /// next to `to` held against a hostile square (the king by his strength), then shieldwalls,

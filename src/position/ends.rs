@@ -2,16 +2,16 @@
 //! defenders that cannot move at all, an edge fort, the defenders encircled.
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::Board;
 use crate::piece::Side;
 use crate::position::{Position, WinReason};
+use crate::rules::RuleGrid;
 use crate::rules::custom::{Class, Dialect, Escape, RuleSet};
 
 use super::shieldwall::squares_inside;
 
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
-    pub(super) fn custom_winner(&self, set: &RuleSet<B>) -> Option<(Side, WinReason)> {
+    pub(crate) fn custom_winner(&self, set: &RuleSet<B>) -> Option<(Side, WinReason)> {
         if set.spec.dialect == Dialect::HnefataflOrg {
             return self.hnefatafl_org_winner(set);
         }

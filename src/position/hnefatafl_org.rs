@@ -11,9 +11,9 @@
 use arrayvec::ArrayVec;
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::Board;
 use crate::piece::Side;
 use crate::position::{Position, WinReason};
+use crate::rules::RuleGrid;
 use crate::rules::custom::RuleSet;
 use crate::square::Square;
 
@@ -21,7 +21,7 @@ use super::WIDEST;
 use super::shieldwall::{EdgeLine, edge_line};
 
 /// The square one step from `square` in `direction` on a `size` board, if there is one.
-fn step<B: Board>(square: Square<B>, direction: Direction, size: u8) -> Option<Square<B>> {
+fn step<B: RuleGrid>(square: Square<B>, direction: Direction, size: u8) -> Option<Square<B>> {
     let (dx, dy) = match direction {
         Direction::North => (0, 1),
         Direction::South => (0, -1),
@@ -32,7 +32,7 @@ fn step<B: Board>(square: Square<B>, direction: Direction, size: u8) -> Option<S
 }
 
 /// The square `steps` steps from `square` in `direction` on a `size` board, if there is one.
-fn steps<B: Board>(
+fn steps<B: RuleGrid>(
     square: Square<B>,
     direction: Direction,
     count: u8,
@@ -77,7 +77,7 @@ impl Axis {
 type Edge<B> = (EdgeLine<B>, Direction);
 
 /// The four edges of a `size` board (rank 1, the last rank, file `a`, the last file).
-fn edges<B: Board>(size: u8) -> [Edge<B>; 4] {
+fn edges<B: RuleGrid>(size: u8) -> [Edge<B>; 4] {
     let last = size - 1;
     [
         (edge_line(size, None, Some(0)), Direction::North),
@@ -87,7 +87,7 @@ fn edges<B: Board>(size: u8) -> [Edge<B>; 4] {
     ]
 }
 
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// H5: after `mover`'s piece has landed on `to`, takes the shieldwalls it closes and returns
     /// their squares. Along each edge, a bracket (a piece of the mover's side, or a restricted
     /// square, whatever stands on it) followed by two or more squares that each hold an enemy

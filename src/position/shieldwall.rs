@@ -11,9 +11,9 @@
 //!   something clears them, and a wall already found keeps growing with them.
 
 use crate::bitboard::Bitboard;
-use crate::board::Board;
 use crate::piece::Side;
 use crate::position::Position;
+use crate::rules::RuleGrid;
 use crate::rules::custom::{RuleSet, Shieldwall};
 use crate::square::Square;
 use arrayvec::ArrayVec;
@@ -28,7 +28,7 @@ const MAX_EDGE_SQUARES: usize = 4 * WIDEST;
 /// pieces that hold it (inside it and bracketing it). Kept in fixed arrays (the search tests
 /// for walls after every move to an edge): squares are only ever added to the last list, so
 /// each list is one stretch of `held` and one of `holders`.
-pub(super) struct Walls<B: Board> {
+pub(super) struct Walls<B: RuleGrid> {
     /// The held squares of all lists, list after list.
     held: ArrayVec<Square<B>, MAX_EDGE_SQUARES>,
     /// The holding pieces' squares of all lists, list after list.
@@ -39,7 +39,7 @@ pub(super) struct Walls<B: Board> {
     found: ArrayVec<u8, MAX_EDGE_SQUARES>,
 }
 
-impl<B: Board> Walls<B> {
+impl<B: RuleGrid> Walls<B> {
     /// No walls, and one empty list to fill.
     fn new() -> Walls<B> {
         let mut walls = Walls {
@@ -108,7 +108,7 @@ pub(super) type EdgeLine<B> = ArrayVec<Square<B>, WIDEST>;
 /// `None`), from its lowest. A plain loop: the same thing as an iterator collected into the
 /// `ArrayVec` made LLVM's full loop unrolling run for tens of minutes on the wide grid
 /// (docs/wide-boards.md).
-pub(super) fn edge_line<B: Board>(
+pub(super) fn edge_line<B: RuleGrid>(
     size: u8,
     fixed_x: Option<u8>,
     fixed_y: Option<u8>,
@@ -125,7 +125,7 @@ pub(super) fn edge_line<B: Board>(
 
 /// The four edges of a `size` board in the order they are searched, each from its lowest square,
 /// with whether the edge runs along a file (then the square inside is one file in).
-fn edges<B: Board>(size: u8) -> [(EdgeLine<B>, bool); 4] {
+fn edges<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, bool); 4] {
     let last = size - 1;
     [
         (edge_line(size, None, Some(0)), false),
@@ -135,7 +135,7 @@ fn edges<B: Board>(size: u8) -> [(EdgeLine<B>, bool); 4] {
     ]
 }
 
-impl<B: Board> Position<B> {
+impl<B: RuleGrid> Position<B> {
     /// The side whose piece stands on `square`, if any (the king counts for the defenders).
     /// Also hnefatafl.org's fort and encirclement tests' (`hnefatafl_org.rs`).
     pub(super) fn side_on(&self, square: Square<B>) -> Option<Side> {
@@ -373,7 +373,7 @@ impl<B: Board> Position<B> {
 /// corner's two), on the board's side of the edge: the squares whose pieces let
 /// [`Position::find_shieldwalls`] hold theirs (its `inside`).
 #[inline]
-pub(super) fn squares_inside<B: Board>(set: &RuleSet<B>, pieces: Bitboard<B>) -> Bitboard<B> {
+pub(super) fn squares_inside<B: RuleGrid>(set: &RuleSet<B>, pieces: Bitboard<B>) -> Bitboard<B> {
     set.edge_sides
         .iter()
         .fold(Bitboard::EMPTY, |inside, &(side, inward)| {

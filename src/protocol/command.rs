@@ -8,10 +8,11 @@ use std::time::Duration;
 
 use thiserror::Error;
 
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Narrow, Wide};
 use crate::moves::Move;
 use crate::notation::MoveParseError;
 use crate::piece::Side;
+use crate::play::Board;
 use crate::search::Clock;
 use crate::variant::{AnyVariant, RulesStringError};
 

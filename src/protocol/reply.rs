@@ -6,9 +6,10 @@
 
 use std::time::Duration;
 
-use crate::board::{Board, Wide};
+use crate::board::Wide;
 use crate::moves::Move;
 use crate::notation;
+use crate::play::Board;
 use crate::position::Position;
 use crate::search::Score;
 

@@ -16,12 +16,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Narrow, Wide};
 use crate::game::Game;
 use crate::moves::Move;
 use crate::notation;
 use crate::perft;
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::nnue::Network;

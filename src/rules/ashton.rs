@@ -10,8 +10,11 @@
 use crate::board::Wide;
 use crate::square::Square;
 
-use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
-use super::{Escape, KingStrength, RepetitionRule, Shieldwall, StartPlacement};
+use super::custom::{
+    Dialect, Escape, KindRules, KingStrength, Letters, RuleSpec, Shieldwall, SquareKind, SquareSet,
+};
+use super::repetition::RepetitionRule;
+use super::starts::StartPlacement;
 
 /// The board is 9x9.
 const SIZE: u8 = 9;
@@ -29,7 +32,7 @@ const CAMP_MOVE_LIMIT: u8 = 5;
 
 /// Ashton Tablut's start (the server's `StateTablut`): Tablut's placement (R1), the attackers on
 /// the camps, the king on the throne, his eight soldiers in a cross.
-pub(crate) const START: &StartPlacement = &super::TABLUT_START;
+pub(crate) const START: &StartPlacement = &super::starts::TABLUT_START;
 
 /// The set of the named squares (all of them are on a 9x9 board).
 fn squares(names: &[&str]) -> SquareSet {

@@ -5,13 +5,12 @@
 //! A compiled set is kept for the whole run in a registry and named by a small number, so that a
 //! [`Rules`](super::Rules) stays a few bytes and a position stays within one cache line.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
-
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Board, Narrow, Wide};
+use crate::board::{Grid, Narrow, Wide};
 use crate::piece::Side;
 use crate::square::Square;
+
+use super::repetition::RepetitionRule;
 
 /// A set of squares of a rules string: on the wide grid, which holds every board up to 19x19
 /// (compiled into each grid's own sets by [`RuleSet::compile`]).
@@ -159,7 +158,7 @@ pub(crate) struct RuleSpec {
     /// The attackers win when no defender can reach an edge (`surf`).
     pub(crate) surrounding_fatal: bool,
     /// What the third occurrence of a position does (`tfr`).
-    pub(crate) repetition: super::RepetitionRule,
+    pub(crate) repetition: RepetitionRule,
     /// The king captures as the moving piece (`ka:y` or `ka:h`).
     pub(crate) king_hammer: bool,
     /// The king is hostile to attackers as the far piece (`ka:y` or `ka:a`).
@@ -222,9 +221,9 @@ pub(crate) const START_KINDS: usize = 6;
 /// The index of a camp among the start kinds (after the plain square and the [`SquareKind`]s).
 pub(crate) const CAMP_START: usize = 5;
 
-/// Custom rules compiled into masks of one grid, kept for the whole run (see [`register`]).
+/// Custom rules compiled into masks of one grid, kept for the whole run (see [`register`](super::tables::register)).
 #[derive(Debug)]
-pub struct RuleSet<B: Board = Narrow> {
+pub struct RuleSet<B: Grid = Narrow> {
     /// The rules as given.
     pub(crate) spec: RuleSpec,
     /// Every square of the board.
@@ -272,9 +271,9 @@ pub struct RuleSet<B: Board = Narrow> {
     camps_out_of_reach: Vec<Bitboard<B>>,
 }
 
-impl<B: Board> RuleSet<B> {
+impl<B: Grid> RuleSet<B> {
     /// Compiles `spec` for the grid `B` (its board fits the grid: [`super::Rules`] checks).
-    fn compile(spec: RuleSpec) -> RuleSet<B> {
+    pub(super) fn compile(spec: RuleSpec) -> RuleSet<B> {
         let board = Bitboard::board_of(spec.size);
         let edge = Bitboard::edge_of(spec.size);
         let squares = spec.squares.map(|set| set.on_grid::<B>() & board);
@@ -449,7 +448,7 @@ pub(crate) struct LineBits {
 
 impl LineBits {
     /// The squares of `set` by ranks and files.
-    pub(crate) fn of<B: Board>(set: Bitboard<B>) -> LineBits {
+    pub(crate) fn of<B: Grid>(set: Bitboard<B>) -> LineBits {
         let mut lines = LineBits::default();
         for square in set {
             let (x, y) = (usize::from(square.x()), usize::from(square.y()));
@@ -464,7 +463,7 @@ impl LineBits {
 
 /// The `camps` farther than the camp move `limit` from the square of index `index`, on its rank
 /// and file (every camp off its lines is out of reach anyway), when that square is a camp.
-fn camps_out_of_reach<B: Board>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
+fn camps_out_of_reach<B: Grid>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
     let limit = i32::from(limit);
     let Some(from) = Square::<B>::at_index(B::index_of(index)) else {
         return Bitboard::EMPTY;
@@ -482,81 +481,4 @@ fn camps_out_of_reach<B: Board>(limit: u8, camps: Bitboard<B>, index: usize) -> 
             dx.abs().max(dy.abs()) > limit
         })
         .fold(Bitboard::EMPTY, |far, to| far | to)
-}
-
-/// How many sets of custom rules one run can hold (index 0 stands for the classic rules).
-pub(crate) const REGISTRY_CAPACITY: usize = 1 << 12;
-
-/// The registered sets of one grid, by index: looked up on every move, so a slot is read without
-/// a lock.
-pub type Slots<B> = [OnceLock<&'static RuleSet<B>>; REGISTRY_CAPACITY];
-
-/// The sets compiled for the narrow grid.
-pub(crate) static NARROW_SLOTS: Slots<Narrow> = [const { OnceLock::new() }; REGISTRY_CAPACITY];
-
-/// The sets compiled for the wide grid.
-pub(crate) static WIDE_SLOTS: Slots<Wide> = [const { OnceLock::new() }; REGISTRY_CAPACITY];
-
-/// Every registered spec by index, and which index each has, so that equal rules share one
-/// index on both grids.
-struct Registry {
-    specs: Vec<RuleSpec>,
-    indices: HashMap<RuleSpec, u16>,
-}
-
-static REGISTRY: Mutex<Option<Registry>> = Mutex::new(None);
-
-/// The index of `spec` in the registry, registering it the first time and compiling it for the
-/// grid `B` if it is not yet; `None` when the registry is full.
-pub(crate) fn register<B: Board>(spec: RuleSpec) -> Option<u16> {
-    // A poisoned lock only means a panic elsewhere while it was held; the registry is still whole
-    // (a spec is added to both of its parts at once, after its index is known).
-    let mut guard = REGISTRY
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let registry = guard.get_or_insert_with(|| Registry {
-        specs: Vec::new(),
-        indices: HashMap::new(),
-    });
-    let index = match registry.indices.get(&spec) {
-        Some(&index) => index,
-        None => {
-            let index = u16::try_from(registry.specs.len() + 1).ok()?;
-            if usize::from(index) >= REGISTRY_CAPACITY {
-                return None;
-            }
-            registry.specs.push(spec.clone());
-            registry.indices.insert(spec, index);
-            index
-        }
-    };
-    compile_locked::<B>(registry, index)
-}
-
-/// Compiles the registered spec `index` for the grid `B`, if it is not yet.
-pub(crate) fn compile_for<B: Board>(index: u16) -> Option<u16> {
-    let mut guard = REGISTRY
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    compile_locked::<B>(guard.as_mut()?, index)
-}
-
-/// [`compile_for`] with the registry's lock held.
-fn compile_locked<B: Board>(registry: &Registry, index: u16) -> Option<u16> {
-    let slot = B::rule_sets().get(usize::from(index))?;
-    if slot.get().is_none() {
-        let spec = registry.specs.get(usize::from(index) - 1)?;
-        let set: &'static RuleSet<B> = Box::leak(Box::new(RuleSet::compile(spec.clone())));
-        // Slots are set under the lock, so this one is still empty.
-        let _ = slot.set(set);
-    }
-    Some(index)
-}
-
-/// The registered set at `index` (from [`register`]), compiled for the grid `B`.
-#[inline(always)]
-pub(crate) fn lookup<B: Board>(index: u16) -> Option<&'static RuleSet<B>> {
-    B::rule_sets()
-        .get(usize::from(index))
-        .and_then(|slot| slot.get().copied())
 }

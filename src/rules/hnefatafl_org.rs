@@ -11,8 +11,11 @@
 use crate::board::Wide;
 use crate::square::Square;
 
-use super::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
-use super::{Escape, KingStrength, RepetitionRule, Shieldwall, StartPlacement};
+use super::custom::{
+    Dialect, Escape, KindRules, KingStrength, Letters, RuleSpec, Shieldwall, SquareKind, SquareSet,
+};
+use super::repetition::RepetitionRule;
+use super::starts::StartPlacement;
 
 /// H10: the server draws the game at its 141st move unless that move wins it (its game record
 /// holds one empty entry before the first move, and a move made when the record is longer than

@@ -12,15 +12,23 @@ use bitflags::bitflags;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Board, Narrow, Wide, grid};
+use crate::board::{Grid, Narrow};
 use crate::square::{MAX_BOARD_SIZE, Square};
 
 pub(crate) mod ashton;
 pub(crate) mod custom;
+mod geometry;
 pub(crate) mod hnefatafl_org;
+mod repetition;
+mod starts;
+mod tables;
 
 pub use custom::{Escape, KingStrength, Shieldwall};
 use custom::{RuleSet, RuleSpec};
+pub use geometry::Geometry;
+pub use repetition::RepetitionRule;
+pub(crate) use starts::{StartPlacement, TABLUT_START, TAWLBWRDD_START};
+pub use tables::RuleGrid;
 
 bitflags! {
     /// Rule choices that differ between tafl variants and that this crate implements both ways.
@@ -42,86 +50,6 @@ bitflags! {
     }
 }
 
-/// When a repeated position (the same placement with the same side to move) ends the game.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum RepetitionRule {
-    /// Repetitions never end the game.
-    Ignored,
-    /// The second occurrence draws: R16.
-    SecondOccurrenceDraws,
-    /// The third occurrence draws (OpenTafl `tfr:d`, its default).
-    ThirdOccurrenceDraws,
-    /// The third occurrence loses for the side whose move made it (OpenTafl `tfr:w`: the side
-    /// then to move wins; Copenhagen).
-    ThirdOccurrenceLosesForMover,
-    /// The third occurrence wins for the side whose move made it (OpenTafl `tfr:l`).
-    ThirdOccurrenceWinsForMover,
-    /// The second occurrence draws, counting only positions reached by a move: the position the
-    /// game started from is not counted (Ashton Tablut, C14: the Tablut Challenge server
-    /// remembers the positions after each move, not the first one).
-    SecondOccurrenceDrawsStartUncounted,
-    /// The third occurrence wins for the attackers, whichever side's move made it: the published
-    /// Copenhagen rules' "perpetual repetition is a loss for the defenders" (docs/rules.md,
-    /// "Copenhagen as the community plays it"; this engine's own `tfr:a`).
-    ThirdOccurrenceAttackersWin,
-    /// Repetitions never end the game, but the defenders may not make a move that puts the
-    /// pieces as they stood after an earlier move or at the start, whoever was then to move
-    /// (hnefatafl.org's server, H12: the placement is compared before the move's captures). A
-    /// side without a legal move loses.
-    DefendersMayNotRecreate,
-    /// [`RepetitionRule::DefendersMayNotRecreate`], the start position not counted
-    /// (hnefatafl.org's server on its 7x7 and 13x13 boards, H12).
-    DefendersMayNotRecreateStartUncounted,
-}
-
-impl RepetitionRule {
-    /// How many occurrences of one position end the game, if any do.
-    pub const fn end_count(self) -> Option<usize> {
-        match self {
-            RepetitionRule::Ignored
-            | RepetitionRule::DefendersMayNotRecreate
-            | RepetitionRule::DefendersMayNotRecreateStartUncounted => None,
-            RepetitionRule::SecondOccurrenceDraws
-            | RepetitionRule::SecondOccurrenceDrawsStartUncounted => Some(2),
-            RepetitionRule::ThirdOccurrenceDraws
-            | RepetitionRule::ThirdOccurrenceLosesForMover
-            | RepetitionRule::ThirdOccurrenceWinsForMover
-            | RepetitionRule::ThirdOccurrenceAttackersWin => Some(3),
-        }
-    }
-
-    /// How many occurrences of one position draw the game, if any do (`None` also when a
-    /// repetition wins or loses: see [`RepetitionRule::end_count`]).
-    pub const fn draw_count(self) -> Option<usize> {
-        match self {
-            RepetitionRule::SecondOccurrenceDraws
-            | RepetitionRule::SecondOccurrenceDrawsStartUncounted => Some(2),
-            RepetitionRule::ThirdOccurrenceDraws => Some(3),
-            _ => None,
-        }
-    }
-
-    /// Whether the position a game starts from counts as an occurrence (or, for the rules that
-    /// forbid the defenders to recreate a placement, as an earlier placement).
-    pub const fn counts_start(self) -> bool {
-        !matches!(
-            self,
-            RepetitionRule::SecondOccurrenceDrawsStartUncounted
-                | RepetitionRule::DefendersMayNotRecreateStartUncounted
-        )
-    }
-
-    /// Whether the defenders may not recreate an earlier placement of the pieces (H12): a
-    /// history-dependent legality rule, kept by [`Game`](crate::Game) and the search.
-    pub const fn forbids_defenders_recreating(self) -> bool {
-        matches!(
-            self,
-            RepetitionRule::DefendersMayNotRecreate
-                | RepetitionRule::DefendersMayNotRecreateStartUncounted
-        )
-    }
-}
-
 /// The rules a position is played under: board size, rule flags and the repetition rule for the
 /// classic rules (the castle is the centre square, R1; king capture follows R13, escape R14); or
 /// a set of custom rules read from an OpenTafl rules string (see
@@ -129,7 +57,7 @@ impl RepetitionRule {
 /// compiled once and kept for the whole run, and equal rules compare equal.
 ///
 /// The board type `B` is the grid the rules' board is laid out on: [`Narrow`] (the default, boards
-/// up to 11x11) or [`Wide`] (up to 19x19).
+/// up to 11x11) or [`Wide`](crate::Wide) (up to 19x19).
 ///
 /// ```
 /// use tafl_engine::{Rules, RuleFlags};
@@ -138,7 +66,7 @@ impl RepetitionRule {
 /// assert!(Rules::TABLUT.flags().contains(RuleFlags::KING_HAMMER));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Rules<B: Board = Narrow> {
+pub struct Rules<B: Grid = Narrow> {
     size: u8,
     flags: RuleFlags,
     repetition: RepetitionRule,
@@ -214,7 +142,7 @@ impl Rules<Narrow> {
     }
 }
 
-impl<B: Board> Rules<B> {
+impl<B: RuleGrid> Rules<B> {
     /// Whether a board of `size` is played: odd (the castle is the centre square), from 5 to the
     /// grid's width.
     const fn size_is_supported(size: u8) -> bool {
@@ -224,13 +152,13 @@ impl<B: Board> Rules<B> {
     /// The same rules on the other grid: the same size, flags and custom rules (compiled for that
     /// grid), for boards that fit it. Tests play the same games on both grids with it, and the
     /// rules-string reader reads the engine's own rule sets for either grid with it.
-    pub(crate) fn on<C: Board>(self) -> Result<Rules<C>, RulesError> {
+    pub(crate) fn on<C: RuleGrid>(self) -> Result<Rules<C>, RulesError> {
         if !Rules::<C>::size_is_supported(self.size) {
             return Err(RulesError::UnsupportedSize(self.size));
         }
-        if self.custom != 0 && custom::lookup::<C>(self.custom).is_none() {
-            custom::compile_for::<C>(self.custom)
-                .ok_or(RulesError::TooManyRuleSets(custom::REGISTRY_CAPACITY - 1))?;
+        if self.custom != 0 && tables::lookup::<C>(self.custom).is_none() {
+            tables::compile_for::<C>(self.custom)
+                .ok_or(RulesError::TooManyRuleSets(tables::REGISTRY_CAPACITY - 1))?;
         }
         Ok(Rules {
             size: self.size,
@@ -251,8 +179,8 @@ impl<B: Board> Rules<B> {
         let mut flags = RuleFlags::empty();
         flags.set(RuleFlags::KING_HAMMER, spec.king_hammer);
         flags.set(RuleFlags::KING_ANVIL, spec.king_anvil);
-        let custom = custom::register::<B>(spec)
-            .ok_or(RulesError::TooManyRuleSets(custom::REGISTRY_CAPACITY - 1))?;
+        let custom = tables::register::<B>(spec)
+            .ok_or(RulesError::TooManyRuleSets(tables::REGISTRY_CAPACITY - 1))?;
         Ok(Rules {
             size,
             flags,
@@ -276,7 +204,7 @@ impl<B: Board> Rules<B> {
         if self.custom == 0 {
             None
         } else {
-            custom::lookup(self.custom)
+            tables::lookup(self.custom)
         }
     }
 
@@ -357,201 +285,10 @@ impl<B: Board> Rules<B> {
     }
 }
 
-/// The start placement of one of this project's games, as the `(attackers, defenders, king)`
-/// sets, from its diagram (top rank first, `a` attacker, `d` defender, `K` king): the diagrams
-/// of docs/rules.md, R1.
-pub(crate) struct StartPlacement {
-    pub(crate) attackers: Bitboard,
-    pub(crate) defenders: Bitboard,
-    pub(crate) king: Bitboard,
-}
-
-impl StartPlacement {
-    /// The placement of a square diagram, top rank first (computed at compile time).
-    const fn from_rows(rows: &[&str]) -> StartPlacement {
-        let size = rows.len();
-        let (mut attackers, mut defenders, mut king) = (0u128, 0u128, 0u128);
-        let mut row = 0;
-        while row < size {
-            let bytes = rows[row].as_bytes();
-            let y = size - 1 - row;
-            let mut x = 0;
-            while x < bytes.len() {
-                let bit = 1u128 << (y * MAX_BOARD_SIZE as usize + x);
-                match bytes[x] {
-                    b'a' => attackers |= bit,
-                    b'd' => defenders |= bit,
-                    b'K' => king |= bit,
-                    _ => {}
-                }
-                x += 1;
-            }
-            row += 1;
-        }
-        StartPlacement {
-            attackers: Bitboard(attackers),
-            defenders: Bitboard(defenders),
-            king: Bitboard(king),
-        }
-    }
-}
-
-/// Tablut's start (R1).
-pub(crate) const TABLUT_START: StartPlacement = StartPlacement::from_rows(&[
-    "...aaa...",
-    "....a....",
-    "....d....",
-    "a...d...a",
-    "aaddKddaa",
-    "a...d...a",
-    "....d....",
-    "....a....",
-    "...aaa...",
-]);
-
-/// Tawlbwrdd's start (R1).
-pub(crate) const TAWLBWRDD_START: StartPlacement = StartPlacement::from_rows(&[
-    "....aaa....",
-    "....a.a....",
-    ".....a.....",
-    ".....d.....",
-    "aa..ddd..aa",
-    "a.addKdda.a",
-    "aa..ddd..aa",
-    ".....d.....",
-    ".....a.....",
-    "....a.a....",
-    "....aaa....",
-]);
-
-/// Precomputed masks of one board size.
-#[derive(Debug)]
-pub struct Geometry<B: Board = Narrow> {
-    /// Every square of the board.
-    pub(crate) board: Bitboard<B>,
-    /// The edge squares (R14).
-    pub(crate) edge: Bitboard<B>,
-    /// The castle (R1) as a set of one square.
-    pub(crate) castle: Bitboard<B>,
-    /// The castle square.
-    pub(crate) castle_square: Square<B>,
-    /// The castle's four neighbours (R13's middle regime).
-    pub(crate) castle_neighbours: Bitboard<B>,
-    /// Squares a move may end on: the board less the castle (R6).
-    pub(crate) destinations: Bitboard<B>,
-    /// The castle's rank and file: the lines where a piece may pass over the empty castle (R7).
-    pub(crate) castle_lines: Bitboard<B>,
-}
-
-/// The masks of a `size` board on a grid of `stride`, as words (see [`grid`]), and the castle's
-/// index.
-struct GeometryWords {
-    board: [u64; 6],
-    edge: [u64; 6],
-    castle: [u64; 6],
-    castle_index: usize,
-    castle_neighbours: [u64; 6],
-    destinations: [u64; 6],
-    castle_lines: [u64; 6],
-}
-
-const fn geometry_words(stride: u8, size: u8) -> GeometryWords {
-    let middle = size / 2;
-    let castle_index = middle as usize * stride as usize + middle as usize;
-    let castle = grid::square(stride, middle, middle);
-    let board = grid::board(stride, size);
-    GeometryWords {
-        board,
-        edge: grid::edge(stride, size),
-        castle,
-        castle_index,
-        castle_neighbours: grid::and(grid::neighbours(stride, castle_index), board),
-        destinations: grid::minus(board, castle),
-        castle_lines: grid::lines(stride, size, middle, middle),
-    }
-}
-
-/// The narrow grid's masks of a `size` board.
-const fn narrow_geometry(size: u8) -> Geometry<Narrow> {
-    let words = geometry_words(MAX_BOARD_SIZE, size);
-    let castle_square = match Square::from_index(words.castle_index as u8) {
-        Some(square) => square,
-        // Not reached: every size in the table is at most 11, so the centre is on the grid.
-        None => Square::A1,
-    };
-    Geometry {
-        board: Bitboard(grid::to_u128(words.board)),
-        edge: Bitboard(grid::to_u128(words.edge)),
-        castle: Bitboard(grid::to_u128(words.castle)),
-        castle_square,
-        castle_neighbours: Bitboard(grid::to_u128(words.castle_neighbours)),
-        destinations: Bitboard(grid::to_u128(words.destinations)),
-        castle_lines: Bitboard(grid::to_u128(words.castle_lines)),
-    }
-}
-
-/// The wide grid's masks of a `size` board.
-const fn wide_geometry(size: u8) -> Geometry<Wide> {
-    let words = geometry_words(Wide::MAX_SIZE, size);
-    Geometry {
-        board: Bitboard(words.board),
-        edge: Bitboard(words.edge),
-        castle: Bitboard(words.castle),
-        castle_square: Square::wide_index(words.castle_index as u16),
-        castle_neighbours: Bitboard(words.castle_neighbours),
-        destinations: Bitboard(words.destinations),
-        castle_lines: Bitboard(words.castle_lines),
-    }
-}
-
-/// Narrow masks for every size up to 11, indexed by size (sizes below 5 are never used).
-pub(crate) static NARROW_GEOMETRIES: [Geometry<Narrow>; 12] = [
-    narrow_geometry(0),
-    narrow_geometry(1),
-    narrow_geometry(2),
-    narrow_geometry(3),
-    narrow_geometry(4),
-    narrow_geometry(5),
-    narrow_geometry(6),
-    narrow_geometry(7),
-    narrow_geometry(8),
-    narrow_geometry(9),
-    narrow_geometry(10),
-    narrow_geometry(11),
-];
-
-/// Wide masks for every size up to 19, indexed by size (sizes below 5 are never used).
-pub(crate) static WIDE_GEOMETRIES: [Geometry<Wide>; 20] = {
-    let mut table = [const { wide_geometry(0) }; 20];
-    let mut size = 1;
-    while size < 20 {
-        table[size] = wide_geometry(size as u8);
-        size += 1;
-    }
-    table
-};
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn every_size_has_the_same_masks_on_both_grids() {
-        for size in (5..=11).step_by(2) {
-            let (narrow, wide) = (Narrow::geometry(size), Wide::geometry(size));
-            assert_eq!(narrow.board.on_grid::<Wide>(), wide.board, "{size}");
-            assert_eq!(narrow.edge.on_grid::<Wide>(), wide.edge, "{size}");
-            assert_eq!(narrow.castle_lines.on_grid::<Wide>(), wide.castle_lines);
-            assert_eq!(narrow.castle_neighbours.on_grid(), wide.castle_neighbours);
-            assert_eq!(narrow.destinations.on_grid(), wide.destinations);
-            assert_eq!(narrow.castle_square.on_grid(), Some(wide.castle_square));
-        }
-        let nineteen = Wide::geometry(19);
-        assert_eq!(nineteen.board.count(), 361);
-        assert_eq!(nineteen.edge.count(), 72);
-        assert_eq!(nineteen.castle_square.to_string(), "j10");
-        assert_eq!(nineteen.castle_lines.count(), 37);
-    }
+    use crate::board::Wide;
 
     #[test]
     fn custom_rules_compile_to_the_same_squares_on_both_grids() {

@@ -21,20 +21,23 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::{Outcome, Position, WinReason};
 
-use super::eval::{self, Evaluator};
+use super::eval;
+use super::evaluator::Evaluator;
+use super::interface::{Features, StopHandle};
 use super::nnue::{Accumulator, Network};
 use super::ordering::{
     CAPTURE, FIRST_KILLER, Heuristics, KING_CHECK, KING_FORK, MAX_PLY, MovePicker, NEAR_KING,
     QUIET_LIMIT, SECOND_KILLER, TT_MOVE, filled,
 };
+use super::score::Score;
 use super::table::{Bound, TranspositionTable};
 use super::threats::{self, KingLines};
-use super::{Features, Score, StopHandle};
 
 const INFINITE: i32 = Score::INFINITE.0;
 /// Quiescence plies after which only forced answers (blocks) are still searched.

@@ -5,19 +5,21 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::board::Board;
 use crate::game::Game;
 use crate::moves::Move;
+use crate::play::Board;
 use crate::position::Position;
 
-use super::MAX_DRAW_COST;
 use super::alphabeta::{self, Shared, Thread};
-use super::eval::{EvalWeights, Evaluator};
+use super::eval::EvalWeights;
+use super::evaluator::Evaluator;
+use super::interface::{Features, MAX_DRAW_COST, PvLine, SearchInfo, SearchResult, StopHandle};
+use super::limits::Limits;
 use super::nnue::Network;
 use super::ordering;
 use super::ordering::MAX_PLY;
+use super::score::Score;
 use super::table::TranspositionTable;
-use super::{Features, Limits, PvLine, Score, SearchInfo, SearchResult, StopHandle};
 
 /// Deepest iteration: leaves room in the ply-indexed tables for extensions and quiescence.
 const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;

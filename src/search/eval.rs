@@ -6,16 +6,13 @@
 //! terms measure what is one or two moves away: the squares from which the king would threaten
 //! to escape, the edge squares he could reach in two moves, the attackers closing in.
 
-use std::sync::Arc;
-
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Board, Narrow};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 
-use super::nnue::{self, Network};
+use super::score::Score;
 use super::threats::{self, opposite};
-use super::{Features, Score};
 
 /// Weights of the evaluation terms, in hundredths of a soldier. Positive weights favour the side
 /// the term names; every term is documented with whose side it helps.
@@ -196,52 +193,6 @@ fn slide_fill<B: Board>(from: Bitboard<B>, empty: Bitboard<B>) -> Bitboard<B> {
         }
     }
     reached
-}
-
-/// The static evaluation a search plays with: the built-in network for its rules when the
-/// features ask for it and one exists ([`nnue::network_for`]), else the hand-written terms with
-/// the searcher's weights.
-#[derive(Clone, Debug)]
-pub(crate) struct Evaluator {
-    pub(crate) weights: EvalWeights,
-    pub(crate) network: Option<Arc<Network>>,
-}
-
-impl Evaluator {
-    /// The evaluation for games under `rules`: `chosen` (a network the searcher was given)
-    /// or else the built-in one for the rules, when the features ask for a network.
-    pub(crate) fn new<B: Board>(
-        weights: &EvalWeights,
-        features: &Features,
-        chosen: Option<&Arc<Network>>,
-        rules: crate::rules::Rules<B>,
-    ) -> Evaluator {
-        // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
-        // that) play with the hand-written terms.
-        let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
-            rules.on::<Narrow>().ok()
-        } else {
-            None
-        };
-        let network = match chosen {
-            _ if !features.learned_eval => None,
-            _ if narrow_rules.is_none() => None,
-            Some(network) => Some(Arc::clone(network)),
-            None => narrow_rules.and_then(nnue::network_for),
-        };
-        Evaluator {
-            weights: *weights,
-            network,
-        }
-    }
-
-    /// The score of `position` from the side to move's point of view, computed from scratch.
-    pub(crate) fn evaluate<B: Board>(&self, position: &Position<B>) -> Score {
-        match (&self.network, B::as_narrow(position)) {
-            (Some(network), Some(position)) => Score(network.evaluate(position)),
-            _ => evaluate(position, &self.weights),
-        }
-    }
 }
 
 /// The evaluation of `position` from the side to move's point of view.

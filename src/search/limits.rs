@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::board::Board;
+use crate::play::Board;
 use crate::rules::{Escape, Rules};
 
 /// A game clock as OTEP's `clock` command gives it.

@@ -541,7 +541,7 @@ impl Network {
             Side::Attackers => -defenders_view,
         };
         if self.adds_hand_written {
-            own_view + super::eval::evaluate(position, &super::EvalWeights::DEFAULT).0
+            own_view + super::eval::evaluate(position, &super::eval::EvalWeights::DEFAULT).0
         } else {
             own_view
         }

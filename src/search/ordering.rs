@@ -4,9 +4,10 @@
 //! escape line for the defenders), killers (quiet moves that cut at the same ply), then the
 //! history heuristic (how often a move cut anywhere in the tree).
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
+use crate::play::Board;
 
 /// Most plies a search line can reach (extensions and quiescence included).
 pub(crate) const MAX_PLY: usize = 128;

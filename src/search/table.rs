@@ -8,8 +8,9 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use crate::board::{Board, Narrow};
+use crate::board::Narrow;
 use crate::moves::Move;
+use crate::play::Board;
 use crate::square::Square;
 
 /// What a stored score says about the true score.

@@ -9,8 +9,8 @@
 //! claimed is always true, since the search prunes on it.
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::Board;
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::custom::{Class, RuleSet};
 use crate::rules::{Escape, RuleFlags};
