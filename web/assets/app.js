@@ -91,19 +91,26 @@ function render() {
   $('status').textContent = statusText(game);
   $('status').className = game.finished ? 'over' : '';
   document.body.dataset.finished = game.finished ? '1' : '0';
+  // For tests and styles: whose turn the live game is, and its ply.
+  document.body.dataset.turn = game.finished ? 'over' : yours ? 'person' : 'engine';
+  document.body.dataset.ply = String(game.ply);
   document.body.dataset.winner = winner(game) || '';
   $('viewing').hidden = !looking;
   const list = $('move-list');
   list.replaceChildren();
+  // One line a turn (OpenTafl's numbering): the first mover's move, then the answer.
+  let item = null;
   game.moves.forEach((m, i) => {
-    const item = document.createElement('li');
+    if (i % 2 === 0) {
+      item = document.createElement('li');
+      list.appendChild(item);
+    }
     const button = document.createElement('button');
     button.textContent = m.full;
     button.className = 'move' + (i + 1 === ply ? ' current' : '');
     button.dataset.ply = String(i + 1);
     button.addEventListener('click', () => { page.viewing = i + 1 === game.ply ? null : i + 1; render(); });
     item.appendChild(button);
-    list.appendChild(item);
   });
   const current = list.querySelector('.current');
   if (current && !looking) current.scrollIntoView({ block: 'nearest' });

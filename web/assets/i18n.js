@@ -16,7 +16,7 @@ const en = {
   viewing: 'Viewing an earlier position.', back_to_game: 'Back to the game',
   your_turn: 'Your move ({side}).', engine_thinking: 'The engine is thinking…', to_move: '{side} to move.',
   queue: 'Waiting for the engine: place {n} in the queue.', depth: 'Depth {n}', started: 'Thinking',
-  you_win: 'You win!', you_lose: 'The engine wins.', win: 'The {side} win: {reason}.', draw: 'Draw: {reason}.',
+  you_win: 'You win!', you_lose: 'The engine wins.', win: '{side} win: {reason}.', draw: 'Draw: {reason}.',
   resigned: '{side} resigned.', king_captured: 'the king was captured', king_escaped: 'the king escaped',
   all_captured: 'the other side has no piece left', defenders_immobile: 'no defender can move',
   edge_fort: 'the king built an unbreakable fort on the edge', encircled: 'the attackers encircled every defender',

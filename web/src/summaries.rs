@@ -3,7 +3,7 @@
 
 /// `(key, summary)` for each of `AnyVariant::names()`.
 pub const SUMMARIES: [(&str, &str); 16] = [
-    ("tablut", "Linnaeus's Tablut (1732) on 9x9, as docs/rules.md sets it out. Every piece moves like a rook; a soldier is captured between two enemies (the empty castle counts as an enemy). The king is armed and escapes to any edge square; the attackers capture him with four attackers round the castle, three beside it, or two on a line elsewhere. A repeated position or a side without a move draws."),
+    ("tablut", "Linnaeus's Tablut (1732) on 9x9. Every piece moves like a rook; a soldier is captured between two enemies (the empty castle counts as an enemy). The king is armed and escapes to any edge square; the attackers capture him with four attackers round the castle, three beside it, or two on a line elsewhere. A repeated position or a side without a move draws."),
     ("tawlbwrdd", "The Welsh game on 11x11, with Tablut's rules exactly: rook moves, capture between two, an armed king who wins by reaching any edge square and is captured by two attackers on a line away from the castle (four on it, three beside it). A repeated position draws."),
     ("sea-battle", "OpenTafl's Sea Battle on 9x9: no throne and no corners, a strong unarmed king who escapes to any edge square; the attackers also win by encircling all the defenders."),
     ("fetlar", "Fetlar on 11x11: the king must reach a corner; the throne and the corners are the king's alone and hostile to everyone; the king is strong (surrounded on four sides to be captured); encircling the defenders wins for the attackers."),
