@@ -474,3 +474,86 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
     assert_eq!(after["resigned"], json!("attackers"));
     server.kill();
 }
+
+/// An open think stream: dropping it hangs up.
+type Open = BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>;
+
+/// Reads a think stream until the event `until`, and keeps it open.
+fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value)>, Open) {
+    let response = ureq::get(&server.url(path)).call().expect("the stream opens");
+    let mut events = Vec::new();
+    let mut name = String::new();
+    let mut reader: Open = BufReader::new(response.into_reader());
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).expect("a line") == 0 {
+            break;
+        }
+        let line = line.trim_end();
+        if let Some(rest) = line.strip_prefix("event: ") {
+            name = rest.to_owned();
+        } else if let Some(rest) = line.strip_prefix("data: ") {
+            events.push((name.clone(), serde_json::from_str(rest).expect("JSON")));
+            if name == until {
+                break;
+            }
+        }
+    }
+    (events, reader)
+}
+
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !ready() {
+        assert!(std::time::Instant::now() < deadline, "waited too long for {what}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
+    let server = start("queue", &["--rate", "0", "--searches", "1"]);
+    let slow = |variant: &str| {
+        let state = server.ok(
+            "POST",
+            "/api/games",
+            // The strongest level: 20 s a move, longer than this test waits.
+            Some(&json!({"variant": variant, "human": "defenders", "level": 5})),
+        );
+        state["id"].as_str().unwrap().to_owned()
+    };
+    let (first, second) = (slow("tablut"), slow("copenhagen"));
+    let status = |key: &str| server.ok("GET", "/api/status", None)[key].as_u64().unwrap();
+    let (running, first_stream) =
+        stream_until(&server, &format!("/api/games/{first}/think?for=move"), "started");
+    assert!(running.iter().any(|(n, _)| n == "started"));
+    assert_eq!(status("searches_running"), 1);
+    // The second waits, first in the queue, while the first runs.
+    let (waiting, second_stream) =
+        stream_until(&server, &format!("/api/games/{second}/think?for=move"), "queue");
+    assert_eq!(waiting[0].1["place"], json!(1));
+    assert_eq!(status("searches_waiting"), 1);
+    drop(second_stream);
+    wait_for("the second page's search to leave the queue", || status("searches_waiting") == 0);
+    assert_eq!(status("searches_running"), 1);
+    drop(first_stream);
+    // Both pages hung up: the running search is stopped, the waiting one left the queue, well
+    // before the 20 s of the level.
+    wait_for("the searches to stop", || {
+        status("searches_running") == 0 && status("searches_waiting") == 0
+    });
+    // Nothing was played for a page that left.
+    assert_eq!(server.ok("GET", &format!("/api/games/{first}"), None)["ply"], json!(0));
+    // "Move now" makes the engine play at once.
+    std::thread::scope(|scope| {
+        let thinking = scope.spawn(|| stream(&server, &format!("/api/games/{first}/think?for=move")));
+        wait_for("the search", || status("searches_running") == 1);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let started = std::time::Instant::now();
+        assert_eq!(server.ok("POST", &format!("/api/games/{first}/stop"), None)["stopped"], json!(true));
+        let events = thinking.join().unwrap();
+        assert_eq!(events.last().unwrap().0, "state");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    });
+    assert_eq!(server.ok("GET", &format!("/api/games/{first}"), None)["ply"], json!(1));
+}
