@@ -6,12 +6,36 @@ use axum::response::{IntoResponse, Response};
 
 /// `(name, content type, bytes)` of every asset.
 const ASSETS: [(&str, &str, &[u8]); 6] = [
-    ("app.js", "text/javascript; charset=utf-8", include_bytes!("../assets/app.js")),
-    ("board.js", "text/javascript; charset=utf-8", include_bytes!("../assets/board.js")),
-    ("i18n.js", "text/javascript; charset=utf-8", include_bytes!("../assets/i18n.js")),
-    ("api.js", "text/javascript; charset=utf-8", include_bytes!("../assets/api.js")),
-    ("style.css", "text/css; charset=utf-8", include_bytes!("../assets/style.css")),
-    ("favicon.svg", "image/svg+xml", include_bytes!("../assets/favicon.svg")),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/board.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/i18n.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/api.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../assets/style.css"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../assets/favicon.svg"),
+    ),
 ];
 
 const INDEX: &str = include_str!("../assets/index.html");
@@ -32,7 +56,10 @@ pub async fn index() -> Response {
 pub async fn asset(Path(name): Path<String>) -> Response {
     match ASSETS.iter().find(|(known, _, _)| *known == name) {
         Some((_, kind, bytes)) => (
-            [(header::CONTENT_TYPE, *kind), (header::CACHE_CONTROL, "no-cache")],
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
             *bytes,
         )
             .into_response(),

@@ -63,7 +63,10 @@ fn main() -> ExitCode {
             }
         };
         let address = listener.local_addr().unwrap_or(options.listen);
-        println!("tafl-web: open http://{address}/ (games in {})", options.db.display());
+        println!(
+            "tafl-web: open http://{address}/ (games in {})",
+            options.db.display()
+        );
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

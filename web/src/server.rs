@@ -139,8 +139,9 @@ impl Limiter {
         let now = Instant::now();
         if buckets.len() > 100_000 {
             let (rate, burst) = (self.rate, self.burst);
-            buckets
-                .retain(|_, (tokens, at)| *tokens + now.duration_since(*at).as_secs_f64() * rate < burst);
+            buckets.retain(|_, (tokens, at)| {
+                *tokens + now.duration_since(*at).as_secs_f64() * rate < burst
+            });
         }
         let (tokens, at) = buckets.entry(key.to_owned()).or_insert((self.burst, now));
         *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * self.rate).min(self.burst);
@@ -215,18 +216,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
     type Rejection = ApiError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, ApiError> {
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
-            let status = rejection.status();
-            if status == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::new(
-                    status,
-                    "too_large",
-                    format!("the body is over {MAX_BODY} bytes"),
-                )
-            } else {
-                ApiError::new(StatusCode::BAD_REQUEST, "bad_body", rejection.body_text())
-            }
-        })?;
+        let bytes = Bytes::from_request(request, state)
+            .await
+            .map_err(|rejection| {
+                let status = rejection.status();
+                if status == StatusCode::PAYLOAD_TOO_LARGE {
+                    ApiError::new(
+                        status,
+                        "too_large",
+                        format!("the body is over {MAX_BODY} bytes"),
+                    )
+                } else {
+                    ApiError::new(StatusCode::BAD_REQUEST, "bad_body", rejection.body_text())
+                }
+            })?;
         let bytes: &[u8] = if bytes.is_empty() { b"{}" } else { &bytes };
         serde_json::from_slice(bytes).map(Body).map_err(|e| {
             ApiError::new(
@@ -274,7 +277,10 @@ impl AppState {
         }))
     }
 
-    fn with_store<T>(&self, f: impl FnOnce(&mut Store) -> rusqlite::Result<T>) -> Result<T, ApiError> {
+    fn with_store<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> rusqlite::Result<T>,
+    ) -> Result<T, ApiError> {
         let mut store = self.store.lock().map_err(|_| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -357,9 +363,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/api/games/{id}/stop", post(stop))
         .route("/api/games/{id}/think", get(think))
         .route("/api/games/{id}/otg", get(otg))
-        .fallback(|| async {
-            ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page")
-        })
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
 }
@@ -443,14 +447,20 @@ async fn create(
         Table::from_record(record).map_err(|e| bad("bad_record", e.0))?
     } else {
         let variant = match (&request.variant, &request.rules) {
-            (Some(key), None) => AnyVariant::by_name(key)
-                .ok_or_else(|| bad("unknown_variant", format!("no built-in game is called '{key}'")))?,
+            (Some(key), None) => AnyVariant::by_name(key).ok_or_else(|| {
+                bad(
+                    "unknown_variant",
+                    format!("no built-in game is called '{key}'"),
+                )
+            })?,
             (None, Some(rules)) => rules
                 .parse::<AnyVariant>()
                 .map_err(|e| bad("bad_rules", e.to_string()))?,
             (None, None) => AnyVariant::by_name("tablut")
                 .ok_or_else(|| bad("unknown_variant", "tablut is missing"))?,
-            (Some(_), Some(_)) => return Err(bad("bad_request", "give a variant or rules, not both")),
+            (Some(_), Some(_)) => {
+                return Err(bad("bad_request", "give a variant or rules, not both"));
+            }
         };
         Table::new(variant, request.position.as_deref()).map_err(|e| bad("bad_position", e.0))?
     };
@@ -460,14 +470,25 @@ async fn create(
         "play" => Some(match request.human.as_deref() {
             None => !table.side_to_move(),
             Some(text) => side_from(text).ok_or_else(|| {
-                bad("bad_side", format!("'{text}' is not a side: attackers or defenders"))
+                bad(
+                    "bad_side",
+                    format!("'{text}' is not a side: attackers or defenders"),
+                )
             })?,
         }),
-        other => return Err(bad("bad_mode", format!("'{other}' is not a mode: play or analysis"))),
+        other => {
+            return Err(bad(
+                "bad_mode",
+                format!("'{other}' is not a mode: play or analysis"),
+            ));
+        }
     };
     let level = request.level.unwrap_or(1);
     if level >= LEVELS.len() {
-        return Err(bad("bad_level", format!("level {level} is not one of 0 to {}", LEVELS.len() - 1)));
+        return Err(bad(
+            "bad_level",
+            format!("level {level} is not one of 0 to {}", LEVELS.len() - 1),
+        ));
     }
     // A record's moves stay; the game's start is its start position.
     let moves = table.move_texts();
@@ -587,7 +608,11 @@ async fn takeback(
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     if live.resigned().is_some() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "game_over", "the game was resigned"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game was resigned",
+        ));
     }
     let mut next = live.table.clone();
     match live.human() {
@@ -634,10 +659,18 @@ async fn resign(
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     let Some(human) = live.human() else {
-        return Err(ApiError::new(StatusCode::CONFLICT, "analysis", "nobody resigns an analysis"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "analysis",
+            "nobody resigns an analysis",
+        ));
     };
     if live.finished() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"));
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over",
+        ));
     }
     state.with_store(|store| store.set_resigned(&id, side_name(human)))?;
     live.stop_thinking();
@@ -672,13 +705,20 @@ async fn otg(
     let game = state.game(&id)?;
     let live = game.lock().await;
     let text = live.table.record(live.resigned());
-    let disposition = format!("attachment; filename=\"tafl-{}.otg\"", &id[..id.len().min(8)]);
+    let disposition = format!(
+        "attachment; filename=\"tafl-{}.otg\"",
+        &id[..id.len().min(8)]
+    );
     Ok((
         [
-            (header::CONTENT_TYPE, HeaderValue::from_static("text/plain; charset=utf-8")),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
             (
                 header::CONTENT_DISPOSITION,
-                HeaderValue::from_str(&disposition).unwrap_or(HeaderValue::from_static("attachment")),
+                HeaderValue::from_str(&disposition)
+                    .unwrap_or(HeaderValue::from_static("attachment")),
             ),
         ],
         text,
@@ -713,7 +753,11 @@ async fn think(
     let (table, time, lines, viewer, control, ply) = {
         let mut live = game.lock().await;
         if live.finished() {
-            return Err(ApiError::new(StatusCode::CONFLICT, "game_over", "the game is over"));
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_over",
+                "the game is over",
+            ));
         }
         let to_move = live.table.side_to_move();
         let (lines, viewer) = match (purpose.as_str(), live.human()) {
@@ -728,11 +772,18 @@ async fn think(
             ("hint", Some(human)) if human == to_move => (1, human),
             ("hint", None) => (1, to_move),
             ("hint", Some(_)) => {
-                return Err(ApiError::new(StatusCode::CONFLICT, "not_your_turn", "wait for the engine's move"));
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "not_your_turn",
+                    "wait for the engine's move",
+                ));
             }
             ("analysis", _) => (3, to_move),
             (other, _) => {
-                return Err(bad("bad_purpose", format!("'{other}' is not move, hint or analysis")));
+                return Err(bad(
+                    "bad_purpose",
+                    format!("'{other}' is not move, hint or analysis"),
+                ));
             }
         };
         live.stop_thinking();
@@ -743,7 +794,14 @@ async fn think(
             // A hint or an analysis is worth a second at least.
             _ => LEVELS[live.row.level].millis.max(1_000),
         });
-        (live.table.clone(), time, lines, viewer, control, live.table.ply())
+        (
+            live.table.clone(),
+            time,
+            lines,
+            viewer,
+            control,
+            live.table.ply(),
+        )
     };
     let (sender, receiver) = mpsc::unbounded_channel::<SseEvent>();
     let worker_state = state.clone();
@@ -800,7 +858,8 @@ async fn think(
                     let _ = sender.send(sse_event("failed", &json!({"message": error.0})));
                     return;
                 }
-                let stored = worker_state.with_store(|store| store.push_move(&live.row.id, ply, &best));
+                let stored =
+                    worker_state.with_store(|store| store.push_move(&live.row.id, ply, &best));
                 if let Err(error) = stored {
                     let _ = sender.send(sse_event("failed", &json!({"message": error.message})));
                     return;
@@ -824,7 +883,11 @@ async fn think(
 
 async fn clear_thinking(game: &Shared, control: &Arc<Control>) {
     let mut live = game.lock().await;
-    if live.thinking.as_ref().is_some_and(|c| Arc::ptr_eq(c, control)) {
+    if live
+        .thinking
+        .as_ref()
+        .is_some_and(|c| Arc::ptr_eq(c, control))
+    {
         live.thinking = None;
     }
 }

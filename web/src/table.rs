@@ -8,7 +8,7 @@ use tafl_engine::notation::FullMove;
 use tafl_engine::record::GameRecord;
 use tafl_engine::{
     AnyVariant, Board, DrawReason, Game, Move, Narrow, Outcome, Piece, Position, Side, Variant,
-    WinReason, Wide, position_string,
+    Wide, WinReason, position_string,
 };
 
 /// Why a move, a position or a record was refused: the library's words.
@@ -91,7 +91,9 @@ impl Table {
 
     /// The current position's position string.
     pub fn position_string(&self) -> String {
-        on_grid!(self, |_variant, game| position_string::write(game.position()))
+        on_grid!(self, |_variant, game| position_string::write(
+            game.position()
+        ))
     }
 
     /// Moves played so far.

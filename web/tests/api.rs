@@ -113,7 +113,9 @@ fn start(name: &str, extra: &[&str]) -> Server {
 
 /// Reads a think stream to its last event: (event name, data) of every event.
 fn stream(server: &Server, path: &str) -> Vec<(String, Value)> {
-    let response = ureq::get(&server.url(path)).call().expect("the stream opens");
+    let response = ureq::get(&server.url(path))
+        .call()
+        .expect("the stream opens");
     let mut events = Vec::new();
     let mut name = String::new();
     for line in BufReader::new(response.into_reader()).lines() {
@@ -146,11 +148,21 @@ impl Choices {
 #[test]
 fn the_page_and_its_assets_are_served_and_nothing_else() {
     let server = start("assets", &[]);
-    for path in ["/", "/g/abc", "/assets/app.js", "/assets/board.js", "/assets/style.css"] {
+    for path in [
+        "/",
+        "/g/abc",
+        "/assets/app.js",
+        "/assets/board.js",
+        "/assets/style.css",
+    ] {
         let response = ureq::get(&server.url(path)).call().expect(path);
         assert_eq!(response.status(), 200, "{path}");
     }
-    let html = ureq::get(&server.url("/")).call().unwrap().into_string().unwrap();
+    let html = ureq::get(&server.url("/"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
     assert!(html.contains("<script type=\"module\" src=\"/assets/app.js\">"));
     for path in [
         "/assets/../Cargo.toml",
@@ -182,7 +194,10 @@ fn variants_and_levels_list_every_built_in_game() {
         assert!(variant["summary"].as_str().unwrap().len() > 40, "{variant}");
         let game = AnyVariant::by_name(variant["key"].as_str().unwrap()).unwrap();
         assert_eq!(variant["rules"], json!(game.to_string()));
-        assert!(matches!(variant["first"].as_str(), Some("attackers" | "defenders")));
+        assert!(matches!(
+            variant["first"].as_str(),
+            Some("attackers" | "defenders")
+        ));
         // Each one can be started.
         let (status, state) = server.call(
             "POST",
@@ -261,8 +276,15 @@ fn games_played_through_the_api_equal_the_librarys_move_for_move() {
             }
         }
         // And a game made from it starts where it ended.
-        let copy = server.ok("POST", "/api/games", Some(&json!({"otg": record, "mode": "analysis"})));
-        assert_eq!(copy["position"], server.ok("GET", &format!("/api/games/{id}"), None)["position"]);
+        let copy = server.ok(
+            "POST",
+            "/api/games",
+            Some(&json!({"otg": record, "mode": "analysis"})),
+        );
+        assert_eq!(
+            copy["position"],
+            server.ok("GET", &format!("/api/games/{id}"), None)["position"]
+        );
     }
 }
 
@@ -277,8 +299,15 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     let id = state["id"].as_str().unwrap().to_owned();
     assert_eq!(state["engine_to_move"], json!(true));
     // The person cannot move for the engine, nor ask it for a hint now.
-    let (status, body) = server.call("POST", &format!("/api/games/{id}/moves"), Some(&json!({"move": "e2-h2"})));
-    assert_eq!((status, body["error"].as_str()), (409, Some("not_your_turn")));
+    let (status, body) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "e2-h2"})),
+    );
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("not_your_turn"))
+    );
     let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
     let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
     assert!(names.contains(&"info"), "{names:?}");
@@ -292,7 +321,10 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     }
     let (_, last) = events.last().unwrap();
     let mut oracle = Oracle::new(state["rules"].as_str().unwrap(), None);
-    let engine_move = last["state"]["moves"][0]["move"].as_str().unwrap().to_owned();
+    let engine_move = last["state"]["moves"][0]["move"]
+        .as_str()
+        .unwrap()
+        .to_owned();
     oracle.play(&engine_move);
     assert_same(&last["state"], &oracle);
     assert_eq!(last["found"]["best"], json!(engine_move));
@@ -305,7 +337,11 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     assert!(legal_of(&now).contains(best));
     assert_eq!(now["ply"], json!(1));
     // The person plays it; the engine answers; a takeback goes back to the person's turn.
-    server.ok("POST", &format!("/api/games/{id}/moves"), Some(&json!({"move": best})));
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": best})),
+    );
     let answer = stream(&server, &format!("/api/games/{id}/think?for=move"));
     assert_eq!(answer.last().unwrap().1["state"]["ply"], json!(3));
     let back = server.ok("POST", &format!("/api/games/{id}/takeback"), None);
@@ -313,7 +349,11 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     assert_eq!(back["to_move"], json!("defenders"));
     assert_same(&back, &oracle);
     // An analysis gives three lines, best first.
-    let analysis = server.ok("POST", "/api/games", Some(&json!({"variant": "copenhagen", "mode": "analysis"})));
+    let analysis = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "copenhagen", "mode": "analysis"})),
+    );
     let aid = analysis["id"].as_str().unwrap();
     let lines = stream(&server, &format!("/api/games/{aid}/think?for=analysis"));
     let (name, found) = lines.last().unwrap();
@@ -322,15 +362,26 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     assert_eq!(lines.len(), 3);
     let firsts: BTreeSet<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
     assert_eq!(firsts.len(), 3, "three different first moves");
-    assert!(lines.windows(2).all(|w| w[0]["score"].as_i64() >= w[1]["score"].as_i64()));
+    assert!(
+        lines
+            .windows(2)
+            .all(|w| w[0]["score"].as_i64() >= w[1]["score"].as_i64())
+    );
     // Move now: nothing to stop when nothing runs.
-    assert_eq!(server.ok("POST", &format!("/api/games/{id}/stop"), None)["stopped"], json!(false));
+    assert_eq!(
+        server.ok("POST", &format!("/api/games/{id}/stop"), None)["stopped"],
+        json!(false)
+    );
     // Resign ends the game in words.
     let resigned = server.ok("POST", &format!("/api/games/{id}/resign"), None);
     assert_eq!(resigned["resigned"], json!("defenders"));
     assert_eq!(resigned["finished"], json!(true));
     assert_eq!(resigned["legal"], json!({}));
-    let (status, _) = server.call("POST", &format!("/api/games/{id}/moves"), Some(&json!({"move": best})));
+    let (status, _) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": best})),
+    );
     assert_eq!(status, 409);
 }
 
@@ -352,7 +403,11 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
         assert_eq!(status, 404, "{method} {path}: {answer}");
         assert_eq!(answer["error"], json!("not_found"));
     }
-    let state = server.ok("POST", "/api/games", Some(&json!({"variant": "tablut", "mode": "analysis"})));
+    let state = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "mode": "analysis"})),
+    );
     let id = state["id"].as_str().unwrap().to_owned();
     let path = format!("/api/games/{id}/moves");
     // Illegal moves: the rule's reason, the game unchanged.
@@ -375,7 +430,13 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     let (status, _) = server.call("POST", &path, Some(&json!({"move": "e2-h2", "ply": 4})));
     assert_eq!(status, 409);
     // Malformed JSON, wrong fields: 400.
-    for body in ["{", "[1,2]", "{\"move\": 3}", "{\"mvoe\": \"e2-h2\"}", "\u{0}"] {
+    for body in [
+        "{",
+        "[1,2]",
+        "{\"move\": 3}",
+        "{\"mvoe\": \"e2-h2\"}",
+        "\u{0}",
+    ] {
         let result = ureq::post(&server.url(&path))
             .set("content-type", "application/json")
             .send_string(body);
@@ -405,12 +466,19 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
         (json!({"rules": "dim:9 nonsense"}), "bad_rules"),
         (json!({"variant": "tablut", "human": "kings"}), "bad_side"),
         (json!({"variant": "tablut", "level": 99}), "bad_level"),
-        (json!({"variant": "tablut", "position": "/9/ a"}), "bad_position"),
+        (
+            json!({"variant": "tablut", "position": "/9/ a"}),
+            "bad_position",
+        ),
         (json!({"otg": "[rules:dim:9]\n\n1. z1-z2"}), "bad_record"),
         (json!({"variant": "tablut", "mode": "blitz"}), "bad_mode"),
     ] {
         let (status, answer) = server.call("POST", "/api/games", Some(&request));
-        assert_eq!((status, answer["error"].as_str()), (422, Some(code)), "{request}: {answer}");
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some(code)),
+            "{request}: {answer}"
+        );
         assert!(!answer["message"].as_str().unwrap().is_empty());
     }
     let (status, _) = server.call("GET", &format!("/api/games/{id}/think?for=dance"), None);
@@ -441,7 +509,11 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
     let mut ids = Vec::new();
     let mut choices = Choices(0xdead_beef_cafe_f00d);
     for variant in ["tablut", "copenhagen", "hnefatafl-org-copenhagen-13"] {
-        let state = server.ok("POST", "/api/games", Some(&json!({"variant": variant, "mode": "analysis"})));
+        let state = server.ok(
+            "POST",
+            "/api/games",
+            Some(&json!({"variant": variant, "mode": "analysis"})),
+        );
         let id = state["id"].as_str().unwrap().to_owned();
         for _ in 0..9 {
             let now = server.ok("GET", &format!("/api/games/{id}"), None);
@@ -459,7 +531,11 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
         let acknowledged = server.ok("GET", &format!("/api/games/{id}"), None);
         ids.push((id, acknowledged));
     }
-    let resigned = server.ok("POST", "/api/games", Some(&json!({"variant": "brandub", "human": "attackers"})));
+    let resigned = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "brandub", "human": "attackers"})),
+    );
     let resigned_id = resigned["id"].as_str().unwrap().to_owned();
     server.ok("POST", &format!("/api/games/{resigned_id}/resign"), None);
     server.kill();
@@ -468,7 +544,11 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
         let after = server.ok("GET", &format!("/api/games/{id}"), None);
         assert_eq!(&after, acknowledged, "game {id} after kill -9");
         let legal: Vec<String> = legal_of(&after).into_iter().collect();
-        server.ok("POST", &format!("/api/games/{id}/moves"), Some(&json!({"move": legal[0]})));
+        server.ok(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": legal[0]})),
+        );
     }
     let after = server.ok("GET", &format!("/api/games/{resigned_id}"), None);
     assert_eq!(after["resigned"], json!("attackers"));
@@ -480,7 +560,9 @@ type Open = BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>;
 
 /// Reads a think stream until the event `until`, and keeps it open.
 fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value)>, Open) {
-    let response = ureq::get(&server.url(path)).call().expect("the stream opens");
+    let response = ureq::get(&server.url(path))
+        .call()
+        .expect("the stream opens");
     let mut events = Vec::new();
     let mut name = String::new();
     let mut reader: Open = BufReader::new(response.into_reader());
@@ -505,7 +587,10 @@ fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value
 fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !ready() {
-        assert!(std::time::Instant::now() < deadline, "waited too long for {what}");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited too long for {what}"
+        );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
@@ -524,17 +609,25 @@ fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
     };
     let (first, second) = (slow("tablut"), slow("copenhagen"));
     let status = |key: &str| server.ok("GET", "/api/status", None)[key].as_u64().unwrap();
-    let (running, first_stream) =
-        stream_until(&server, &format!("/api/games/{first}/think?for=move"), "started");
+    let (running, first_stream) = stream_until(
+        &server,
+        &format!("/api/games/{first}/think?for=move"),
+        "started",
+    );
     assert!(running.iter().any(|(n, _)| n == "started"));
     assert_eq!(status("searches_running"), 1);
     // The second waits, first in the queue, while the first runs.
-    let (waiting, second_stream) =
-        stream_until(&server, &format!("/api/games/{second}/think?for=move"), "queue");
+    let (waiting, second_stream) = stream_until(
+        &server,
+        &format!("/api/games/{second}/think?for=move"),
+        "queue",
+    );
     assert_eq!(waiting[0].1["place"], json!(1));
     assert_eq!(status("searches_waiting"), 1);
     drop(second_stream);
-    wait_for("the second page's search to leave the queue", || status("searches_waiting") == 0);
+    wait_for("the second page's search to leave the queue", || {
+        status("searches_waiting") == 0
+    });
     assert_eq!(status("searches_running"), 1);
     drop(first_stream);
     // Both pages hung up: the running search is stopped, the waiting one left the queue, well
@@ -543,17 +636,27 @@ fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
         status("searches_running") == 0 && status("searches_waiting") == 0
     });
     // Nothing was played for a page that left.
-    assert_eq!(server.ok("GET", &format!("/api/games/{first}"), None)["ply"], json!(0));
+    assert_eq!(
+        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
+        json!(0)
+    );
     // "Move now" makes the engine play at once.
     std::thread::scope(|scope| {
-        let thinking = scope.spawn(|| stream(&server, &format!("/api/games/{first}/think?for=move")));
+        let thinking =
+            scope.spawn(|| stream(&server, &format!("/api/games/{first}/think?for=move")));
         wait_for("the search", || status("searches_running") == 1);
         std::thread::sleep(std::time::Duration::from_millis(300));
         let started = std::time::Instant::now();
-        assert_eq!(server.ok("POST", &format!("/api/games/{first}/stop"), None)["stopped"], json!(true));
+        assert_eq!(
+            server.ok("POST", &format!("/api/games/{first}/stop"), None)["stopped"],
+            json!(true)
+        );
         let events = thinking.join().unwrap();
         assert_eq!(events.last().unwrap().0, "state");
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
     });
-    assert_eq!(server.ok("GET", &format!("/api/games/{first}"), None)["ply"], json!(1));
+    assert_eq!(
+        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
+        json!(1)
+    );
 }

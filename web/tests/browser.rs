@@ -107,7 +107,11 @@ impl Driver {
 
     fn click(&self, css: &str) {
         let element = self.find(css);
-        self.command("POST", &format!("/element/{element}/click"), Some(json!({})));
+        self.command(
+            "POST",
+            &format!("/element/{element}/click"),
+            Some(json!({})),
+        );
     }
 
     fn run(&self, script: &str) -> Value {
@@ -160,7 +164,10 @@ impl Driver {
             if !page.is_null() && ready(&page) {
                 return page;
             }
-            assert!(Instant::now() < deadline, "waited too long for {what}: {page}");
+            assert!(
+                Instant::now() < deadline,
+                "waited too long for {what}: {page}"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -229,7 +236,10 @@ enum Oracle {
 
 impl Oracle {
     fn new(rules: &str) -> Oracle {
-        match rules.parse::<AnyVariant>().expect("the server's rules string reads back") {
+        match rules
+            .parse::<AnyVariant>()
+            .expect("the server's rules string reads back")
+        {
             AnyVariant::Narrow(v) => Oracle::Narrow(Game::new(&v)),
             AnyVariant::Wide(v) => Oracle::Wide(Game::<tafl_engine::Wide>::new(&v)),
         }
@@ -304,7 +314,11 @@ fn check(driver: &Driver, server: &Server, id: &str, oracle: &mut Oracle) -> Val
     for text in &moves[oracle.ply()..] {
         oracle.play(text);
     }
-    assert_eq!(oracle.ply(), moves.len(), "the library and the server disagree on the ply");
+    assert_eq!(
+        oracle.ply(),
+        moves.len(),
+        "the library and the server disagree on the ply"
+    );
     let page = driver.wait("the page to show the server's ply", |p| {
         p["ply"] == json!(moves.len()) && p["live"] == json!(moves.len())
     });
@@ -315,7 +329,10 @@ fn check(driver: &Driver, server: &Server, id: &str, oracle: &mut Oracle) -> Val
         .iter()
         .map(|p| p.as_str().unwrap_or_default().to_owned())
         .collect();
-    assert_eq!(shown, pieces, "the page's board is not the library's after {moves:?}");
+    assert_eq!(
+        shown, pieces,
+        "the page's board is not the library's after {moves:?}"
+    );
     let served: BTreeSet<String> = state["legal"]
         .as_object()
         .expect("legal")
@@ -329,7 +346,10 @@ fn check(driver: &Driver, server: &Server, id: &str, oracle: &mut Oracle) -> Val
         })
         .collect();
     if state["to_move"] == state["human"] || state["finished"] == json!(true) {
-        assert_eq!(served, legal, "the server's legal moves are not the library's");
+        assert_eq!(
+            served, legal,
+            "the server's legal moves are not the library's"
+        );
     }
     assert_eq!(
         state["result"]["text"].as_str().map(str::to_owned),
@@ -400,9 +420,11 @@ fn play_game(
             .expect("legal")
             .iter()
             .flat_map(|(from, targets)| {
-                targets.as_array().into_iter().flatten().map(move |to| {
-                    (from.clone(), to.as_str().unwrap_or_default().to_owned())
-                })
+                targets
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(move |to| (from.clone(), to.as_str().unwrap_or_default().to_owned()))
             })
             .collect();
         assert!(!legal.is_empty());
@@ -430,7 +452,13 @@ fn play_game(
                 let page = driver.wait("the reason", |p| {
                     !p["reason"].as_str().unwrap_or_default().is_empty()
                 });
-                assert!(page["reason"].as_str().unwrap_or_default().contains("illegal"), "{page}");
+                assert!(
+                    page["reason"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains("illegal"),
+                    "{page}"
+                );
                 check(driver, server, &id, &mut oracle);
                 // The move list: an earlier position is shown, then the live one again.
                 driver.click("#move-list button[data-ply=\"1\"]");
@@ -531,7 +559,14 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
     let mut server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
     let driver = Driver::start(free_port());
 
-    let tablut = play_game(&driver, &mut server, "tablut", "tablut", 0x9e37_79b9_7f4a_7c15, Some(6));
+    let tablut = play_game(
+        &driver,
+        &mut server,
+        "tablut",
+        "tablut",
+        0x9e37_79b9_7f4a_7c15,
+        Some(6),
+    );
     assert_eq!(tablut["size"], json!(9));
     let thirteen = play_game(
         &driver,
@@ -552,7 +587,11 @@ fn screenshots(driver: &Driver, server: &Server) {
         let created = server.ok("POST", "/api/games", Some(&request));
         let id = created["id"].as_str().expect("id").to_owned();
         for m in moves {
-            server.ok("POST", &format!("/api/games/{id}/moves"), Some(&json!({"move": m})));
+            server.ok(
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&json!({"move": m})),
+            );
         }
         id
     };
@@ -561,9 +600,21 @@ fn screenshots(driver: &Driver, server: &Server) {
         nineteen_start()
     );
     let shots: [(&str, Value, &[&str]); 3] = [
-        ("tablut-9x9.png", json!({"variant": "tablut", "mode": "analysis"}), &["e2-h2", "e3-h3", "a4-c4"]),
-        ("copenhagen-11x11.png", json!({"variant": "copenhagen", "mode": "analysis"}), &["d1-d3", "f4-c4", "k4-j4"]),
-        ("custom-19x19.png", json!({"rules": nineteen, "mode": "analysis"}), &[]),
+        (
+            "tablut-9x9.png",
+            json!({"variant": "tablut", "mode": "analysis"}),
+            &["e2-h2", "e3-h3", "a4-c4"],
+        ),
+        (
+            "copenhagen-11x11.png",
+            json!({"variant": "copenhagen", "mode": "analysis"}),
+            &["d1-d3", "f4-c4", "k4-j4"],
+        ),
+        (
+            "custom-19x19.png",
+            json!({"rules": nineteen, "mode": "analysis"}),
+            &[],
+        ),
     ];
     for (name, request, moves) in shots {
         let id = game(request, moves);
@@ -571,7 +622,10 @@ fn screenshots(driver: &Driver, server: &Server) {
         driver.wait("the board", |p| p["live"] == json!(moves.len()));
         driver.screenshot(name);
     }
-    let id = game(json!({"variant": "tablut", "human": "defenders", "level": 0}), &[]);
+    let id = game(
+        json!({"variant": "tablut", "human": "defenders", "level": 0}),
+        &[],
+    );
     driver.goto(&server.url(&format!("/g/{id}")));
     driver.wait("the engine's first move", |p| p["turn"] == json!("person"));
     driver.run("const s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change'));");
@@ -581,7 +635,10 @@ fn screenshots(driver: &Driver, server: &Server) {
     // The choice is remembered.
     driver.refresh();
     driver.wait("the reloaded page", |p| p["turn"] == json!("person"));
-    assert_eq!(driver.run("return document.documentElement.lang;"), json!("ar"));
+    assert_eq!(
+        driver.run("return document.documentElement.lang;"),
+        json!("ar")
+    );
     driver.size(390, 844);
     driver.screenshot("arabic-phone.png");
     driver.run("const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change'));");

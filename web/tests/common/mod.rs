@@ -17,7 +17,8 @@ pub struct Server {
 
 /// A fresh directory for one test's database.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("web-{name}-{}", std::process::id()));
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("web-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("the target directory is writable");
     dir
@@ -37,14 +38,20 @@ impl Server {
             .expect("the tafl-web binary starts");
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut line = String::new();
-        BufReader::new(stdout).read_line(&mut line).expect("the server prints its address");
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server prints its address");
         let address = line
             .split("http://")
             .nth(1)
             .and_then(|rest| rest.split('/').next())
             .unwrap_or_else(|| panic!("no address in {line:?}"))
             .to_owned();
-        Server { child, address, db: db.to_owned() }
+        Server {
+            child,
+            address,
+            db: db.to_owned(),
+        }
     }
 
     /// `http://ADDRESS` + `path`.
@@ -78,7 +85,10 @@ impl Server {
     /// A request that must succeed: its JSON answer.
     pub fn ok(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         let (status, value) = self.call(method, path, body);
-        assert!((200..300).contains(&status), "{method} {path}: {status} {value}");
+        assert!(
+            (200..300).contains(&status),
+            "{method} {path}: {status} {value}"
+        );
         value
     }
 }
