@@ -115,18 +115,27 @@ export class Board {
       }
       this.pieces[name] = g;
     }
-    const over = el('g', { class: 'overlay' }, svg);
+    this.overlay = el('g', { class: 'overlay' }, svg);
+    this.drawOverlay();
+    svg.addEventListener('pointerdown', (e) => this.down(e));
+    svg.addEventListener('pointermove', (e) => this.moveDrag(e));
+    svg.addEventListener('pointerup', (e) => this.up(e));
+    svg.addEventListener('pointercancel', () => this.cancelDrag());
+    this.container.replaceChildren(svg);
+  }
+
+  // The marks that change without a new position: captures, the selection and its targets,
+  // the hint's arrow. Redrawn in place, so that a drag in progress keeps its elements.
+  drawOverlay() {
+    const over = this.overlay;
+    const state = this.state;
+    over.replaceChildren();
     for (const s of (state.last && state.last.captures) || []) this.cross(over, s);
     if (this.selected) {
       this.mark(over, this.selected, 'selected');
       for (const t of state.legal[this.selected] || []) this.dot(over, t);
     }
     if (state.arrow) this.arrow(over, state.arrow.from, state.arrow.to);
-    svg.addEventListener('pointerdown', (e) => this.down(e));
-    svg.addEventListener('pointermove', (e) => this.moveDrag(e));
-    svg.addEventListener('pointerup', (e) => this.up(e));
-    svg.addEventListener('pointercancel', () => this.cancelDrag());
-    this.container.replaceChildren(svg);
   }
 
   mark(group, name, kind) {
@@ -164,7 +173,7 @@ export class Board {
 
   select(name) {
     this.selected = name;
-    this.render(this.state);
+    this.drawOverlay();
   }
 
   // A click (or a drop) on `name`: pick, move or drop the selection.
@@ -179,7 +188,7 @@ export class Board {
       }
       if (this.movable(name)) { this.select(name); return; }
       this.selected = null;
-      this.render(this.state);
+      this.drawOverlay();
       this.onAttempt(from, name);
       return;
     }
@@ -228,7 +237,7 @@ export class Board {
     if (d.moving) {
       const piece = this.pieces[d.from];
       if (piece) { piece.removeAttribute('transform'); piece.classList.remove('dragging'); }
-      if (!name || name === d.from) { this.render(this.state); return; }
+      if (!name || name === d.from) { this.drawOverlay(); return; }
       this.selected = d.from;
       this.clickSquare(name);
       return;
@@ -237,7 +246,9 @@ export class Board {
   }
 
   cancelDrag() {
+    const d = this.drag;
     this.drag = null;
-    if (this.state) this.render(this.state);
+    const piece = d && d.from && this.pieces[d.from];
+    if (piece) { piece.removeAttribute('transform'); piece.classList.remove('dragging'); }
   }
 }

@@ -213,6 +213,12 @@ impl Pool {
         tokio::pin!(acquire);
         let mut told = usize::MAX;
         let permit = loop {
+            // A free slot is taken at once, without telling a place in the queue.
+            tokio::select! {
+                biased;
+                permit = &mut acquire => break permit.ok(),
+                _ = std::future::ready(()) => {}
+            }
             let place = self.place(ticket);
             if place != told {
                 told = place;

@@ -378,6 +378,24 @@ fn click_move(driver: &Driver, from: &str, to: &str) {
     driver.click(&format!("#board rect[data-square=\"{to}\"]"));
 }
 
+/// Drags the piece on `from` to `to` (pointer down, move, up).
+fn drag_move(driver: &Driver, from: &str, to: &str) {
+    let from = driver.find(&format!("#board rect[data-square=\"{from}\"]"));
+    let to = driver.find(&format!("#board rect[data-square=\"{to}\"]"));
+    let actions = json!({"actions": [{
+        "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+        "actions": [
+            {"type": "pointerMove", "duration": 0, "origin": {ELEMENT: from}, "x": 0, "y": 0},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "duration": 100, "origin": {ELEMENT: from}, "x": 3, "y": 3},
+            {"type": "pointerMove", "duration": 200, "origin": {ELEMENT: to}, "x": 0, "y": 0},
+            {"type": "pointerUp", "button": 0}
+        ]
+    }]});
+    driver.command("POST", "/actions", Some(actions));
+    driver.command("DELETE", "/actions", None);
+}
+
 /// Plays a whole game through the page; at the given person's moves, takes a hint, a
 /// takeback, reloads the page or restarts the server.
 fn play_game(
@@ -523,7 +541,11 @@ fn play_game(
             .collect();
         let (from, to) = candidates[choices.pick(candidates.len())].clone();
         let before = oracle.ply();
-        click_move(driver, &from, &to);
+        if person_moves == 4 {
+            drag_move(driver, &from, &to);
+        } else {
+            click_move(driver, &from, &to);
+        }
         driver.wait("the move to be played", |p| {
             p["live"].as_u64().unwrap_or(0) > before as u64
         });
