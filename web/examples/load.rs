@@ -54,8 +54,11 @@ fn peak_kib(pid: u32) -> u64 {
 
 #[derive(Default)]
 struct Tally {
-    /// Latencies of the requests that do not search, in microseconds.
+    /// Latencies of the requests that do not search, in microseconds, by kind.
     latencies: Vec<u64>,
+    by_kind: HashMap<&'static str, Vec<u64>>,
+    /// Errors after the kill (expected: the server is gone).
+    after_kill: u64,
     errors: Vec<String>,
     /// Every acknowledged game: its id and its moves as last acknowledged.
     games: HashMap<String, Vec<String>>,
@@ -94,7 +97,13 @@ fn request(
     }
 }
 
-fn player(base: String, seed: u64, stop: Arc<AtomicBool>, tally: Arc<Mutex<Tally>>) {
+fn player(
+    base: String,
+    seed: u64,
+    stop: Arc<AtomicBool>,
+    killed: Arc<AtomicBool>,
+    tally: Arc<Mutex<Tally>>,
+) {
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(120))
         .build();
@@ -110,8 +119,17 @@ fn player(base: String, seed: u64, stop: Arc<AtomicBool>, tally: Arc<Mutex<Tally
         let result = request(&agent, method, url, body);
         let micros = started.elapsed().as_micros() as u64;
         let mut t = tally.lock().expect("tally");
+        let kind = match (method, url.ends_with("/moves")) {
+            ("GET", _) => "GET game",
+            (_, true) => "POST move",
+            _ => "POST new game",
+        };
         match &result {
-            Ok(_) => t.latencies.push(micros),
+            Ok(_) => {
+                t.latencies.push(micros);
+                t.by_kind.entry(kind).or_default().push(micros);
+            }
+            Err(_) if killed.load(Ordering::SeqCst) => t.after_kill += 1,
             Err(e) => t.errors.push(e.clone()),
         }
         result
@@ -136,11 +154,12 @@ fn player(base: String, seed: u64, stop: Arc<AtomicBool>, tally: Arc<Mutex<Tally
             if state["engine_to_move"] == json!(true) {
                 let url = format!("{base}/api/games/{id}/think?for=move");
                 let Ok(response) = agent.get(&url).call() else {
-                    tally
-                        .lock()
-                        .expect("tally")
-                        .errors
-                        .push(format!("think {id}"));
+                    let mut t = tally.lock().expect("tally");
+                    if killed.load(Ordering::SeqCst) {
+                        t.after_kill += 1;
+                    } else {
+                        t.errors.push(format!("think {id}"));
+                    }
                     return;
                 };
                 let mut next = None;
@@ -159,12 +178,11 @@ fn player(base: String, seed: u64, stop: Arc<AtomicBool>, tally: Arc<Mutex<Tally
                     }
                 }
                 let Some(next) = next else {
-                    if !stop.load(Ordering::Relaxed) {
-                        tally
-                            .lock()
-                            .expect("tally")
-                            .errors
-                            .push(format!("no engine move in {id}"));
+                    let mut t = tally.lock().expect("tally");
+                    if killed.load(Ordering::SeqCst) {
+                        t.after_kill += 1;
+                    } else {
+                        t.errors.push(format!("no engine move in {id}"));
                     }
                     break;
                 };
@@ -239,12 +257,20 @@ fn main() {
         server.child.id()
     );
     let stop = Arc::new(AtomicBool::new(false));
+    let killed = Arc::new(AtomicBool::new(false));
     let tally = Arc::new(Mutex::new(Tally::default()));
     let threads: Vec<_> = (0..players)
         .map(|i| {
-            let (base, stop, tally) = (base.clone(), stop.clone(), tally.clone());
+            let (base, stop, killed, tally) =
+                (base.clone(), stop.clone(), killed.clone(), tally.clone());
             std::thread::spawn(move || {
-                player(base, 0x9e37_79b9_7f4a_7c15 ^ (i * 7919 + 1), stop, tally)
+                player(
+                    base,
+                    0x9e37_79b9_7f4a_7c15 ^ (i * 7919 + 1),
+                    stop,
+                    killed,
+                    tally,
+                )
             })
         })
         .collect();
@@ -253,6 +279,7 @@ fn main() {
     let status =
         request(&ureq::agent(), "GET", &format!("{base}/api/status"), None).unwrap_or(Value::Null);
     // kill -9 while the players are still playing.
+    killed.store(true, Ordering::SeqCst);
     server.child.kill().expect("kill -9");
     let _ = server.child.wait();
     stop.store(true, Ordering::Relaxed);
@@ -269,6 +296,18 @@ fn main() {
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0)
     );
+    for (kind, list) in &tally.by_kind {
+        let mut list = list.clone();
+        list.sort_unstable();
+        println!(
+            "  {kind}: {} (p50 {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, over 500 ms: {})",
+            list.len(),
+            percentile(&list, 0.5),
+            percentile(&list, 0.9),
+            percentile(&list, 0.99),
+            list.iter().filter(|&&m| m > 500_000).count()
+        );
+    }
     println!(
         "moves: {} by the players, {} by the engine; games: {} started, {} finished",
         tally.person_moves,
@@ -282,7 +321,11 @@ fn main() {
         peak as f64 / 1024.0
     );
     // Errors after the kill are expected (the server is gone); those before it are not.
-    println!("errors: {}", tally.errors.len());
+    println!(
+        "errors before the kill: {} (requests cut by the kill: {})",
+        tally.errors.len(),
+        tally.after_kill
+    );
     for error in tally.errors.iter().take(5) {
         println!("  {error}");
     }

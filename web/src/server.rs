@@ -90,6 +90,11 @@ impl Live {
                 .is_some_and(|human| human != self.table.side_to_move())
     }
 
+    /// The engine's level (a stored level out of range reads as the strongest).
+    fn level(&self) -> crate::engine::Level {
+        LEVELS[self.row.level.min(LEVELS.len() - 1)]
+    }
+
     fn stop_thinking(&mut self) {
         if let Some(control) = self.thinking.take() {
             control.cancel();
@@ -104,7 +109,7 @@ impl Live {
             map.insert("human".into(), json!(self.row.human));
             map.insert(
                 "level".into(),
-                json!({"index": self.row.level, "key": LEVELS[self.row.level].key, "millis": LEVELS[self.row.level].millis}),
+                json!({"index": self.row.level, "key": self.level().key, "millis": self.level().millis}),
             );
             map.insert("resigned".into(), json!(self.row.resigned));
             map.insert("engine_to_move".into(), json!(self.engine_to_move()));
@@ -790,9 +795,9 @@ async fn think(
         let control = Arc::new(Control::default());
         live.thinking = Some(control.clone());
         let time = Duration::from_millis(match purpose.as_str() {
-            "move" => LEVELS[live.row.level].millis,
+            "move" => live.level().millis,
             // A hint or an analysis is worth a second at least.
-            _ => LEVELS[live.row.level].millis.max(1_000),
+            _ => live.level().millis.max(1_000),
         });
         (
             live.table.clone(),
