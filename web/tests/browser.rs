@@ -405,6 +405,7 @@ fn play_game(
     name: &str,
     seed: u64,
     restart_at: Option<usize>,
+    done: &mut BTreeSet<&'static str>,
 ) -> Value {
     let created = server.ok(
         "POST",
@@ -448,6 +449,7 @@ fn play_game(
         assert!(!legal.is_empty());
         match person_moves {
             1 => {
+                done.insert("illegal drop and move list");
                 // An illegal drop: refused with the rule's reason, nothing changes.
                 let (from, _) = &legal[0];
                 let targets: BTreeSet<&str> = legal
@@ -494,6 +496,7 @@ fn play_game(
                 driver.wait("the live position", |p| p["ply"] == p["live"]);
             }
             2 => {
+                done.insert("hint");
                 driver.click("#hint");
                 let page = driver.wait("the hint's arrow", |p| !p["arrow"].is_null());
                 let arrow = page["arrow"].as_str().unwrap_or_default().to_owned();
@@ -504,6 +507,7 @@ fn play_game(
                 driver.screenshot(&format!("{name}-hint.png"));
             }
             3 => {
+                done.insert("takeback");
                 let before = oracle.ply();
                 driver.click("#takeback");
                 driver.wait("the takeback", |p| {
@@ -516,11 +520,13 @@ fn play_game(
                 continue;
             }
             5 => {
+                done.insert("reload");
                 driver.refresh();
                 driver.wait("the reloaded page", |p| p["live"] == json!(oracle.ply()));
                 check(driver, server, &id, &mut oracle);
             }
             n if Some(n) == restart_at => {
+                done.insert("restart");
                 let listen = server.address.clone();
                 server.kill();
                 *server = Server::start(&listen, &server.db.clone(), &["--rate", "0"]);
@@ -542,6 +548,7 @@ fn play_game(
         let (from, to) = candidates[choices.pick(candidates.len())].clone();
         let before = oracle.ply();
         if person_moves == 4 {
+            done.insert("drag");
             drag_move(driver, &from, &to);
         } else {
             click_move(driver, &from, &to);
@@ -581,6 +588,9 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
     let mut server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
     let driver = Driver::start(free_port());
 
+    // What each game did besides moves: a short game may end before all of it, the two together
+    // must not.
+    let mut done = BTreeSet::new();
     let tablut = play_game(
         &driver,
         &mut server,
@@ -588,6 +598,7 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
         "tablut",
         0x9e37_79b9_7f4a_7c15,
         Some(6),
+        &mut done,
     );
     assert_eq!(tablut["size"], json!(9));
     let thirteen = play_game(
@@ -596,7 +607,20 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
         "hnefatafl-org-copenhagen-13",
         "copenhagen-13",
         0x2545_f491_4f6c_dd1d,
-        None,
+        Some(7),
+        &mut done,
+    );
+    assert_eq!(
+        done.into_iter().collect::<Vec<_>>(),
+        [
+            "drag",
+            "hint",
+            "illegal drop and move list",
+            "reload",
+            "restart",
+            "takeback"
+        ],
+        "steps done in the two games"
     );
     assert_eq!(thirteen["size"], json!(13));
 
