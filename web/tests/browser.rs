@@ -666,6 +666,34 @@ fn screenshots(driver: &Driver, server: &Server) {
         let id = game(request, moves);
         driver.goto(&server.url(&format!("/g/{id}")));
         driver.wait("the board", |p| p["live"] == json!(moves.len()));
+        if name.starts_with("copenhagen") {
+            // The analysis board's three best lines, each a legal first move.
+            driver.click("#analyse");
+            let deadline = Instant::now() + Duration::from_secs(30);
+            while driver.run("return document.querySelectorAll('#lines li').length;") != json!(3) {
+                assert!(Instant::now() < deadline, "no three lines");
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            let state = server.ok("GET", &format!("/api/games/{id}"), None);
+            let lines = driver.run(
+                "return [...document.querySelectorAll('#lines li')].map(li => li.textContent);",
+            );
+            for line in lines.as_array().expect("lines") {
+                let first = line
+                    .as_str()
+                    .unwrap_or_default()
+                    .split(' ')
+                    .nth(2)
+                    .unwrap_or_default();
+                let (from, to) = first.split_once('-').expect("a move");
+                assert!(
+                    state["legal"][from]
+                        .as_array()
+                        .is_some_and(|t| t.contains(&json!(to))),
+                    "{line} does not start with a legal move"
+                );
+            }
+        }
         driver.screenshot(name);
     }
     let id = game(
