@@ -718,6 +718,33 @@ fn screenshots(driver: &Driver, server: &Server) {
     driver.run("const s = document.getElementById('lang'); s.value = 'en'; s.dispatchEvent(new Event('change'));");
     driver.screenshot("phone.png");
     driver.size(1280, 900);
+    // Flip: a1 goes from the left to the right of b1, and back.
+    let a1_right_of_b1 = || {
+        driver.run(
+            "const x = s => Number(document.querySelector(`#board rect[data-square=\"${s}\"]`).getAttribute('x'));
+             return x('a1') > x('b1');",
+        )
+    };
+    assert_eq!(a1_right_of_b1(), json!(false));
+    driver.click("#flip");
+    assert_eq!(a1_right_of_b1(), json!(true));
+    driver.click("#flip");
+    assert_eq!(a1_right_of_b1(), json!(false));
+    // Resign, after the page asks: the game is over, in words.
+    driver.click("#resign");
+    driver.command("POST", "/alert/accept", Some(json!({})));
+    let page = driver.wait("the resignation", |p| p["turn"] == json!("over"));
+    assert!(
+        page["status"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("resigned"),
+        "{page}"
+    );
+    assert_eq!(
+        server.ok("GET", &format!("/api/games/{id}"), None)["resigned"],
+        json!("defenders")
+    );
 }
 
 /// A 19x19 start: attackers along the edges' middles, defenders in a diamond round the king.
