@@ -139,7 +139,12 @@ function showThought(info, forSide) {
   $('thinking').hidden = false;
   $('win-text').textContent = `${Math.round(info.win)}%`;
   $('win-bar').style.width = `${info.win}%`;
-  $('depth').textContent = t('depth', { n: info.depth });
+  let depth = t('depth', { n: info.depth });
+  if (info.forced !== null && info.forced !== undefined && page.viewer) {
+    const side = info.forced >= 0 ? page.viewer : (page.viewer === 'attackers' ? 'defenders' : 'attackers');
+    depth += ` · ${capital(t('mate_in', { side: sideName(side), n: Math.abs(info.forced) }))}`;
+  }
+  $('depth').textContent = depth;
   $('queue').textContent = '';
   $('pv').textContent = info.pv.join(' ');
   $('thinking').querySelector('[data-i18n]').textContent = forSide ? t('side_win_chance') : t('win_chance');
@@ -150,6 +155,8 @@ function think(purpose) {
   stopStream();
   const id = page.game.id;
   const forSide = page.game.mode === 'analysis';
+  // Whose win chance the engine reports: the person's, or the side to move's in an analysis.
+  page.viewer = page.game.human || page.game.to_move;
   $('thinking').hidden = false;
   $('queue').textContent = t('started');
   $('depth').textContent = '';
@@ -177,7 +184,8 @@ function think(purpose) {
       list.replaceChildren();
       for (const line of e.lines) {
         const item = document.createElement('li');
-        item.textContent = `${Math.round(line.win)}% · ${line.pv.join(' ')}`;
+        item.textContent = `${Math.round(line.win)}% · ${line.pv.join(' ')}`
+          + (line.forced !== null ? ` (${t('mate_in', { side: sideName(line.forced >= 0 ? page.viewer : (page.viewer === 'attackers' ? 'defenders' : 'attackers')), n: Math.abs(line.forced) })})` : '');
         list.appendChild(item);
       }
       if (e.best) { const [from, to] = e.best.split('-'); page.arrow = { from, to }; }

@@ -25,7 +25,7 @@ const en = {
   draw_no_move: 'the side to move has no legal move', draw_agreement: 'agreed', move_limit: 'the move limit was reached',
   other: 'the rules ended the game', illegal: 'Not allowed', confirm_resign: 'Resign this game?',
   hint_is: 'Hint: {move}', cannot_move: 'That piece cannot move now.', engine_failed: 'The engine stopped: ',
-  mate_in: '{side} force a win in {n}',
+  mate_in: '{side} can force a win within {n} moves',
 };
 
 const ar = {
