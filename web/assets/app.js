@@ -41,6 +41,10 @@ function resultText(game) {
   if (game.resigned) {
     return capital(t('resigned', { side: sideName(game.resigned) }));
   }
+  if (game.flagged) {
+    const text = capital(t('flagged', { side: sideName(game.flagged) }));
+    return game.human ? `${t(game.flagged === game.human ? 'you_lose' : 'you_win')} ${text}` : text;
+  }
   const result = game.result;
   if (!result) return '';
   const reason = t(result.reason);
@@ -54,6 +58,7 @@ function resultText(game) {
 
 function winner(game) {
   if (game.resigned) return game.resigned === 'attackers' ? 'defenders' : 'attackers';
+  if (game.flagged) return game.flagged === 'attackers' ? 'defenders' : 'attackers';
   return game.result ? game.result.winner : null;
 }
 
@@ -123,9 +128,42 @@ function render() {
   $('download').href = `/api/games/${game.id}/otg`;
   $('move-input').disabled = game.finished || !yours;
   $('lines').hidden = !page.analysis || looking;
+  drawClocks();
 }
 
+// The clocks: the server's times, the running one counted down here between answers; at
+// zero the server is asked, and it ends the game on time.
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
+function drawClocks() {
+  const game = page.game;
+  const clock = game && game.clock;
+  $('clocks').hidden = !clock;
+  if (!clock) return;
+  const elapsed = performance.now() - page.clockAt;
+  for (const node of document.querySelectorAll('#clocks .clock')) {
+    const side = node.dataset.side;
+    const running = clock.running === side;
+    const left = clock[side] - (running ? elapsed : 0);
+    node.querySelector('b').textContent = formatClock(left);
+    node.classList.toggle('running', running);
+    node.classList.toggle('low', left < 10000);
+    if (running && left <= 0 && !page.flagAsked) {
+      page.flagAsked = true;
+      setTimeout(() => reload(), 300);
+    }
+  }
+}
+setInterval(drawClocks, 200);
+
 function setGame(game) {
+  page.clockAt = performance.now();
+  page.flagAsked = false;
   page.game = game;
   page.viewing = null;
   page.arrow = null;
@@ -317,6 +355,12 @@ function wireSetup() {
     if (request.mode === 'play') {
       request.human = $('human').value;
       request.level = parseInt($('level').value, 10);
+      const clock = $('clock').value;
+      if (clock) {
+        const [seconds, increment] = clock.split('+').map((n) => parseInt(n, 10));
+        request.clock_seconds = seconds;
+        request.increment_seconds = increment;
+      }
     }
     const setup = $('position').value.trim();
     if (setup) {

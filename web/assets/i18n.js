@@ -1,6 +1,7 @@
 // The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The rules'
 // own messages (an illegal move's reason) come from the server in English.
 const en = {
+  clock: 'Clock', no_clock: 'No clock', flagged: '{side} ran out of time.', time: 'time ran out',
   title: 'Tafl against the engine', language: 'Language', new_game: 'New game', game: 'Game',
   custom_rules: 'Other rules (OpenTafl string)…', rules_string: 'OpenTafl rules string (5x5 to 19x19)',
   mode: 'Mode', mode_play: 'Play the engine', mode_analysis: 'Analysis board', your_side: 'Your side',
@@ -29,18 +30,19 @@ const en = {
 };
 
 const ar = {
+  clock: 'الساعة', no_clock: 'بلا ساعة', flagged: 'نفد وقت {side}.', time: 'نفد الوقت',
   title: 'التافل ضد المحرك', language: 'اللغة', new_game: 'لعبة جديدة', game: 'اللعبة',
   custom_rules: 'قواعد أخرى (نص OpenTafl)…', rules_string: 'نص قواعد OpenTafl (من 5x5 إلى 19x19)',
   mode: 'الوضع', mode_play: 'العب ضد المحرك', mode_analysis: 'لوحة التحليل', your_side: 'جانبك',
   attackers: 'المهاجمون', defenders: 'المدافعون', the_attackers: 'المهاجمون', the_defenders: 'المدافعون',
   strength: 'قوة المحرك', set_up: 'ابدأ من وضعية أو من سجل',
-  position_or_record: 'نص الوضعية أو سجل ‎.otg‎', start: 'ابدأ',
+  position_or_record: 'نص الوضعية أو سجل OTG', start: 'ابدأ',
   level_instant: 'فوري (0.1 ث للنقلة)', level_quick: 'سريع (0.5 ث)', level_casual: 'هاوٍ (1 ث)',
   level_club: 'نادٍ (3 ث)', level_strong: 'قوي (8 ث)', level_master: 'أستاذ (20 ث)',
   first: 'يبدأ {side}.', board_size: 'لوحة {n}x{n}.',
   win_chance: 'فرصة فوزك', side_win_chance: 'فرصة فوز الجانب الذي عليه الدور',
   move_now: 'العب الآن', hint: 'تلميح', best_lines: 'أفضل ثلاثة خطوط', takeback: 'تراجع', flip: 'اقلب اللوحة',
-  resign: 'استسلم', download: 'نزّل ‎.otg‎', type_move: 'اكتب نقلة', play: 'العب', moves: 'النقلات',
+  resign: 'استسلم', download: 'نزّل ملف OTG', type_move: 'اكتب نقلة', play: 'العب', moves: 'النقلات',
   viewing: 'تعرض وضعية سابقة.', back_to_game: 'عد إلى اللعبة',
   your_turn: 'دورك ({side}).', engine_thinking: 'المحرك يفكر…', to_move: 'الدور على {side}.',
   queue: 'بانتظار المحرك: المركز {n} في الطابور.', depth: 'العمق {n}', started: 'يفكر',
@@ -57,6 +59,7 @@ const ar = {
 };
 
 const th = {
+  clock: 'นาฬิกา', no_clock: 'ไม่จับเวลา', flagged: '{side}หมดเวลา', time: 'หมดเวลา',
   title: 'ตาฟล์ เล่นกับเอนจิน', language: 'ภาษา', new_game: 'เกมใหม่', game: 'เกม',
   custom_rules: 'กติกาอื่น (สตริง OpenTafl)…', rules_string: 'สตริงกติกา OpenTafl (5x5 ถึง 19x19)',
   mode: 'โหมด', mode_play: 'เล่นกับเอนจิน', mode_analysis: 'กระดานวิเคราะห์', your_side: 'ฝ่ายของคุณ',
@@ -85,6 +88,7 @@ const th = {
 };
 
 const ru = {
+  clock: 'Часы', no_clock: 'Без часов', flagged: '{side}: время вышло.', time: 'время истекло',
   title: 'Тафл против движка', language: 'Язык', new_game: 'Новая игра', game: 'Игра',
   custom_rules: 'Другие правила (строка OpenTafl)…', rules_string: 'Строка правил OpenTafl (от 5x5 до 19x19)',
   mode: 'Режим', mode_play: 'Игра с движком', mode_analysis: 'Доска анализа', your_side: 'Ваша сторона',
@@ -113,6 +117,7 @@ const ru = {
 };
 
 const ro = {
+  clock: 'Ceas', no_clock: 'Fără ceas', flagged: '{side} au rămas fără timp.', time: 'timpul s-a scurs',
   title: 'Tafl contra motorului', language: 'Limba', new_game: 'Joc nou', game: 'Jocul',
   custom_rules: 'Alte reguli (șir OpenTafl)…', rules_string: 'Șir de reguli OpenTafl (5x5 până la 19x19)',
   mode: 'Mod', mode_play: 'Joacă contra motorului', mode_analysis: 'Tablă de analiză', your_side: 'Partea ta',

@@ -191,13 +191,13 @@ impl Pool {
             .map_or(0, |p| p + 1)
     }
 
-    /// Searches `table`'s position for `time`, with `lines` best lines; `viewer` is the side
+    /// Searches `table`'s position within `limits`, with `lines` best lines; `viewer` is the side
     /// whose win chance is reported. Waits its turn in the queue, telling `events` its place;
     /// gives up (returns `None`) when `control` cancels it (the page left, the game changed).
     pub async fn search(
         &self,
         table: Table,
-        time: Duration,
+        limits: Limits,
         lines: usize,
         viewer: Side,
         control: Arc<Control>,
@@ -248,7 +248,7 @@ impl Pool {
         let limits = if control.now.load(Ordering::SeqCst) {
             Limits::depth(1)
         } else {
-            Limits::move_time(time)
+            limits
         };
         self.running.fetch_add(1, Ordering::SeqCst);
         let job_events = events.clone();

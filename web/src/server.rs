@@ -18,6 +18,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
+use tafl_engine::search::{Clock, Limits};
 use tafl_engine::{AnyVariant, Side};
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
@@ -67,6 +68,9 @@ struct Live {
     row: GameRow,
     table: Table,
     thinking: Option<Arc<Control>>,
+    /// When the side to move's clock started (its turn began, or the game was read back:
+    /// the time the server was down is not counted).
+    turn_started: Instant,
 }
 
 impl Live {
@@ -78,8 +82,66 @@ impl Live {
         self.row.resigned.as_deref().and_then(side_from)
     }
 
+    fn flagged(&self) -> Option<Side> {
+        self.row.flagged.as_deref().and_then(side_from)
+    }
+
     fn finished(&self) -> bool {
-        self.resigned().is_some() || self.table.outcome().is_some()
+        self.resigned().is_some() || self.flagged().is_some() || self.table.outcome().is_some()
+    }
+
+    /// Milliseconds the side to move has spent on this turn so far.
+    fn turn_ms(&self) -> u64 {
+        u64::try_from(self.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// What is left on `side`'s clock, in milliseconds (negative once it has run out), when
+    /// the game has clocks: its start, an increment for each of its moves, less the time its
+    /// moves took and, on its turn, the time of this one.
+    fn remaining_ms(&self, side: Side) -> Option<i64> {
+        let start = self.row.clock_ms?;
+        let ply = self.row.used_ms.len();
+        let to_move = self.table.side_to_move();
+        // Sides alternate: the last move was the other side's, the one before it this side's.
+        let mut left = start as i64;
+        for (index, used) in self.row.used_ms.iter().enumerate() {
+            let mover = if (ply - index) % 2 == 0 {
+                to_move
+            } else {
+                !to_move
+            };
+            if mover == side {
+                left += self.row.increment_ms as i64 - *used as i64;
+            }
+        }
+        if side == to_move && !self.finished() {
+            left -= self.turn_ms() as i64;
+        }
+        Some(left)
+    }
+
+    /// Ends the game on time when the side to move's clock has run out; true when it has.
+    fn check_flag(&mut self, state: &AppState) -> Result<bool, ApiError> {
+        if self.finished() {
+            return Ok(false);
+        }
+        let to_move = self.table.side_to_move();
+        if self.remaining_ms(to_move).is_some_and(|left| left < 0) {
+            let side = side_name(to_move);
+            let id = self.row.id.clone();
+            state.with_store(|store| store.set_flagged(&id, side))?;
+            self.row.flagged = Some(side.to_owned());
+            self.stop_thinking();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Records a move played on the board: its thinking time, and the next turn's start.
+    fn played(&mut self, next: Table, used_ms: u64) {
+        self.table = next;
+        self.row.used_ms.push(used_ms);
+        self.turn_started = Instant::now();
     }
 
     /// Whether the engine is to move in a game against it.
@@ -112,10 +174,33 @@ impl Live {
                 json!({"index": self.row.level, "key": self.level().key, "millis": self.level().millis}),
             );
             map.insert("resigned".into(), json!(self.row.resigned));
+            map.insert("flagged".into(), json!(self.row.flagged));
+            map.insert(
+                "clock".into(),
+                match self.row.clock_ms {
+                    None => Value::Null,
+                    Some(_) => json!({
+                        "attackers": self.remaining_ms(Side::Attackers).map(|ms| ms.max(0)),
+                        "defenders": self.remaining_ms(Side::Defenders).map(|ms| ms.max(0)),
+                        "running": (!self.finished()).then(|| side_name(self.table.side_to_move())),
+                        "increment": self.row.increment_ms,
+                    }),
+                },
+            );
+            if let Some(side) = self.flagged() {
+                map.insert(
+                    "result".into(),
+                    json!({
+                        "winner": side_name(!side),
+                        "reason": "time",
+                        "text": format!("{} win: the {} ran out of time", !side, side),
+                    }),
+                );
+            }
             map.insert("engine_to_move".into(), json!(self.engine_to_move()));
             map.insert("finished".into(), json!(self.finished()));
-            if self.resigned().is_some() {
-                // The legal moves of a resigned game are none.
+            if self.resigned().is_some() || self.flagged().is_some() {
+                // The legal moves of a resigned game, or one lost on time, are none.
                 map.insert("legal".into(), json!({}));
             }
         }
@@ -323,6 +408,7 @@ impl AppState {
             row,
             table,
             thinking: None,
+            turn_started: Instant::now(),
         }));
         let mut games = self
             .games
@@ -434,6 +520,10 @@ struct NewGame {
     position: Option<String>,
     /// Or a whole game as an `.otg` record.
     otg: Option<String>,
+    /// Clocks: each side's time at the start, in seconds (none by default).
+    clock_seconds: Option<u64>,
+    /// Seconds added to a side's clock for each of its moves.
+    increment_seconds: Option<u64>,
 }
 
 fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
@@ -495,6 +585,18 @@ async fn create(
             format!("level {level} is not one of 0 to {}", LEVELS.len() - 1),
         ));
     }
+    let clock_ms = match (request.clock_seconds, mode) {
+        (None, _) => None,
+        (Some(seconds), "play") if (1..=10_800).contains(&seconds) => Some(seconds * 1000),
+        (Some(_), "play") => {
+            return Err(bad("bad_clock", "a clock is 1 to 10800 seconds"));
+        }
+        (Some(_), _) => return Err(bad("bad_clock", "an analysis board has no clock")),
+    };
+    let increment_ms = match request.increment_seconds.unwrap_or(0) {
+        seconds @ 0..=600 => seconds * 1000,
+        _ => return Err(bad("bad_clock", "an increment is 0 to 600 seconds")),
+    };
     // A record's moves stay; the game's start is its start position.
     let moves = table.move_texts();
     let start_table = {
@@ -510,13 +612,18 @@ async fn create(
         human: human.map(|side| side_name(side).to_owned()),
         level,
         resigned: None,
+        used_ms: vec![0; moves.len()],
         moves,
+        clock_ms,
+        increment_ms,
+        flagged: None,
     };
     state.with_store(|store| store.create(&row))?;
     let live = Live {
         row,
         table,
         thinking: None,
+        turn_started: Instant::now(),
     };
     let body = live.state();
     let id = live.row.id.clone();
@@ -540,7 +647,8 @@ async fn read(
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
-    let live = game.lock().await;
+    let mut live = game.lock().await;
+    live.check_flag(&state)?;
     let body = live.state();
     state.forget_if_finished(&live);
     Ok(Json(body))
@@ -582,6 +690,13 @@ async fn play(
             format!("the game is over: the {} resigned", side_name(side)),
         ));
     }
+    if live.check_flag(&state)? || live.flagged().is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over: time ran out",
+        ));
+    }
     if let Some(human) = live.human()
         && live.table.outcome().is_none()
         && live.table.side_to_move() != human
@@ -597,9 +712,14 @@ async fn play(
         .map_err(|e| bad("illegal_move", e.0))?;
     let ply = live.table.ply();
     let text = next.move_texts().pop().unwrap_or_default();
-    state.with_store(|store| store.push_move(&id, ply, &text))?;
+    let used = if live.row.clock_ms.is_some() {
+        live.turn_ms()
+    } else {
+        0
+    };
+    state.with_store(|store| store.push_move(&id, ply, &text, used))?;
     live.stop_thinking();
-    live.table = next;
+    live.played(next, used);
     let body = live.state();
     state.forget_if_finished(&live);
     Ok(Json(body))
@@ -612,11 +732,11 @@ async fn takeback(
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
-    if live.resigned().is_some() {
+    if live.resigned().is_some() || live.check_flag(&state)? || live.flagged().is_some() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "game_over",
-            "the game was resigned",
+            "the game is over: resigned or lost on time",
         ));
     }
     let mut next = live.table.clone();
@@ -653,6 +773,8 @@ async fn takeback(
     state.with_store(|store| store.truncate(&id, plies))?;
     live.stop_thinking();
     live.table = next;
+    live.row.used_ms.truncate(plies);
+    live.turn_started = Instant::now();
     Ok(Json(live.state()))
 }
 
@@ -755,8 +877,9 @@ async fn think(
     limited(&state, &id)?;
     let purpose = query.purpose.unwrap_or_else(|| "move".into());
     let game = state.game(&id)?;
-    let (table, time, lines, viewer, control, ply) = {
+    let (table, limits, lines, viewer, control, ply) = {
         let mut live = game.lock().await;
+        live.check_flag(&state)?;
         if live.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -799,9 +922,20 @@ async fn think(
             // A hint or an analysis is worth a second at least.
             _ => live.level().millis.max(1_000),
         });
+        let mut limits = Limits::move_time(time);
+        if purpose == "move"
+            && let Some(left) = live.remaining_ms(to_move)
+        {
+            // The engine's clock: it budgets its time from what is left.
+            limits.clock = Some(Clock {
+                remaining: Duration::from_millis(u64::try_from(left).unwrap_or(0)),
+                increment: Duration::from_millis(live.row.increment_ms),
+                ..Clock::default()
+            });
+        }
         (
             live.table.clone(),
-            time,
+            limits,
             lines,
             viewer,
             control,
@@ -836,7 +970,7 @@ async fn think(
         };
         let found = worker_state
             .pool
-            .search(table, time, lines, viewer, control.clone(), events)
+            .search(table, limits, lines, viewer, control.clone(), events)
             .await;
         closer.abort();
         let _ = forward.await;
@@ -855,6 +989,12 @@ async fn think(
                     return;
                 }
                 live.thinking = None;
+                if live.check_flag(&worker_state).unwrap_or(false) {
+                    let body = live.state();
+                    let _ =
+                        sender.send(sse_event("state", &json!({"state": body, "found": found})));
+                    return;
+                }
                 let Some(best) = found.best.clone() else {
                     return;
                 };
@@ -863,13 +1003,18 @@ async fn think(
                     let _ = sender.send(sse_event("failed", &json!({"message": error.0})));
                     return;
                 }
-                let stored =
-                    worker_state.with_store(|store| store.push_move(&live.row.id, ply, &best));
+                let used = if live.row.clock_ms.is_some() {
+                    live.turn_ms()
+                } else {
+                    0
+                };
+                let stored = worker_state
+                    .with_store(|store| store.push_move(&live.row.id, ply, &best, used));
                 if let Err(error) = stored {
                     let _ = sender.send(sse_event("failed", &json!({"message": error.message})));
                     return;
                 }
-                live.table = next;
+                live.played(next, used);
                 let body = live.state();
                 let _ = sender.send(sse_event("state", &json!({"state": body, "found": found})));
                 worker_state.forget_if_finished(&live);

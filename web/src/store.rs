@@ -25,6 +25,14 @@ pub struct GameRow {
     pub resigned: Option<String>,
     /// The moves, first to last, as text (`e2-e4`).
     pub moves: Vec<String>,
+    /// Each move's thinking time, in milliseconds (0 when no clock runs).
+    pub used_ms: Vec<u64>,
+    /// Each side's time at the start, in milliseconds, when the game has clocks.
+    pub clock_ms: Option<u64>,
+    /// Time added to a side's clock for each of its moves, in milliseconds.
+    pub increment_ms: u64,
+    /// The side that ran out of time, if one did.
+    pub flagged: Option<String>,
 }
 
 /// A connection to the games database.
@@ -57,6 +65,16 @@ impl Store {
                  PRIMARY KEY (game, ply)
              ) WITHOUT ROWID;",
         )?;
+        // Columns added after the first version: added to an older file, an error when
+        // they are there already (ignored).
+        for statement in [
+            "ALTER TABLE games ADD COLUMN clock_ms INTEGER",
+            "ALTER TABLE games ADD COLUMN increment_ms INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE games ADD COLUMN flagged TEXT",
+            "ALTER TABLE moves ADD COLUMN used_ms INTEGER NOT NULL DEFAULT 0",
+        ] {
+            let _ = connection.execute(statement, []);
+        }
         Ok(Store { connection })
     }
 
@@ -64,8 +82,9 @@ impl Store {
     pub fn create(&mut self, row: &GameRow) -> rusqlite::Result<()> {
         let transaction = self.connection.transaction()?;
         transaction.execute(
-            "INSERT INTO games (id, rules, start, mode, human, level, resigned)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            "INSERT INTO games (id, rules, start, mode, human, level, resigned, clock_ms,
+                                increment_ms, flagged)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![
                 row.id,
                 row.rules,
@@ -73,7 +92,10 @@ impl Store {
                 row.mode,
                 row.human,
                 row.level as i64,
-                row.resigned
+                row.resigned,
+                row.clock_ms.map(|ms| ms as i64),
+                row.increment_ms as i64,
+                row.flagged
             ],
         )?;
         for (ply, text) in row.moves.iter().enumerate() {
@@ -85,11 +107,26 @@ impl Store {
         transaction.commit()
     }
 
-    /// Adds the move played at `ply` (counted from 0).
-    pub fn push_move(&mut self, id: &str, ply: usize, text: &str) -> rusqlite::Result<()> {
+    /// Adds the move played at `ply` (counted from 0), which took `used_ms` of its side's clock.
+    pub fn push_move(
+        &mut self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        used_ms: u64,
+    ) -> rusqlite::Result<()> {
         self.connection.execute(
-            "INSERT INTO moves (game, ply, move) VALUES (?1, ?2, ?3)",
-            params![id, ply as i64, text],
+            "INSERT INTO moves (game, ply, move, used_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, ply as i64, text, used_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Records that `side` ran out of time.
+    pub fn set_flagged(&mut self, id: &str, side: &str) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "UPDATE games SET flagged = ?2 WHERE id = ?1",
+            params![id, side],
         )?;
         Ok(())
     }
@@ -117,7 +154,9 @@ impl Store {
         let row = self
             .connection
             .query_row(
-                "SELECT id, rules, start, mode, human, level, resigned FROM games WHERE id = ?1",
+                "SELECT id, rules, start, mode, human, level, resigned, clock_ms, increment_ms,
+                        flagged
+                 FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok(GameRow {
@@ -129,6 +168,12 @@ impl Store {
                         level: usize::try_from(r.get::<_, i64>(5)?).unwrap_or(0),
                         resigned: r.get(6)?,
                         moves: Vec::new(),
+                        used_ms: Vec::new(),
+                        clock_ms: r
+                            .get::<_, Option<i64>>(7)?
+                            .map(|ms| u64::try_from(ms).unwrap_or(0)),
+                        increment_ms: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
+                        flagged: r.get(9)?,
                     })
                 },
             )
@@ -138,10 +183,14 @@ impl Store {
         };
         let mut statement = self
             .connection
-            .prepare("SELECT move FROM moves WHERE game = ?1 ORDER BY ply")?;
-        row.moves = statement
-            .query_map(params![id], |r| r.get::<_, String>(0))?
+            .prepare("SELECT move, used_ms FROM moves WHERE game = ?1 ORDER BY ply")?;
+        let moves: Vec<(String, i64)> = statement
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<rusqlite::Result<_>>()?;
+        for (text, used) in moves {
+            row.moves.push(text);
+            row.used_ms.push(u64::try_from(used).unwrap_or(0));
+        }
         Ok(Some(row))
     }
 

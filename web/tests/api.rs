@@ -660,3 +660,74 @@ fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
         json!(1)
     );
 }
+
+#[test]
+fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
+    let dir = scratch("clock");
+    let db = dir.join("games.sqlite");
+    let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    // A 2 s clock with 1 s a move: the person (the attackers, who move first) plays at once.
+    let state = server.ok(
+        "POST",
+        "/api/games",
+        Some(
+            &json!({"variant": "tablut", "human": "attackers", "level": 0,
+                     "clock_seconds": 2, "increment_seconds": 1}),
+        ),
+    );
+    let id = state["id"].as_str().unwrap().to_owned();
+    assert_eq!(state["clock"]["running"], json!("attackers"));
+    assert_eq!(state["clock"]["defenders"], json!(2000));
+    let moved = server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "e2-h2"})),
+    );
+    let attackers = moved["clock"]["attackers"].as_i64().unwrap();
+    assert!(
+        (2500..=3000).contains(&attackers),
+        "2 s, less a moment, plus 1 s: {attackers}"
+    );
+    assert_eq!(moved["clock"]["running"], json!("defenders"));
+    // The engine plays within its clock.
+    let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
+    let after = &events.last().unwrap().1["state"];
+    assert_eq!(after["ply"], json!(2));
+    let defenders = after["clock"]["defenders"].as_i64().unwrap();
+    assert!((1000..=3000).contains(&defenders), "{defenders}");
+    // The times taken are stored: after kill -9 the side not to move has the same time.
+    drop(server);
+    let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    let back = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(back["clock"]["defenders"], json!(defenders));
+    // The person does not move: after their time the game is lost on time.
+    std::thread::sleep(std::time::Duration::from_millis(
+        u64::try_from(attackers).unwrap() + 300,
+    ));
+    let over = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(over["flagged"], json!("attackers"));
+    assert_eq!(over["finished"], json!(true));
+    assert_eq!(over["result"]["reason"], json!("time"));
+    assert_eq!(over["result"]["winner"], json!("defenders"));
+    assert_eq!(over["legal"], json!({}));
+    let (status, _) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "h2-h3"})),
+    );
+    assert_eq!(status, 409);
+    // Bad clocks are refused.
+    for request in [
+        json!({"variant": "tablut", "clock_seconds": 0}),
+        json!({"variant": "tablut", "clock_seconds": 100_000}),
+        json!({"variant": "tablut", "clock_seconds": 60, "increment_seconds": 1000}),
+        json!({"variant": "tablut", "mode": "analysis", "clock_seconds": 60}),
+    ] {
+        let (status, answer) = server.call("POST", "/api/games", Some(&request));
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some("bad_clock")),
+            "{request}"
+        );
+    }
+}

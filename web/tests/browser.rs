@@ -697,7 +697,8 @@ fn screenshots(driver: &Driver, server: &Server) {
         driver.screenshot(name);
     }
     let id = game(
-        json!({"variant": "tablut", "human": "defenders", "level": 0}),
+        json!({"variant": "tablut", "human": "defenders", "level": 0,
+               "clock_seconds": 300, "increment_seconds": 3}),
         &[],
     );
     driver.goto(&server.url(&format!("/g/{id}")));
@@ -705,6 +706,17 @@ fn screenshots(driver: &Driver, server: &Server) {
     driver.run("const s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change'));");
     let dir = driver.run("return document.documentElement.dir;");
     assert_eq!(dir, json!("rtl"));
+    // The clocks: shown, the person's running after the engine's move.
+    let clocks = driver.run(
+        "return [...document.querySelectorAll('#clocks .clock')].map(c => [c.dataset.side, c.classList.contains('running'), c.querySelector('b').textContent]);",
+    );
+    assert_eq!(clocks[1][0], json!("defenders"));
+    assert_eq!(clocks[1][1], json!(true), "{clocks}");
+    let shown = clocks[1][2].as_str().unwrap_or_default();
+    assert!(
+        shown.starts_with("5:") || shown.starts_with("4:5"),
+        "{clocks}"
+    );
     driver.screenshot("arabic.png");
     // The choice is remembered.
     driver.refresh();
