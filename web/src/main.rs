@@ -31,6 +31,23 @@ struct Options {
     burst: f64,
 }
 
+/// Connections that may wait to be accepted: more than the standard library's 128, so that a
+/// burst of new players (the load script starts 200 at once) is not dropped and retried a
+/// second later by their TCP stack.
+const BACKLOG: u32 = 1024;
+
+/// A listening socket on `address`, reusable at once after a restart.
+fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if address.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(BACKLOG)
+}
+
 fn main() -> ExitCode {
     let options = Options::parse();
     let mut config = Config::new(options.db.clone());
@@ -55,7 +72,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
-        let listener = match tokio::net::TcpListener::bind(options.listen).await {
+        let listener = match listen(options.listen) {
             Ok(listener) => listener,
             Err(error) => {
                 eprintln!("tafl-web: cannot listen on {}: {error}", options.listen);
