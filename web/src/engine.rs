@@ -244,13 +244,14 @@ impl Pool {
         if control.is_cancelled() {
             return None;
         }
+        // Counted as running before the page is told it started.
+        self.running.fetch_add(1, Ordering::SeqCst);
         let _ = events.send(Event::Started);
         let limits = if control.now.load(Ordering::SeqCst) {
             Limits::depth(1)
         } else {
             limits
         };
-        self.running.fetch_add(1, Ordering::SeqCst);
         let job_events = events.clone();
         let found = tokio::task::spawn_blocking(move || {
             on_grid!(&table, |_variant, game| run(
