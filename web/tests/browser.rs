@@ -601,6 +601,8 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
         &mut done,
     );
     assert_eq!(tablut["size"], json!(9));
+    // The 13x13 game on a phone-wide window: the squares are small, the panel below the board.
+    driver.size(390, 844);
     let thirteen = play_game(
         &driver,
         &mut server,
@@ -623,6 +625,7 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
         "steps done in the two games"
     );
     assert_eq!(thirteen["size"], json!(13));
+    driver.size(1280, 900);
 
     screenshots(&driver, &server);
 }
