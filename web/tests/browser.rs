@@ -1,8 +1,7 @@
 //! The page in a real browser: Debian's chromium driven over WebDriver (chromedriver). It plays
 //! whole games of Tablut and (on a phone-wide window) of 13x13 Copenhagen by clicking squares,
-//! and after every move
-//! compares the board the page draws with the library's position; it takes a hint and a
-//! takeback, reloads the page and restarts (kill -9) the server mid-game and goes on, and saves
+//! and after every move compares the board the page draws with the library's position; it takes
+//! a hint and a takeback, reloads the page and restarts (kill -9) the server mid-game and goes on, and saves
 //! screenshots under target/web-screenshots/.
 //!
 //! Without chromium and chromedriver the test fails and says how to install them
