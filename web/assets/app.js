@@ -1,0 +1,408 @@
+// The page: a new game's form at /, a game at /g/ID. Every rule is the server's: the page shows
+// what it is handed (the board, the legal moves, the captures, the result) and sends moves.
+import { api } from './api.js';
+import { Board } from './board.js';
+import { chooseLanguage, rememberedLanguage, t } from './i18n.js';
+
+const $ = (id) => document.getElementById(id);
+const page = {
+  game: null,        // the server's state of the game
+  viewing: null,     // the ply shown when looking back, or null
+  arrow: null,       // the hint's arrow
+  stream: null,      // the engine's thinking, while it runs
+  flipped: localStorage.getItem('tafl-flipped') === '1',
+  variants: [],
+  levels: [],
+  analysis: null,    // the three best lines of the position shown
+};
+
+const board = new Board($('board'), {
+  onMove: (from, to) => sendMove(`${from}-${to}`),
+  onAttempt: (from, to) => {
+    if (to === null) { showReason(t('cannot_move')); return; }
+    sendMove(`${from}-${to}`);
+  },
+});
+
+function sideName(side) { return t(side === 'attackers' ? 'the_attackers' : 'the_defenders'); }
+function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
+
+function showReason(text) {
+  $('reason').textContent = text ? `${t('illegal')}: ${text}` : '';
+}
+
+function stopStream() {
+  if (page.stream) { page.stream.close(); page.stream = null; }
+  $('thinking').hidden = true;
+}
+
+// What the game's end was, in words.
+function resultText(game) {
+  if (game.resigned) {
+    return capital(t('resigned', { side: sideName(game.resigned) }));
+  }
+  if (game.flagged) {
+    const text = capital(t('flagged', { side: sideName(game.flagged) }));
+    return game.human ? `${t(game.flagged === game.human ? 'you_lose' : 'you_win')} ${text}` : text;
+  }
+  const result = game.result;
+  if (!result) return '';
+  const reason = t(result.reason);
+  let text = result.winner
+    ? t('win', { side: sideName(result.winner), reason })
+    : t('draw', { reason });
+  text = capital(text);
+  if (game.human && result.winner) text = `${t(result.winner === game.human ? 'you_win' : 'you_lose')} ${text}`;
+  return text;
+}
+
+function winner(game) {
+  if (game.resigned) return game.resigned === 'attackers' ? 'defenders' : 'attackers';
+  if (game.flagged) return game.flagged === 'attackers' ? 'defenders' : 'attackers';
+  return game.result ? game.result.winner : null;
+}
+
+function statusText(game) {
+  if (game.finished) return resultText(game);
+  if (game.human) {
+    return game.to_move === game.human
+      ? t('your_turn', { side: sideName(game.human) })
+      : t('engine_thinking');
+  }
+  return capital(t('to_move', { side: sideName(game.to_move) }));
+}
+
+function render() {
+  const game = page.game;
+  if (!game) return;
+  const ply = page.viewing ?? game.ply;
+  const looking = page.viewing !== null && page.viewing !== game.ply;
+  const lastMove = ply > 0 ? game.moves[ply - 1] : null;
+  board.flipped = page.flipped;
+  const yours = !game.human || game.to_move === game.human;
+  board.render({
+    size: game.size,
+    cells: game.history[ply],
+    throne: game.throne, corners: game.corners, camps: game.camps,
+    legal: !looking && yours && !game.finished ? game.legal : {},
+    frozen: looking || !yours || game.finished,
+    last: lastMove ? { from: lastMove.move.split('-')[0], to: lastMove.move.split('-')[1], captures: lastMove.captures } : null,
+    arrow: looking ? null : page.arrow,
+    label: `${game.name} ${game.size}x${game.size}`,
+  });
+  const svg = $('board').querySelector('svg');
+  svg.dataset.ply = String(ply);
+  $('game-name').textContent = `${game.name.replaceAll('_', ' ')} · ${game.size}x${game.size}`;
+  $('status').textContent = statusText(game);
+  $('status').className = game.finished ? 'over' : '';
+  document.body.dataset.finished = game.finished ? '1' : '0';
+  // For tests and styles: whose turn the live game is, and its ply.
+  document.body.dataset.turn = game.finished ? 'over' : yours ? 'person' : 'engine';
+  document.body.dataset.ply = String(game.ply);
+  document.body.dataset.winner = winner(game) || '';
+  $('viewing').hidden = !looking;
+  const list = $('move-list');
+  list.replaceChildren();
+  // One line a turn (OpenTafl's numbering): the first mover's move, then the answer.
+  let item = null;
+  game.moves.forEach((m, i) => {
+    if (i % 2 === 0) {
+      item = document.createElement('li');
+      list.appendChild(item);
+    }
+    const button = document.createElement('button');
+    button.textContent = m.full;
+    button.className = 'move' + (i + 1 === ply ? ' current' : '');
+    button.dataset.ply = String(i + 1);
+    button.addEventListener('click', () => { page.viewing = i + 1 === game.ply ? null : i + 1; render(); });
+    item.appendChild(button);
+  });
+  const current = list.querySelector('.current');
+  if (current && !looking) current.scrollIntoView({ block: 'nearest' });
+  const analysis = game.mode === 'analysis';
+  $('resign').hidden = analysis || game.finished;
+  $('move-now').hidden = analysis || game.finished || yours;
+  $('hint').hidden = game.finished || !yours;
+  $('analyse').hidden = !analysis || game.finished;
+  $('takeback').disabled = game.ply === 0;
+  $('download').href = `/api/games/${game.id}/otg`;
+  $('move-input').disabled = game.finished || !yours;
+  $('lines').hidden = !page.analysis || looking;
+  drawClocks();
+}
+
+// The clocks: the server's times, the running one counted down here between answers; at
+// zero the server is asked, and it ends the game on time.
+function formatClock(ms) {
+  const total = Math.max(0, Math.ceil(ms / 1000));
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), sec = total % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}:${two(m)}:${two(sec)}` : `${m}:${two(sec)}`;
+}
+
+function drawClocks() {
+  const game = page.game;
+  const clock = game && game.clock;
+  $('clocks').hidden = !clock;
+  if (!clock) return;
+  const elapsed = performance.now() - page.clockAt;
+  for (const node of document.querySelectorAll('#clocks .clock')) {
+    const side = node.dataset.side;
+    const running = clock.running === side;
+    const left = clock[side] - (running ? elapsed : 0);
+    node.querySelector('b').textContent = formatClock(left);
+    node.classList.toggle('running', running);
+    node.classList.toggle('low', left < 10000);
+    if (running && left <= 0 && !page.flagAsked) {
+      page.flagAsked = true;
+      setTimeout(() => reload(), 300);
+    }
+  }
+}
+setInterval(drawClocks, 200);
+
+function setGame(game) {
+  page.clockAt = performance.now();
+  page.flagAsked = false;
+  page.game = game;
+  page.viewing = null;
+  page.arrow = null;
+  page.analysis = null;
+  $('lines').replaceChildren();
+  render();
+  if (game.engine_to_move) think('move');
+}
+
+function showThought(info, forSide) {
+  $('thinking').hidden = false;
+  $('win-text').textContent = `${Math.round(info.win)}%`;
+  $('win-bar').style.width = `${info.win}%`;
+  let depth = t('depth', { n: info.depth });
+  if (info.forced !== null && info.forced !== undefined && page.viewer) {
+    const side = info.forced >= 0 ? page.viewer : (page.viewer === 'attackers' ? 'defenders' : 'attackers');
+    depth += ` · ${capital(t('mate_in', { side: sideName(side), n: Math.abs(info.forced) }))}`;
+  }
+  $('depth').textContent = depth;
+  $('queue').textContent = '';
+  $('pv').textContent = info.pv.join(' ');
+  $('thinking').querySelector('[data-i18n]').textContent = forSide ? t('side_win_chance') : t('win_chance');
+}
+
+// Asks the engine: `move` (it plays), `hint` (an arrow) or `analysis` (three lines).
+function think(purpose) {
+  stopStream();
+  const id = page.game.id;
+  const forSide = page.game.mode === 'analysis';
+  // Whose win chance the engine reports: the person's, or the side to move's in an analysis.
+  page.viewer = page.game.human || page.game.to_move;
+  $('thinking').hidden = false;
+  $('queue').textContent = t('started');
+  $('depth').textContent = '';
+  $('pv').textContent = '';
+  const done = () => { if (page.stream === source) page.stream = null; source.close(); };
+  const source = api.think(id, purpose, {
+    queue: (e) => { $('queue').textContent = e.place > 0 ? t('queue', { n: e.place }) : t('started'); },
+    started: () => { $('queue').textContent = t('started'); },
+    info: (e) => showThought(e, forSide),
+    state: (e) => { done(); $('thinking').hidden = true; setGame(e.state); },
+    hint: (e) => {
+      done();
+      if (e.best) {
+        const [from, to] = e.best.split('-');
+        page.arrow = { from, to };
+        $('status').textContent = t('hint_is', { move: e.best });
+        render();
+        $('status').textContent = t('hint_is', { move: e.best });
+      }
+    },
+    analysis: (e) => {
+      done();
+      page.analysis = e.lines;
+      const list = $('lines');
+      list.replaceChildren();
+      for (const line of e.lines) {
+        const item = document.createElement('li');
+        item.textContent = `${Math.round(line.win)}% · ${line.pv.join(' ')}`
+          + (line.forced !== null ? ` (${t('mate_in', { side: sideName(line.forced >= 0 ? page.viewer : (page.viewer === 'attackers' ? 'defenders' : 'attackers')), n: Math.abs(line.forced) })})` : '');
+        list.appendChild(item);
+      }
+      if (e.best) { const [from, to] = e.best.split('-'); page.arrow = { from, to }; }
+      render();
+    },
+    failed: (e) => { done(); showReason(e.message); },
+    error: () => {
+      if (page.stream !== source) return;
+      page.stream = null;
+      // The stream broke (a restart, a network fault): read the game again and go on.
+      setTimeout(() => reload(), 500);
+    },
+  });
+  page.stream = source;
+}
+
+async function reload() {
+  if (!page.game) return;
+  try { setGame(await api.game(page.game.id)); } catch (e) { showReason(e.message); }
+}
+
+async function sendMove(text) {
+  const game = page.game;
+  if (!game) return;
+  showReason('');
+  try {
+    const next = await api.move(game.id, text, game.ply);
+    setGame(next);
+  } catch (e) {
+    showReason(e.message);
+    render();  // the piece springs back
+  }
+}
+
+async function loadGame(id) {
+  $('setup').hidden = true;
+  $('play').hidden = false;
+  try {
+    setGame(await api.game(id));
+  } catch (e) {
+    $('status').textContent = e.message;
+  }
+}
+
+function wirePlay() {
+  $('move-now').addEventListener('click', () => page.game && api.stop(page.game.id).catch(() => {}));
+  $('hint').addEventListener('click', () => page.game && think('hint'));
+  $('analyse').addEventListener('click', () => page.game && think('analysis'));
+  $('takeback').addEventListener('click', async () => {
+    stopStream();
+    try { setGame(await api.takeback(page.game.id)); } catch (e) { showReason(e.message); }
+  });
+  $('flip').addEventListener('click', () => {
+    page.flipped = !page.flipped;
+    localStorage.setItem('tafl-flipped', page.flipped ? '1' : '0');
+    render();
+  });
+  $('resign').addEventListener('click', async () => {
+    if (!window.confirm(t('confirm_resign'))) return;
+    stopStream();
+    try { setGame(await api.resign(page.game.id)); } catch (e) { showReason(e.message); }
+  });
+  $('live').addEventListener('click', () => { page.viewing = null; render(); });
+  $('text-move').addEventListener('submit', (e) => {
+    e.preventDefault();
+    const text = $('move-input').value.trim();
+    if (text) { $('move-input').value = ''; sendMove(text); }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (!page.game || e.target.tagName === 'INPUT' || e.target.tagName === 'TEXTAREA') return;
+    if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
+      const ply = page.viewing ?? page.game.ply;
+      const next = Math.max(0, Math.min(page.game.ply, ply + (e.key === 'ArrowLeft' ? -1 : 1)));
+      page.viewing = next === page.game.ply ? null : next;
+      render();
+    }
+  });
+}
+
+// The new game's form.
+function fillSetup() {
+  const select = $('variant');
+  select.replaceChildren();
+  for (const v of page.variants) {
+    const option = document.createElement('option');
+    option.value = v.key;
+    option.textContent = `${v.name} (${v.size}x${v.size})`;
+    select.appendChild(option);
+  }
+  const custom = document.createElement('option');
+  custom.value = '';
+  custom.textContent = t('custom_rules');
+  select.appendChild(custom);
+  select.value = localStorage.getItem('tafl-variant') ?? 'tablut';
+  if (select.selectedIndex < 0) select.value = 'tablut';
+  const level = $('level');
+  level.replaceChildren();
+  page.levels.forEach((l, i) => {
+    const option = document.createElement('option');
+    option.value = String(i);
+    option.textContent = t(`level_${l.key}`);
+    level.appendChild(option);
+  });
+  level.value = localStorage.getItem('tafl-level') ?? '1';
+  describe();
+}
+
+function describe() {
+  const v = page.variants.find((x) => x.key === $('variant').value);
+  $('rules-label').hidden = !!v;
+  $('summary').textContent = v
+    ? `${v.summary} ${t('board_size', { n: v.size })} ${capital(t('first', { side: sideName(v.first) }))}`
+    : '';
+  const analysis = document.querySelector('input[name=mode]:checked').value === 'analysis';
+  $('play-options').hidden = analysis;
+}
+
+function wireSetup() {
+  $('variant').addEventListener('change', describe);
+  for (const radio of document.querySelectorAll('input[name=mode]')) radio.addEventListener('change', describe);
+  $('setup-form').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    $('setup-error').textContent = '';
+    const key = $('variant').value;
+    const request = {
+      mode: document.querySelector('input[name=mode]:checked').value,
+    };
+    if (key) request.variant = key; else request.rules = $('rules').value.trim();
+    if (request.mode === 'play') {
+      request.human = $('human').value;
+      request.level = parseInt($('level').value, 10);
+      const clock = $('clock').value;
+      if (clock) {
+        const [seconds, increment] = clock.split('+').map((n) => parseInt(n, 10));
+        request.clock_seconds = seconds;
+        request.increment_seconds = increment;
+      }
+    }
+    const setup = $('position').value.trim();
+    if (setup) {
+      if (setup.includes('[') || /\n\s*1\./.test(setup)) { request.otg = setup; delete request.variant; delete request.rules; }
+      else request.position = setup;
+    }
+    localStorage.setItem('tafl-variant', key);
+    localStorage.setItem('tafl-level', $('level').value);
+    try {
+      const game = await api.create(request);
+      window.history.pushState({}, '', `/g/${game.id}`);
+      $('setup').hidden = true;
+      $('play').hidden = false;
+      setGame(game);
+    } catch (err) {
+      $('setup-error').textContent = err.message;
+    }
+  });
+}
+
+async function main() {
+  const lang = $('lang');
+  lang.value = chooseLanguage(rememberedLanguage());
+  lang.addEventListener('change', () => {
+    chooseLanguage(lang.value);
+    if (page.variants.length) fillSetup();
+    render();
+  });
+  wirePlay();
+  wireSetup();
+  const match = /^\/g\/([0-9a-zA-Z]+)$/.exec(window.location.pathname);
+  if (match) {
+    await loadGame(match[1]);
+  } else {
+    $('setup').hidden = false;
+  }
+  const [variants, levels] = await Promise.all([api.variants(), api.levels()]);
+  page.variants = variants.variants;
+  page.levels = levels.levels;
+  fillSetup();
+  document.body.dataset.ready = '1';
+}
+
+window.addEventListener('popstate', () => window.location.reload());
+main();

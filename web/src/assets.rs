@@ -1,0 +1,73 @@
+//! The page's files, embedded in the binary: only these names are served, nothing from disk.
+
+use axum::extract::Path;
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+
+/// `(name, content type, bytes)` of every asset.
+const ASSETS: [(&str, &str, &[u8]); 6] = [
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/app.js"),
+    ),
+    (
+        "board.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/board.js"),
+    ),
+    (
+        "i18n.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/i18n.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/api.js"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_bytes!("../assets/style.css"),
+    ),
+    (
+        "favicon.svg",
+        "image/svg+xml",
+        include_bytes!("../assets/favicon.svg"),
+    ),
+];
+
+const INDEX: &str = include_str!("../assets/index.html");
+
+/// The page (`/` and each game's URL `/g/ID`): the script reads the game from the URL.
+pub async fn index() -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        INDEX,
+    )
+        .into_response()
+}
+
+/// One embedded asset by its name; any other name is a 404.
+pub async fn asset(Path(name): Path<String>) -> Response {
+    match ASSETS.iter().find(|(known, _, _)| *known == name) {
+        Some((_, kind, bytes)) => (
+            [
+                (header::CONTENT_TYPE, *kind),
+                (header::CACHE_CONTROL, "no-cache"),
+            ],
+            *bytes,
+        )
+            .into_response(),
+        None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+    }
+}
+
+/// The names of the embedded assets.
+pub fn names() -> impl Iterator<Item = &'static str> {
+    ASSETS.iter().map(|(name, _, _)| *name)
+}

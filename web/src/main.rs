@@ -1,0 +1,98 @@
+//! `tafl-web`: serves the page where a person plays the engine (docs/web.md).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use tafl_web::{AppState, Config, serve};
+
+/// Play tafl games against tafl-engine in a browser.
+#[derive(Parser)]
+#[command(version, about)]
+struct Options {
+    /// Address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// The SQLite file the games are kept in (created when missing).
+    #[arg(long, default_value = "tafl-web.sqlite")]
+    db: PathBuf,
+    /// Searches that run at once (default: the number of cores); others wait in a queue.
+    #[arg(long)]
+    searches: Option<usize>,
+    /// Transposition table of each search, in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+    /// Requests a second a game (or an address creating games) may send on average; 0: no limit.
+    #[arg(long, default_value_t = 10.0)]
+    rate: f64,
+    /// Requests sent at once before the rate applies.
+    #[arg(long, default_value_t = 30.0)]
+    burst: f64,
+}
+
+/// Connections that may wait to be accepted: more than the standard library's 128, so that a
+/// burst of new players (the load script starts 200 at once) is not dropped and retried a
+/// second later by their TCP stack.
+const BACKLOG: u32 = 1024;
+
+/// A listening socket on `address`, reusable at once after a restart.
+fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
+    let socket = if address.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(address)?;
+    socket.listen(BACKLOG)
+}
+
+fn main() -> ExitCode {
+    let options = Options::parse();
+    let mut config = Config::new(options.db.clone());
+    if let Some(searches) = options.searches {
+        config.searches = searches.max(1);
+    }
+    config.hash_mb = options.hash_mb.clamp(1, 1024);
+    config.rate = options.rate;
+    config.burst = options.burst.max(1.0);
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("tafl-web: cannot start the runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    runtime.block_on(async {
+        let state = match AppState::open(config) {
+            Ok(state) => state,
+            Err(error) => {
+                eprintln!("tafl-web: cannot open {}: {error}", options.db.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        let listener = match listen(options.listen) {
+            Ok(listener) => listener,
+            Err(error) => {
+                eprintln!("tafl-web: cannot listen on {}: {error}", options.listen);
+                return ExitCode::FAILURE;
+            }
+        };
+        let address = listener.local_addr().unwrap_or(options.listen);
+        println!(
+            "tafl-web: open http://{address}/ (games in {})",
+            options.db.display()
+        );
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        match serve(listener, state, shutdown).await {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(error) => {
+                eprintln!("tafl-web: {error}");
+                ExitCode::FAILURE
+            }
+        }
+    })
+}

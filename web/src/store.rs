@@ -1,0 +1,203 @@
+//! The games in SQLite: one row a game, one row a move. Every write is its own transaction,
+//! committed (WAL, `synchronous=FULL`) before the request that made it is answered, so a move
+//! that was acknowledged survives a `kill -9` or a power cut.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// The stored facts of a game, besides its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    /// The game's id (its URL).
+    pub id: String,
+    /// The rules string.
+    pub rules: String,
+    /// The start position's position string.
+    pub start: String,
+    /// `play` or `analysis`.
+    pub mode: String,
+    /// The person's side in a game against the engine (`attackers` or `defenders`).
+    pub human: Option<String>,
+    /// The engine's level (an index into the levels).
+    pub level: usize,
+    /// The side that resigned, if one did.
+    pub resigned: Option<String>,
+    /// The moves, first to last, as text (`e2-e4`).
+    pub moves: Vec<String>,
+    /// Each move's thinking time, in milliseconds (0 when no clock runs).
+    pub used_ms: Vec<u64>,
+    /// Each side's time at the start, in milliseconds, when the game has clocks.
+    pub clock_ms: Option<u64>,
+    /// Time added to a side's clock for each of its moves, in milliseconds.
+    pub increment_ms: u64,
+    /// The side that ran out of time, if one did.
+    pub flagged: Option<String>,
+}
+
+/// A connection to the games database.
+pub struct Store {
+    connection: Connection,
+}
+
+impl Store {
+    /// Opens (creating when needed) the database at `path`.
+    pub fn open(path: &Path) -> rusqlite::Result<Store> {
+        let connection = Connection::open(path)?;
+        connection.pragma_update(None, "journal_mode", "WAL")?;
+        connection.pragma_update(None, "synchronous", "FULL")?;
+        connection.busy_timeout(std::time::Duration::from_secs(5))?;
+        connection.execute_batch(
+            "CREATE TABLE IF NOT EXISTS games (
+                 id TEXT PRIMARY KEY,
+                 rules TEXT NOT NULL,
+                 start TEXT NOT NULL,
+                 mode TEXT NOT NULL,
+                 human TEXT,
+                 level INTEGER NOT NULL,
+                 resigned TEXT,
+                 created INTEGER NOT NULL DEFAULT (strftime('%s','now'))
+             );
+             CREATE TABLE IF NOT EXISTS moves (
+                 game TEXT NOT NULL REFERENCES games(id),
+                 ply INTEGER NOT NULL,
+                 move TEXT NOT NULL,
+                 PRIMARY KEY (game, ply)
+             ) WITHOUT ROWID;",
+        )?;
+        // Columns added after the first version: added to an older file, an error when
+        // they are there already (ignored).
+        for statement in [
+            "ALTER TABLE games ADD COLUMN clock_ms INTEGER",
+            "ALTER TABLE games ADD COLUMN increment_ms INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE games ADD COLUMN flagged TEXT",
+            "ALTER TABLE moves ADD COLUMN used_ms INTEGER NOT NULL DEFAULT 0",
+        ] {
+            let _ = connection.execute(statement, []);
+        }
+        Ok(Store { connection })
+    }
+
+    /// Stores a new game with the moves it already has (a game read from a record).
+    pub fn create(&mut self, row: &GameRow) -> rusqlite::Result<()> {
+        let transaction = self.connection.transaction()?;
+        transaction.execute(
+            "INSERT INTO games (id, rules, start, mode, human, level, resigned, clock_ms,
+                                increment_ms, flagged)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            params![
+                row.id,
+                row.rules,
+                row.start,
+                row.mode,
+                row.human,
+                row.level as i64,
+                row.resigned,
+                row.clock_ms.map(|ms| ms as i64),
+                row.increment_ms as i64,
+                row.flagged
+            ],
+        )?;
+        for (ply, text) in row.moves.iter().enumerate() {
+            transaction.execute(
+                "INSERT INTO moves (game, ply, move) VALUES (?1, ?2, ?3)",
+                params![row.id, ply as i64, text],
+            )?;
+        }
+        transaction.commit()
+    }
+
+    /// Adds the move played at `ply` (counted from 0), which took `used_ms` of its side's clock.
+    pub fn push_move(
+        &mut self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        used_ms: u64,
+    ) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "INSERT INTO moves (game, ply, move, used_ms) VALUES (?1, ?2, ?3, ?4)",
+            params![id, ply as i64, text, used_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Records that `side` ran out of time.
+    pub fn set_flagged(&mut self, id: &str, side: &str) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "UPDATE games SET flagged = ?2 WHERE id = ?1",
+            params![id, side],
+        )?;
+        Ok(())
+    }
+
+    /// Keeps only the first `plies` moves (a takeback).
+    pub fn truncate(&mut self, id: &str, plies: usize) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+            params![id, plies as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Records a resignation.
+    pub fn set_resigned(&mut self, id: &str, side: &str) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "UPDATE games SET resigned = ?2 WHERE id = ?1",
+            params![id, side],
+        )?;
+        Ok(())
+    }
+
+    /// The game with this id, if there is one.
+    pub fn load(&self, id: &str) -> rusqlite::Result<Option<GameRow>> {
+        let row = self
+            .connection
+            .query_row(
+                "SELECT id, rules, start, mode, human, level, resigned, clock_ms, increment_ms,
+                        flagged
+                 FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok(GameRow {
+                        id: r.get(0)?,
+                        rules: r.get(1)?,
+                        start: r.get(2)?,
+                        mode: r.get(3)?,
+                        human: r.get(4)?,
+                        level: usize::try_from(r.get::<_, i64>(5)?).unwrap_or(0),
+                        resigned: r.get(6)?,
+                        moves: Vec::new(),
+                        used_ms: Vec::new(),
+                        clock_ms: r
+                            .get::<_, Option<i64>>(7)?
+                            .map(|ms| u64::try_from(ms).unwrap_or(0)),
+                        increment_ms: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
+                        flagged: r.get(9)?,
+                    })
+                },
+            )
+            .optional()?;
+        let Some(mut row) = row else {
+            return Ok(None);
+        };
+        let mut statement = self
+            .connection
+            .prepare("SELECT move, used_ms FROM moves WHERE game = ?1 ORDER BY ply")?;
+        let moves: Vec<(String, i64)> = statement
+            .query_map(params![id], |r| Ok((r.get(0)?, r.get(1)?)))?
+            .collect::<rusqlite::Result<_>>()?;
+        for (text, used) in moves {
+            row.moves.push(text);
+            row.used_ms.push(u64::try_from(used).unwrap_or(0));
+        }
+        Ok(Some(row))
+    }
+
+    /// How many games are stored.
+    pub fn count_games(&self) -> rusqlite::Result<u64> {
+        self.connection
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
+            .map(|n| u64::try_from(n).unwrap_or(0))
+    }
+}

@@ -1,0 +1,733 @@
+//! The JSON API over HTTP against the real binary: every endpoint, every error, games played
+//! through it checked move for move against the library, and recovery after `kill -9`.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+
+use common::{Server, scratch};
+use serde_json::{Value, json};
+use tafl_engine::record::GameRecord;
+use tafl_engine::{AnyVariant, Board, Game, Move, position_string};
+
+/// The library's game beside the server's, on either grid.
+enum Oracle {
+    Narrow(Game),
+    Wide(Game<tafl_engine::Wide>),
+}
+
+impl Oracle {
+    fn new(rules: &str, start: Option<&str>) -> Oracle {
+        fn begin<B: Board>(v: &tafl_engine::Variant<B>, start: Option<&str>) -> Game<B> {
+            match start {
+                None => Game::new(v),
+                Some(text) => Game::from_position(
+                    position_string::parse(text, v.rules()).expect("the start reads"),
+                ),
+            }
+        }
+        match rules.parse::<AnyVariant>().expect("rules") {
+            AnyVariant::Narrow(v) => Oracle::Narrow(begin(&v, start)),
+            AnyVariant::Wide(v) => Oracle::Wide(begin(&v, start)),
+        }
+    }
+
+    fn play(&mut self, text: &str) {
+        fn go<B: Board>(game: &mut Game<B>, text: &str) {
+            let m: Move<B> = text.parse().expect("a move");
+            game.play(m).expect("the library plays the server's move");
+        }
+        match self {
+            Oracle::Narrow(g) => go(g, text),
+            Oracle::Wide(g) => go(g, text),
+        }
+    }
+
+    /// Position string, legal moves, result, captures of the last move.
+    fn view(&self) -> (String, BTreeSet<String>, Option<String>, Vec<String>) {
+        fn of<B: Board>(game: &Game<B>) -> (String, BTreeSet<String>, Option<String>, Vec<String>) {
+            let legal = if game.outcome().is_some() {
+                BTreeSet::new()
+            } else {
+                game.legal_moves().iter().map(|m| m.to_string()).collect()
+            };
+            let captures = game
+                .last_move()
+                .map(|(_, captured)| captured.into_iter().map(|s| s.to_string()).collect())
+                .unwrap_or_default();
+            (
+                position_string::write(game.position()),
+                legal,
+                game.outcome().map(|o| o.to_string()),
+                captures,
+            )
+        }
+        match self {
+            Oracle::Narrow(g) => of(g),
+            Oracle::Wide(g) => of(g),
+        }
+    }
+}
+
+fn legal_of(state: &Value) -> BTreeSet<String> {
+    state["legal"]
+        .as_object()
+        .expect("legal")
+        .iter()
+        .flat_map(|(from, targets)| {
+            targets
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |to| format!("{from}-{}", to.as_str().unwrap_or_default()))
+        })
+        .collect()
+}
+
+/// The server's state equals the library's game.
+fn assert_same(state: &Value, oracle: &Oracle) {
+    let (position, legal, result, captures) = oracle.view();
+    assert_eq!(state["position"], json!(position));
+    assert_eq!(legal_of(state), legal);
+    assert_eq!(state["result"]["text"].as_str().map(str::to_owned), result);
+    let served_captures: Vec<String> = state["moves"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(|m| {
+            m["captures"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|s| s.as_str().unwrap_or_default().to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(served_captures, captures);
+}
+
+fn start(name: &str, extra: &[&str]) -> Server {
+    let dir = scratch(name);
+    Server::start("127.0.0.1:0", &dir.join("games.sqlite"), extra)
+}
+
+/// Reads a think stream to its last event: (event name, data) of every event.
+fn stream(server: &Server, path: &str) -> Vec<(String, Value)> {
+    let response = ureq::get(&server.url(path))
+        .call()
+        .expect("the stream opens");
+    let mut events = Vec::new();
+    let mut name = String::new();
+    for line in BufReader::new(response.into_reader()).lines() {
+        let line = line.expect("a line");
+        if let Some(rest) = line.strip_prefix("event: ") {
+            name = rest.to_owned();
+        } else if let Some(rest) = line.strip_prefix("data: ") {
+            let data: Value = serde_json::from_str(rest).expect("JSON data");
+            let last = matches!(name.as_str(), "state" | "hint" | "analysis" | "failed");
+            events.push((name.clone(), data));
+            if last {
+                break;
+            }
+        }
+    }
+    events
+}
+
+struct Choices(u64);
+
+impl Choices {
+    fn pick(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_and_nothing_else() {
+    let server = start("assets", &[]);
+    for path in [
+        "/",
+        "/g/abc",
+        "/assets/app.js",
+        "/assets/board.js",
+        "/assets/style.css",
+    ] {
+        let response = ureq::get(&server.url(path)).call().expect(path);
+        assert_eq!(response.status(), 200, "{path}");
+    }
+    let html = ureq::get(&server.url("/"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(html.contains("<script type=\"module\" src=\"/assets/app.js\">"));
+    for path in [
+        "/assets/../Cargo.toml",
+        "/assets/..%2f..%2fCargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/etc/passwd",
+        "/assets/",
+        "/assets/index.html.bak",
+        "/web/assets/app.js",
+        "/Cargo.toml",
+    ] {
+        let (status, _) = server.call("GET", path, None);
+        assert_eq!(status, 404, "{path} must not be served");
+    }
+}
+
+#[test]
+fn variants_and_levels_list_every_built_in_game() {
+    let server = start("variants", &[]);
+    let variants = server.ok("GET", "/api/variants", None);
+    let keys: Vec<&str> = variants["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, AnyVariant::names().collect::<Vec<_>>());
+    for variant in variants["variants"].as_array().unwrap() {
+        assert!(variant["summary"].as_str().unwrap().len() > 40, "{variant}");
+        let game = AnyVariant::by_name(variant["key"].as_str().unwrap()).unwrap();
+        assert_eq!(variant["rules"], json!(game.to_string()));
+        assert!(matches!(
+            variant["first"].as_str(),
+            Some("attackers" | "defenders")
+        ));
+        // Each one can be started.
+        let (status, state) = server.call(
+            "POST",
+            "/api/games",
+            Some(&json!({"variant": variant["key"], "mode": "analysis"})),
+        );
+        assert_eq!(status, 201, "{state}");
+        assert_eq!(state["size"], variant["size"]);
+    }
+    let levels = server.ok("GET", "/api/levels", None);
+    let millis: Vec<u64> = levels["levels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["millis"].as_u64().unwrap())
+        .collect();
+    assert!(millis.windows(2).all(|w| w[0] < w[1]));
+    assert!(millis[0] <= 100 && *millis.last().unwrap() >= 10_000);
+    let status = server.ok("GET", "/api/status", None);
+    assert!(status["search_slots"].as_u64().unwrap() >= 1);
+}
+
+#[test]
+fn games_played_through_the_api_equal_the_librarys_move_for_move() {
+    let server = start("replay", &["--rate", "0"]);
+    let games = [
+        json!({"variant": "tablut", "mode": "analysis"}),
+        json!({"variant": "copenhagen", "mode": "analysis"}),
+        json!({"variant": "brandub", "mode": "analysis"}),
+        json!({"variant": "hnefatafl-org-copenhagen-13", "mode": "analysis"}),
+        json!({"rules": "dim:5 name:Tiny start:/1ttt1/5/t1K1t/5/1ttt1/", "mode": "analysis"}),
+        json!({"variant": "tablut", "mode": "analysis",
+               "position": "/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ d"}),
+    ];
+    let mut choices = Choices(0x1234_5678_9abc_def1);
+    for request in games {
+        let state = server.ok("POST", "/api/games", Some(&request));
+        let id = state["id"].as_str().unwrap().to_owned();
+        let mut oracle = Oracle::new(
+            state["rules"].as_str().unwrap(),
+            request["position"].as_str(),
+        );
+        assert_same(&state, &oracle);
+        for _ in 0..120 {
+            let state = server.ok("GET", &format!("/api/games/{id}"), None);
+            let legal: Vec<String> = legal_of(&state).into_iter().collect();
+            if legal.is_empty() {
+                assert!(state["result"].is_object());
+                break;
+            }
+            let text = &legal[choices.pick(legal.len())];
+            let ply = state["ply"].as_u64().unwrap();
+            let next = server.ok(
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&json!({"move": text, "ply": ply})),
+            );
+            oracle.play(text);
+            assert_same(&next, &oracle);
+            assert_eq!(next["ply"].as_u64().unwrap(), ply + 1);
+        }
+        // The record downloaded is the same game.
+        let record = ureq::get(&server.url(&format!("/api/games/{id}/otg")))
+            .call()
+            .unwrap()
+            .into_string()
+            .unwrap();
+        match &oracle {
+            Oracle::Narrow(game) => {
+                let read: GameRecord = record.parse().expect("the record reads");
+                assert_eq!(&read.game, game);
+            }
+            Oracle::Wide(game) => {
+                let read: GameRecord<tafl_engine::Wide> = record.parse().expect("the record reads");
+                assert_eq!(&read.game, game);
+            }
+        }
+        // And a game made from it starts where it ended.
+        let copy = server.ok(
+            "POST",
+            "/api/games",
+            Some(&json!({"otg": record, "mode": "analysis"})),
+        );
+        assert_eq!(
+            copy["position"],
+            server.ok("GET", &format!("/api/games/{id}"), None)["position"]
+        );
+    }
+}
+
+#[test]
+fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
+    let server = start("engine", &["--rate", "0"]);
+    let state = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "level": 0})),
+    );
+    let id = state["id"].as_str().unwrap().to_owned();
+    assert_eq!(state["engine_to_move"], json!(true));
+    // The person cannot move for the engine, nor ask it for a hint now.
+    let (status, body) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "e2-h2"})),
+    );
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (409, Some("not_your_turn"))
+    );
+    let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
+    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(names.contains(&"info"), "{names:?}");
+    assert_eq!(names.last(), Some(&"state"));
+    for (name, data) in &events {
+        if name == "info" {
+            let win = data["win"].as_f64().unwrap();
+            assert!((0.0..=100.0).contains(&win));
+            assert!(!data["pv"].as_array().unwrap().is_empty());
+        }
+    }
+    let (_, last) = events.last().unwrap();
+    let mut oracle = Oracle::new(state["rules"].as_str().unwrap(), None);
+    let engine_move = last["state"]["moves"][0]["move"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    oracle.play(&engine_move);
+    assert_same(&last["state"], &oracle);
+    assert_eq!(last["found"]["best"], json!(engine_move));
+    // A hint is one of the legal moves, and changes nothing.
+    let hint = stream(&server, &format!("/api/games/{id}/think?for=hint"));
+    let (name, found) = hint.last().unwrap();
+    assert_eq!(name, "hint");
+    let best = found["best"].as_str().unwrap();
+    let now = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert!(legal_of(&now).contains(best));
+    assert_eq!(now["ply"], json!(1));
+    // The person plays it; the engine answers; a takeback goes back to the person's turn.
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": best})),
+    );
+    let answer = stream(&server, &format!("/api/games/{id}/think?for=move"));
+    assert_eq!(answer.last().unwrap().1["state"]["ply"], json!(3));
+    let back = server.ok("POST", &format!("/api/games/{id}/takeback"), None);
+    assert_eq!(back["ply"], json!(1));
+    assert_eq!(back["to_move"], json!("defenders"));
+    assert_same(&back, &oracle);
+    // An analysis gives three lines, best first.
+    let analysis = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "copenhagen", "mode": "analysis"})),
+    );
+    let aid = analysis["id"].as_str().unwrap();
+    let lines = stream(&server, &format!("/api/games/{aid}/think?for=analysis"));
+    let (name, found) = lines.last().unwrap();
+    assert_eq!(name, "analysis");
+    let lines = found["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 3);
+    let firsts: BTreeSet<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3, "three different first moves");
+    assert!(
+        lines
+            .windows(2)
+            .all(|w| w[0]["score"].as_i64() >= w[1]["score"].as_i64())
+    );
+    // Move now: nothing to stop when nothing runs.
+    assert_eq!(
+        server.ok("POST", &format!("/api/games/{id}/stop"), None)["stopped"],
+        json!(false)
+    );
+    // Resign ends the game in words.
+    let resigned = server.ok("POST", &format!("/api/games/{id}/resign"), None);
+    assert_eq!(resigned["resigned"], json!("defenders"));
+    assert_eq!(resigned["finished"], json!(true));
+    assert_eq!(resigned["legal"], json!({}));
+    let (status, _) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": best})),
+    );
+    assert_eq!(status, 409);
+}
+
+#[test]
+fn bad_requests_get_clear_errors_and_change_nothing() {
+    let server = start("errors", &["--rate", "0"]);
+    // Unknown games.
+    for (method, path) in [
+        ("GET", "/api/games/0123456789abcdef"),
+        ("POST", "/api/games/0123456789abcdef/moves"),
+        ("POST", "/api/games/0123456789abcdef/takeback"),
+        ("GET", "/api/games/0123456789abcdef/think"),
+        ("GET", "/api/games/0123456789abcdef/otg"),
+        ("GET", "/api/games/..%2f..%2fetc/otg"),
+        ("GET", "/api/nothing"),
+    ] {
+        let body = (method == "POST").then(|| json!({"move": "e2-e4"}));
+        let (status, answer) = server.call(method, path, body.as_ref());
+        assert_eq!(status, 404, "{method} {path}: {answer}");
+        assert_eq!(answer["error"], json!("not_found"));
+    }
+    let state = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "mode": "analysis"})),
+    );
+    let id = state["id"].as_str().unwrap().to_owned();
+    let path = format!("/api/games/{id}/moves");
+    // Illegal moves: the rule's reason, the game unchanged.
+    for (text, reason) in [
+        ("e1-e3", "blocked"),
+        ("a1-a2", "no piece"),
+        ("d1-e2", "rank or a file"),
+        ("e1-e1", ""),
+        ("z9-z10", ""),
+        ("hello", "not a move"),
+    ] {
+        let (status, answer) = server.call("POST", &path, Some(&json!({"move": text})));
+        assert_eq!(status, 422, "{text}: {answer}");
+        assert_eq!(answer["error"], json!("illegal_move"));
+        let message = answer["message"].as_str().unwrap();
+        assert!(message.contains(reason), "{text}: {message}");
+        assert_eq!(server.ok("GET", &format!("/api/games/{id}"), None), state);
+    }
+    // A stale ply is refused.
+    let (status, _) = server.call("POST", &path, Some(&json!({"move": "e2-h2", "ply": 4})));
+    assert_eq!(status, 409);
+    // Malformed JSON, wrong fields: 400.
+    for body in [
+        "{",
+        "[1,2]",
+        "{\"move\": 3}",
+        "{\"mvoe\": \"e2-h2\"}",
+        "\u{0}",
+    ] {
+        let result = ureq::post(&server.url(&path))
+            .set("content-type", "application/json")
+            .send_string(body);
+        let status = match result {
+            Ok(r) => r.status(),
+            Err(ureq::Error::Status(code, _)) => code,
+            Err(e) => panic!("{e}"),
+        };
+        assert_eq!(status, 400, "{body:?}");
+    }
+    // A body over 64 KiB: 413.
+    let big = format!("{{\"move\": \"{}\"}}", "x".repeat(70 * 1024));
+    let status = match ureq::post(&server.url(&path))
+        .set("content-type", "application/json")
+        .send_string(&big)
+    {
+        Ok(r) => r.status(),
+        Err(ureq::Error::Status(code, _)) => code,
+        Err(e) => panic!("{e}"),
+    };
+    assert_eq!(status, 413);
+    assert_eq!(server.ok("GET", &format!("/api/games/{id}"), None), state);
+    // Bad new games: 422 with the reason.
+    for (request, code) in [
+        (json!({"variant": "chess"}), "unknown_variant"),
+        (json!({"rules": "dim:21 start:/21/"}), "bad_rules"),
+        (json!({"rules": "dim:9 nonsense"}), "bad_rules"),
+        (json!({"variant": "tablut", "human": "kings"}), "bad_side"),
+        (json!({"variant": "tablut", "level": 99}), "bad_level"),
+        (
+            json!({"variant": "tablut", "position": "/9/ a"}),
+            "bad_position",
+        ),
+        (json!({"otg": "[rules:dim:9]\n\n1. z1-z2"}), "bad_record"),
+        (json!({"variant": "tablut", "mode": "blitz"}), "bad_mode"),
+    ] {
+        let (status, answer) = server.call("POST", "/api/games", Some(&request));
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some(code)),
+            "{request}: {answer}"
+        );
+        assert!(!answer["message"].as_str().unwrap().is_empty());
+    }
+    let (status, _) = server.call("GET", &format!("/api/games/{id}/think?for=dance"), None);
+    assert_eq!(status, 422);
+}
+
+#[test]
+fn a_client_sending_too_fast_gets_429() {
+    let server = start("rate", &["--rate", "2", "--burst", "5"]);
+    let state = server.ok("POST", "/api/games", Some(&json!({"variant": "tablut"})));
+    let id = state["id"].as_str().unwrap().to_owned();
+    let statuses: Vec<u16> = (0..20)
+        .map(|_| server.call("GET", &format!("/api/games/{id}"), None).0)
+        .collect();
+    assert!(statuses[..5].iter().all(|&s| s == 200), "{statuses:?}");
+    assert!(statuses.contains(&429), "{statuses:?}");
+    let (status, answer) = server.call("GET", &format!("/api/games/{id}"), None);
+    assert_eq!((status, answer["error"].as_str()), (429, Some("too_fast")));
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    assert_eq!(server.call("GET", &format!("/api/games/{id}"), None).0, 200);
+}
+
+#[test]
+fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
+    let dir = scratch("restart");
+    let db = dir.join("games.sqlite");
+    let mut server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    let mut ids = Vec::new();
+    let mut choices = Choices(0xdead_beef_cafe_f00d);
+    for variant in ["tablut", "copenhagen", "hnefatafl-org-copenhagen-13"] {
+        let state = server.ok(
+            "POST",
+            "/api/games",
+            Some(&json!({"variant": variant, "mode": "analysis"})),
+        );
+        let id = state["id"].as_str().unwrap().to_owned();
+        for _ in 0..9 {
+            let now = server.ok("GET", &format!("/api/games/{id}"), None);
+            let legal: Vec<String> = legal_of(&now).into_iter().collect();
+            if legal.is_empty() {
+                break;
+            }
+            server.ok(
+                "POST",
+                &format!("/api/games/{id}/moves"),
+                Some(&json!({"move": legal[choices.pick(legal.len())]})),
+            );
+        }
+        server.ok("POST", &format!("/api/games/{id}/takeback"), None);
+        let acknowledged = server.ok("GET", &format!("/api/games/{id}"), None);
+        ids.push((id, acknowledged));
+    }
+    let resigned = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "brandub", "human": "attackers"})),
+    );
+    let resigned_id = resigned["id"].as_str().unwrap().to_owned();
+    server.ok("POST", &format!("/api/games/{resigned_id}/resign"), None);
+    server.kill();
+    let mut server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    for (id, acknowledged) in &ids {
+        let after = server.ok("GET", &format!("/api/games/{id}"), None);
+        assert_eq!(&after, acknowledged, "game {id} after kill -9");
+        let legal: Vec<String> = legal_of(&after).into_iter().collect();
+        server.ok(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": legal[0]})),
+        );
+    }
+    let after = server.ok("GET", &format!("/api/games/{resigned_id}"), None);
+    assert_eq!(after["resigned"], json!("attackers"));
+    server.kill();
+}
+
+/// An open think stream: dropping it hangs up.
+type Open = BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>;
+
+/// Reads a think stream until the event `until`, and keeps it open.
+fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value)>, Open) {
+    let response = ureq::get(&server.url(path))
+        .call()
+        .expect("the stream opens");
+    let mut events = Vec::new();
+    let mut name = String::new();
+    let mut reader: Open = BufReader::new(response.into_reader());
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).expect("a line") == 0 {
+            break;
+        }
+        let line = line.trim_end();
+        if let Some(rest) = line.strip_prefix("event: ") {
+            name = rest.to_owned();
+        } else if let Some(rest) = line.strip_prefix("data: ") {
+            events.push((name.clone(), serde_json::from_str(rest).expect("JSON")));
+            if name == until {
+                break;
+            }
+        }
+    }
+    (events, reader)
+}
+
+fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !ready() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "waited too long for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
+    let server = start("queue", &["--rate", "0", "--searches", "1"]);
+    let slow = |variant: &str| {
+        let state = server.ok(
+            "POST",
+            "/api/games",
+            // The strongest level: 20 s a move, longer than this test waits.
+            Some(&json!({"variant": variant, "human": "defenders", "level": 5})),
+        );
+        state["id"].as_str().unwrap().to_owned()
+    };
+    let (first, second) = (slow("tablut"), slow("copenhagen"));
+    let status = |key: &str| server.ok("GET", "/api/status", None)[key].as_u64().unwrap();
+    let (running, first_stream) = stream_until(
+        &server,
+        &format!("/api/games/{first}/think?for=move"),
+        "started",
+    );
+    assert!(running.iter().any(|(n, _)| n == "started"));
+    assert_eq!(status("searches_running"), 1);
+    // The second waits, first in the queue, while the first runs.
+    let (waiting, second_stream) = stream_until(
+        &server,
+        &format!("/api/games/{second}/think?for=move"),
+        "queue",
+    );
+    assert_eq!(waiting[0].1["place"], json!(1));
+    assert_eq!(status("searches_waiting"), 1);
+    drop(second_stream);
+    wait_for("the second page's search to leave the queue", || {
+        status("searches_waiting") == 0
+    });
+    assert_eq!(status("searches_running"), 1);
+    drop(first_stream);
+    // Both pages hung up: the running search is stopped, the waiting one left the queue, well
+    // before the 20 s of the level.
+    wait_for("the searches to stop", || {
+        status("searches_running") == 0 && status("searches_waiting") == 0
+    });
+    // Nothing was played for a page that left.
+    assert_eq!(
+        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
+        json!(0)
+    );
+    // "Move now" makes the engine play at once.
+    std::thread::scope(|scope| {
+        let thinking =
+            scope.spawn(|| stream(&server, &format!("/api/games/{first}/think?for=move")));
+        wait_for("the search", || status("searches_running") == 1);
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        let started = std::time::Instant::now();
+        assert_eq!(
+            server.ok("POST", &format!("/api/games/{first}/stop"), None)["stopped"],
+            json!(true)
+        );
+        let events = thinking.join().unwrap();
+        assert_eq!(events.last().unwrap().0, "state");
+        assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    });
+    assert_eq!(
+        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
+        json!(1)
+    );
+}
+
+#[test]
+fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
+    let dir = scratch("clock");
+    let db = dir.join("games.sqlite");
+    let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    // A 2 s clock with 1 s a move: the person (the attackers, who move first) plays at once.
+    let state = server.ok(
+        "POST",
+        "/api/games",
+        Some(
+            &json!({"variant": "tablut", "human": "attackers", "level": 0,
+                     "clock_seconds": 2, "increment_seconds": 1}),
+        ),
+    );
+    let id = state["id"].as_str().unwrap().to_owned();
+    assert_eq!(state["clock"]["running"], json!("attackers"));
+    assert_eq!(state["clock"]["defenders"], json!(2000));
+    let moved = server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "e2-h2"})),
+    );
+    let attackers = moved["clock"]["attackers"].as_i64().unwrap();
+    assert!(
+        (2500..=3000).contains(&attackers),
+        "2 s, less a moment, plus 1 s: {attackers}"
+    );
+    assert_eq!(moved["clock"]["running"], json!("defenders"));
+    // The engine plays within its clock.
+    let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
+    let after = &events.last().unwrap().1["state"];
+    assert_eq!(after["ply"], json!(2));
+    let defenders = after["clock"]["defenders"].as_i64().unwrap();
+    assert!((1000..=3000).contains(&defenders), "{defenders}");
+    // The times taken are stored: after kill -9 the side not to move has the same time.
+    drop(server);
+    let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    let back = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(back["clock"]["defenders"], json!(defenders));
+    // The person does not move: after their time the game is lost on time.
+    std::thread::sleep(std::time::Duration::from_millis(
+        u64::try_from(attackers).unwrap() + 300,
+    ));
+    let over = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(over["flagged"], json!("attackers"));
+    assert_eq!(over["finished"], json!(true));
+    assert_eq!(over["result"]["reason"], json!("time"));
+    assert_eq!(over["result"]["winner"], json!("defenders"));
+    assert_eq!(over["legal"], json!({}));
+    let (status, _) = server.call(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "h2-h3"})),
+    );
+    assert_eq!(status, 409);
+    // Bad clocks are refused.
+    for request in [
+        json!({"variant": "tablut", "clock_seconds": 0}),
+        json!({"variant": "tablut", "clock_seconds": 100_000}),
+        json!({"variant": "tablut", "clock_seconds": 60, "increment_seconds": 1000}),
+        json!({"variant": "tablut", "mode": "analysis", "clock_seconds": 60}),
+    ] {
+        let (status, answer) = server.call("POST", "/api/games", Some(&request));
+        assert_eq!(
+            (status, answer["error"].as_str()),
+            (422, Some("bad_clock")),
+            "{request}"
+        );
+    }
+}

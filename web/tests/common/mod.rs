@@ -1,0 +1,100 @@
+//! What the web tests share: the server binary started on a free port with a database of its
+//! own, and JSON requests to it.
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use serde_json::Value;
+
+/// The `tafl-web` binary running on loopback.
+pub struct Server {
+    pub child: Child,
+    pub address: String,
+    pub db: PathBuf,
+}
+
+/// A fresh directory for one test's database.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("web-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("the target directory is writable");
+    dir
+}
+
+impl Server {
+    /// Starts the server on `listen` (`127.0.0.1:0` for any free port) with `db` and `extra`
+    /// options, and waits for the line that gives its address.
+    pub fn start(listen: &str, db: &Path, extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-web"))
+            .args(["--listen", listen, "--db"])
+            .arg(db)
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("the tafl-web binary starts");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .expect("the server prints its address");
+        let address = line
+            .split("http://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server {
+            child,
+            address,
+            db: db.to_owned(),
+        }
+    }
+
+    /// `http://ADDRESS` + `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.address)
+    }
+
+    /// Kills the server at once (SIGKILL): nothing is flushed or closed.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// A request with an optional JSON body: the status and the JSON answer (Null if none).
+    pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
+        let request = ureq::request(method, &self.url(path));
+        let result = match body {
+            Some(body) => request.send_json(body.clone()),
+            None => request.call(),
+        };
+        let response = match result {
+            Ok(response) => response,
+            Err(ureq::Error::Status(_, response)) => response,
+            Err(error) => panic!("{method} {path}: {error}"),
+        };
+        let status = response.status();
+        let text = response.into_string().unwrap_or_default();
+        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// A request that must succeed: its JSON answer.
+    pub fn ok(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
+        let (status, value) = self.call(method, path, body);
+        assert!(
+            (200..300).contains(&status),
+            "{method} {path}: {status} {value}"
+        );
+        value
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
