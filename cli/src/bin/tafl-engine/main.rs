@@ -8,7 +8,6 @@
 
 mod challenge;
 mod hnefatafl_org;
-mod json;
 mod remote;
 
 use std::sync::Arc;
@@ -36,13 +35,6 @@ Then type 'help', or let an OTEP host (OpenTafl) talk to it.
 'tablut-challenge' plays in the Tablut Challenge's server instead (its options:
 'tafl-engine tablut-challenge --help'); 'hnefatafl-org' on a hnefatafl.org server
 ('tafl-engine hnefatafl-org --help').";
-
-/// A subcommand's exit status for a command line it could not take: its message on stderr, 0
-/// for the usage itself (`--help`), 2 for a bad command line.
-fn refused(message: &str, usage: &str) -> i32 {
-    eprintln!("{message}");
-    if message == usage { 0 } else { 2 }
-}
 
 /// Reads the command line; `Err` holds the message for stderr.
 fn options(args: impl Iterator<Item = String>) -> Result<SessionOptions, String> {
