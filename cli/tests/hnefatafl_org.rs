@@ -203,6 +203,19 @@ impl Server {
         }
     }
 
+    /// [`Server::start`] with the client under a limit of one process for its user (it can
+    /// start no thread); `None` where `prlimit` is missing.
+    #[cfg(target_os = "linux")]
+    fn start_without_threads(args: &[&str]) -> Option<Server> {
+        let mut all = vec!["--movetime", MOVE_TIME_MS, "--hash", "4"];
+        all.extend_from_slice(args);
+        let client = ClientProcess::start_without_threads("hnefatafl-org", &all, PATIENCE)?;
+        Some(Server {
+            stderr: client.stderr.clone(),
+            client,
+        })
+    }
+
     /// Accepts the client's next connection.
     fn accept(&mut self) -> Connection {
         let stream = self.client.accept();
@@ -420,6 +433,32 @@ fn after_a_dropped_connection_it_logs_in_again_and_resumes() {
     let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
     assert!(stderr.contains("attacker won"), "{stderr}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn under_a_limit_of_one_process_it_still_plays() {
+    // The client searches on its own thread when the system will not start another (it used to
+    // panic, "failed to spawn thread", exit 101, at the first request for a move).
+    let Some(mut server) = Server::start_without_threads(&["--user", "ai-test", "--games", "1"])
+    else {
+        eprintln!("no prlimit here: not run");
+        return;
+    };
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(6, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(6);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 6 defender_wins");
+    let stderr = server.finished();
+    assert!(stderr.contains("game 6 over after 4 moves"), "{stderr}");
 }
 
 #[test]
