@@ -548,6 +548,54 @@ fn a_refused_login_ends_the_client() {
     assert!(server.stderr.text().contains("refuses the login"));
 }
 
+#[test]
+fn the_empty_password_can_be_said_and_is_sent_as_it_is() {
+    // `--password ""` was refused ("--password needs a value") though empty is the default.
+    let mut server = Server::start(&["--user", "ai-test", "--password", ""]);
+    let mut connection = server.accept();
+    let login = connection.expect("32d9a140 login", &server.stderr);
+    // (The fake server's lines are read without the white space at their end.)
+    assert_eq!(login, "32d9a140 login ai-test");
+    connection.send("? login multiple_possible_errors wrong_password");
+    let status = server.exit();
+    assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
+}
+
+#[test]
+fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg("hnefatafl-org")
+            .args(args)
+            .output()
+            .expect("the client runs")
+    };
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--user",
+        "--password",
+        "--new-game",
+        "--join-any",
+        "--games",
+        "--time",
+    ] {
+        assert!(text.contains(flag), "{flag} in {text}");
+    }
+    for args in [
+        &["--user", "ai-x", "--frob"][..],
+        &[],
+        &["--user", "ai-x", "--size", "9"],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains("try '--help'"), "{stderr}");
+    }
+}
+
 /// The 13x13 start as the server writes it, by hand (the fake server writes its own from the
 /// library's variant: the two must agree).
 const START_13: &str =
