@@ -203,6 +203,19 @@ impl Server {
         }
     }
 
+    /// [`Server::start`] with the client under a limit of one process for its user (it can
+    /// start no thread); `None` where `prlimit` is missing.
+    #[cfg(target_os = "linux")]
+    fn start_without_threads(args: &[&str]) -> Option<Server> {
+        let mut all = vec!["--movetime", MOVE_TIME_MS, "--hash", "4"];
+        all.extend_from_slice(args);
+        let client = ClientProcess::start_without_threads("hnefatafl-org", &all, PATIENCE)?;
+        Some(Server {
+            stderr: client.stderr.clone(),
+            client,
+        })
+    }
+
     /// Accepts the client's next connection.
     fn accept(&mut self) -> Connection {
         let stream = self.client.accept();
@@ -423,6 +436,32 @@ fn after_a_dropped_connection_it_logs_in_again_and_resumes() {
 }
 
 #[test]
+#[cfg(target_os = "linux")]
+fn under_a_limit_of_one_process_it_still_plays() {
+    // The client searches on its own thread when the system will not start another (it used to
+    // panic, "failed to spawn thread", exit 101, at the first request for a move).
+    let Some(mut server) = Server::start_without_threads(&["--user", "ai-test", "--games", "1"])
+    else {
+        eprintln!("no prlimit here: not run");
+        return;
+    };
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(6, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(6);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 6 defender_wins");
+    let stderr = server.finished();
+    assert!(stderr.contains("game 6 over after 4 moves"), "{stderr}");
+}
+
+#[test]
 fn it_waits_when_the_record_says_it_is_not_its_turn() {
     let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
     let (mut connection, _) = server.logged_in();
@@ -507,6 +546,54 @@ fn a_refused_login_ends_the_client() {
     let status = server.exit();
     assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
     assert!(server.stderr.text().contains("refuses the login"));
+}
+
+#[test]
+fn the_empty_password_can_be_said_and_is_sent_as_it_is() {
+    // `--password ""` was refused ("--password needs a value") though empty is the default.
+    let mut server = Server::start(&["--user", "ai-test", "--password", ""]);
+    let mut connection = server.accept();
+    let login = connection.expect("32d9a140 login", &server.stderr);
+    // (The fake server's lines are read without the white space at their end.)
+    assert_eq!(login, "32d9a140 login ai-test");
+    connection.send("? login multiple_possible_errors wrong_password");
+    let status = server.exit();
+    assert_eq!(status.code(), Some(1), "{}", server.stderr.text());
+}
+
+#[test]
+fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg("hnefatafl-org")
+            .args(args)
+            .output()
+            .expect("the client runs")
+    };
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--user",
+        "--password",
+        "--new-game",
+        "--join-any",
+        "--games",
+        "--time",
+    ] {
+        assert!(text.contains(flag), "{flag} in {text}");
+    }
+    for args in [
+        &["--user", "ai-x", "--frob"][..],
+        &[],
+        &["--user", "ai-x", "--size", "9"],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains("try '--help'"), "{stderr}");
+    }
 }
 
 /// The 13x13 start as the server writes it, by hand (the fake server writes its own from the
@@ -894,6 +981,141 @@ fn a_move_lost_with_the_connection_is_sent_again_after_the_login() {
     let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
     assert!(stderr.contains("game 12 over after 1 moves"), "{stderr}");
+}
+
+/// The games of `initialize_display` as the server sends them at login.
+fn initial_display(games: &[String]) -> String {
+    format!(
+        "= initialize_display ([{}],Users({{}}),false,false)",
+        games.join(",")
+    )
+}
+
+#[test]
+fn after_a_restart_before_its_game_began_it_joins_again_and_plays() {
+    // The client asked to join a game; the server dies before the game begins. The restarted
+    // server counts its games from 0 again, and the opponent offers a game again with the id
+    // the client asked for before: the client must ask again (it used to only ping).
+    let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    connection.send(&initial_display(&[listed_game(0, None, Some("human"), 11)]));
+    connection.expect("join_game_pending 0", &server.stderr);
+    drop(connection);
+    let (mut connection, _) = server.logged_in();
+    connection.send(&initial_display(&[listed_game(0, None, Some("human"), 11)]));
+    connection.expect("join_game_pending 0", &server.stderr);
+    connection.send("= join_game ai-test human unrated UnTimed 11");
+    let mut table = Table::new(0, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(60);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 0 defender_wins");
+    let stderr = server.finished();
+    assert!(stderr.contains("connection lost"), "{stderr}");
+    assert!(
+        stderr.contains("game 0 over after 4 moves: defender won"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("done: 1 games played"), "{stderr}");
+}
+
+#[test]
+fn after_a_restart_that_lost_its_game_it_offers_again_and_plays() {
+    // The client's game is under way when the server dies; the restarted server has lost it
+    // (it does not ask for it at the new login). The client must forget it and offer a game
+    // again (it used to only ping, its `--games 1` never reached).
+    let mut server = Server::start(&[
+        "--user",
+        "ai-test",
+        "--new-game",
+        "attacker",
+        "--games",
+        "1",
+    ]);
+    let (mut connection, _) = server.logged_in();
+    connection.expect("new_game", &server.stderr);
+    connection.send("= new_game 1");
+    connection.send("= challenge_requested 1");
+    connection.expect("join_game 1", &server.stderr);
+    connection.send("= join_game ai-test human unrated UnTimed 11");
+    let mut table = Table::new(1, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game");
+    drop(connection);
+    let (mut connection, _) = server.logged_in();
+    let offer = connection.expect("new_game", &server.stderr);
+    assert!(offer.contains(r#""role":"Attacker""#), "{offer}");
+    connection.send("= new_game 1");
+    connection.send("= challenge_requested 1");
+    connection.expect("join_game 1", &server.stderr);
+    connection.send("= join_game ai-test human unrated UnTimed 11");
+    let mut table = Table::new(1, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(61);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 1 attacker_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 1: the server no longer has it after the new login"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("game 1 over after 4 moves: attacker won"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("done: 1 games played"), "{stderr}");
+}
+
+#[test]
+fn after_a_restart_mid_game_with_join_any_it_joins_the_game_offered_again() {
+    // As the issue saw it on the real server: both players' game is lost with the server, the
+    // opponent (restarted too) offers again, and the client joins.
+    let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    connection.send(&initial_display(&[listed_game(3, Some("human"), None, 7)]));
+    connection.expect("join_game_pending 3", &server.stderr);
+    connection.send("= join_game human ai-test unrated UnTimed 7");
+    let mut table = Table::new(3, "human", "ai-test", Variant::hnefatafl_org_brandubh());
+    // On 7x7 the defenders move first.
+    client_move(&server, &mut connection, &mut table, Side::Defenders);
+    connection.send("= game");
+    drop(connection);
+    let (mut connection, _) = server.logged_in();
+    // The list comes at login, before the answer to the client's ping: the client joins from
+    // it once it knows its game is gone.
+    connection.send(&initial_display(&[listed_game(0, Some("human"), None, 7)]));
+    connection.expect("join_game_pending 0", &server.stderr);
+    connection.send("= join_game human ai-test unrated UnTimed 7");
+    let mut table = Table::new(0, "human", "ai-test", Variant::hnefatafl_org_brandubh());
+    let mut random = Lcg(62);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Defenders,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 0 defender_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 3: the server no longer has it"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("game 0 over after 4 moves"), "{stderr}");
+    assert!(stderr.contains("done: 1 games played"), "{stderr}");
 }
 
 #[test]

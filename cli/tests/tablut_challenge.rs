@@ -87,7 +87,11 @@ impl Match {
     /// Starts the client with `tablut-challenge`, `--port <port>` and `args`, accepts its
     /// connection and reads its name.
     fn start(args: &[&str]) -> Match {
-        let mut client = ClientProcess::start("tablut-challenge", args, PATIENCE);
+        Match::connected(ClientProcess::start("tablut-challenge", args, PATIENCE))
+    }
+
+    /// Accepts the connection of a client started, and reads its name.
+    fn connected(mut client: ClientProcess) -> Match {
         let stream = client.accept();
         let mut game = Match {
             client,
@@ -320,6 +324,80 @@ fn a_connection_closed_mid_game_ends_the_client_with_a_clear_message() {
         "{stderr}"
     );
     assert!(stderr.contains(&format!("our move {m}")), "{stderr}");
+}
+
+#[test]
+#[cfg(target_os = "linux")]
+fn under_a_limit_of_one_process_it_still_answers_within_its_move_time() {
+    // The client searches on its own thread when the system will not start another (it used to
+    // panic, "failed to spawn thread", exit 101, at the first request for a move).
+    let args = args("white", MOVE_TIME_MS);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let Some(client) = ClientProcess::start_without_threads("tablut-challenge", &args, PATIENCE)
+    else {
+        eprintln!("no prlimit here: not run");
+        return;
+    };
+    let mut game_match = Match::connected(client);
+    let mut position = variant().start();
+    game_match.send_state(&position);
+    let asked = Instant::now();
+    let m = game_match.recv_move(Side::Defenders);
+    let took = asked.elapsed();
+    assert!(position.is_legal(m), "{m}");
+    assert!(
+        took < Duration::from_millis(MOVE_TIME_MS + 2000),
+        "{took:?}"
+    );
+    position.play(m).unwrap();
+    let mut moves = position.legal_moves().to_vec();
+    moves.sort();
+    position.play(moves[0]).unwrap();
+    game_match.send_state(&position);
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(position.is_legal(m), "{m}");
+    let (status, stderr) = game_match.finish_after_close();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the server closed the connection before the game ended"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg("tablut-challenge")
+            .args(args)
+            .output()
+            .expect("the client runs")
+    };
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "<white|black>",
+        "--host",
+        "--port",
+        "--name",
+        "--movetime",
+        "--timeout",
+    ] {
+        assert!(text.contains(flag), "{flag} in {text}");
+    }
+    for args in [
+        &["white", "--frob"][..],
+        &[],
+        &["red"],
+        &["white", "--port", "0"],
+    ] {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains("try '--help'"), "{stderr}");
+    }
 }
 
 #[test]

@@ -34,21 +34,66 @@ impl ClientProcess {
     /// Starts `tafl-engine <subcommand> --port <port>` and `args` (which come after, so that a
     /// flag in them replaces an earlier one). `patience` bounds every wait.
     pub fn start(subcommand: &str, args: &[&str], patience: Duration) -> ClientProcess {
+        let program = env!("CARGO_BIN_EXE_tafl-engine");
+        ClientProcess::start_program(program, &[], subcommand, args, patience, |_| {})
+    }
+
+    /// [`ClientProcess::start`] under a limit of one process for the client's user, as
+    /// `prlimit --nproc=1` sets it (`RLIMIT_NPROC`): the client can start no thread at all.
+    /// Root ignores that limit, so a test run as root runs the client as the user `nobody`
+    /// (65534; cargo's target folder is readable by all). `None` where `prlimit` (util-linux)
+    /// is missing.
+    #[cfg(target_os = "linux")]
+    pub fn start_without_threads(
+        subcommand: &str,
+        args: &[&str],
+        patience: Duration,
+    ) -> Option<ClientProcess> {
+        use std::os::unix::process::CommandExt;
+        let prlimit = ["/usr/bin/prlimit", "/bin/prlimit"]
+            .into_iter()
+            .find(|path| std::path::Path::new(path).exists())?;
+        Some(ClientProcess::start_program(
+            prlimit,
+            &["--nproc=1", "--", env!("CARGO_BIN_EXE_tafl-engine")],
+            subcommand,
+            args,
+            patience,
+            |command| {
+                if rustix::process::getuid().is_root() {
+                    command.uid(65534).gid(65534);
+                }
+            },
+        ))
+    }
+
+    /// `program` with `before` and the client's arguments, set up by `configure` before it
+    /// starts.
+    fn start_program(
+        program: &str,
+        before: &[&str],
+        subcommand: &str,
+        args: &[&str],
+        patience: Duration,
+        configure: impl FnOnce(&mut Command),
+    ) -> ClientProcess {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
         let port = listener
             .local_addr()
             .expect("an address")
             .port()
             .to_string();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+        let mut command = Command::new(program);
+        command
+            .args(before)
             .arg(subcommand)
             .args(["--port", &port])
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("the client starts");
+            .stderr(Stdio::piped());
+        configure(&mut command);
+        let mut child = command.spawn().expect("the client starts");
         let stderr = Stderr::default();
         let mut pipe = child.stderr.take().expect("piped stderr");
         let collected = stderr.clone();

@@ -9,7 +9,6 @@
 
 mod challenge;
 mod hnefatafl_org;
-mod json;
 mod remote;
 
 use std::path::PathBuf;
@@ -234,9 +233,3 @@ fn exit_code(status: i32) -> ExitCode {
     ExitCode::from(u8::try_from(status).unwrap_or(1))
 }
 
-/// A client's exit status for a command line it could not take: its message on stderr, 0 for
-/// the usage itself (`--help`), 2 for a bad command line.
-fn refused(message: &str, usage: &str) -> i32 {
-    eprintln!("{message}");
-    if message == usage { 0 } else { 2 }
-}

@@ -3,7 +3,7 @@
 
 use std::net::{TcpStream, ToSocketAddrs};
 use std::sync::mpsc;
-use std::thread;
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use tafl_engine::search::{Limits, SearchResult, Searcher};
@@ -36,30 +36,57 @@ pub fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
 /// Searches `game` for at most `budget`, with `lines` principal variations (more than one when
 /// some moves must be avoided); a watchdog stops the search if it has not stopped by itself
 /// shortly after. Either grid: one searcher serves both.
+///
+/// When the system will not start the watchdog's thread (a limit on processes, `prlimit
+/// --nproc`; no memory for its stack), the search runs without it on this thread: it stops at
+/// its own deadline all the same, the watchdog being only a guard against a late stop.
 pub fn search_within<B: Board>(
     searcher: &mut Searcher,
     game: &Game<B>,
     budget: Duration,
     lines: usize,
 ) -> SearchResult<B> {
+    search_within_using(searcher, game, budget, lines, |watchdog| {
+        thread::Builder::new()
+            .name("watchdog".to_string())
+            .spawn(watchdog)
+    })
+}
+
+/// A watchdog's work, for a thread to run.
+type Watchdog = Box<dyn FnOnce() + Send>;
+
+/// [`search_within`] with the way the watchdog's thread is started: `spawn` runs the watchdog
+/// on a thread of its own, or says why it could not (a test makes it fail).
+fn search_within_using<B: Board>(
+    searcher: &mut Searcher,
+    game: &Game<B>,
+    budget: Duration,
+    lines: usize,
+    spawn: impl FnOnce(Watchdog) -> std::io::Result<JoinHandle<()>>,
+) -> SearchResult<B> {
     let limits = Limits::move_time(budget);
     let stop = searcher.stop_handle();
     let (done, finished) = mpsc::channel::<()>();
-    thread::scope(|scope| {
-        scope.spawn(move || {
-            if finished.recv_timeout(budget + WATCHDOG_GRACE).is_err() {
-                stop.stop();
-            }
-        });
-        let result = if lines > 1 {
-            searcher.search_multi_pv(game, &limits, lines, |_| {})
-        } else {
-            searcher.search(game, &limits, |_| {})
-        };
-        // Wakes the watchdog: its thread ends, the scope with it.
-        let _ = done.send(());
-        result
-    })
+    let watchdog: Watchdog = Box::new(move || {
+        if finished.recv_timeout(budget + WATCHDOG_GRACE).is_err() {
+            stop.stop();
+        }
+    });
+    // Without a watchdog the search still stops at its deadline (its own clock).
+    let watchdog = spawn(watchdog).ok();
+    let result = if lines > 1 {
+        searcher.search_multi_pv(game, &limits, lines, |_| {})
+    } else {
+        searcher.search(game, &limits, |_| {})
+    };
+    // Wakes the watchdog, which ends without stopping anything: waited for, so that it cannot
+    // stop the next search.
+    let _ = done.send(());
+    if let Some(watchdog) = watchdog {
+        let _ = watchdog.join();
+    }
+    result
 }
 
 /// The search's choice if it is one of `allowed`, else its next best line's first move that is,
@@ -72,4 +99,35 @@ pub fn choose<B: Board>(result: &SearchResult<B>, allowed: &[Move<B>]) -> Option
         .chain(result.best_move)
         .find(|m| allowed.contains(m))
         .or_else(|| allowed.first().copied())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use tafl_engine::Variant;
+    use tafl_engine::search::SearchConfig;
+
+    use super::*;
+
+    #[test]
+    fn without_a_watchdog_thread_the_search_still_answers_within_its_time() {
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let game = Game::new(&Variant::tablut());
+        let budget = Duration::from_millis(200);
+        let started = Instant::now();
+        let mut asked = false;
+        let result = search_within_using(&mut searcher, &game, budget, 2, |_| {
+            asked = true;
+            Err(std::io::Error::other("no thread for you"))
+        });
+        let took = started.elapsed();
+        assert!(asked);
+        let best = result.best_move.expect("a move");
+        assert!(game.legal_moves().contains(&best));
+        assert!(took < budget + Duration::from_millis(500), "{took:?}");
+    }
 }

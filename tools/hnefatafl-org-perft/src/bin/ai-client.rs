@@ -114,6 +114,7 @@ fn main() {
         &mut stream,
         format!("{VERSION_ID} {verb} {} {}", options.user, options.password),
     );
+    let mut logged_in = false;
     let mut offered = false;
     let mut offers: Vec<String> = Vec::new();
     let mut finished = 0;
@@ -127,12 +128,23 @@ fn main() {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
             ["=", "login"] => {
+                logged_in = true;
                 eprintln!("logged in as {}", options.user);
                 if let Some(id) = &options.join {
                     send(&mut stream, format!("join_game_pending {id}"));
                 }
             }
             ["?", "login", ..] => panic!("login refused: {line}"),
+            // `--create-account` for an account that exists: the server refuses the creation
+            // (and waits for another try): log in instead.
+            ["?", "create_account", "already_exists", ..] => {
+                eprintln!("the account {} exists: logging in", options.user);
+                send(
+                    &mut stream,
+                    format!("{VERSION_ID} login {} {}", options.user, options.password),
+                );
+            }
+            ["?", "create_account", ..] => panic!("account creation refused: {line}"),
             ["=", "new_game", id] => offers.push((*id).to_string()),
             ["=", "challenge_requested", id] if offers.iter().any(|o| o == id) => {
                 send(&mut stream, format!("join_game {id}"));
@@ -178,7 +190,8 @@ fn main() {
             eprintln!("done: {finished} games");
             return;
         }
-        if let (Some(role), false) = (options.new_game, offered) {
+        // Not before the login: the server would read the offer as a login line.
+        if let (Some(role), false, true) = (options.new_game, offered, logged_in) {
             offered = true;
             send(
                 &mut stream,

@@ -29,7 +29,6 @@ use super::board;
 use super::framing::{self, FrameError};
 use super::messages::{self, State, Turn, colour};
 use super::{MESSAGE_TIMEOUT, Options};
-use crate::json;
 use crate::remote::{self, connect};
 
 /// What to do after a state.
@@ -310,8 +309,7 @@ fn decode(bytes: &[u8]) -> Result<State, String> {
             excerpt()
         )
     })?;
-    let value = json::parse(text).map_err(|error| format!("{error}: {}", excerpt()))?;
-    State::from_json(&value).map_err(|error| format!("not a state: {error}: {}", excerpt()))
+    State::from_json(text).map_err(|error| format!("{error}: {}", excerpt()))
 }
 
 /// Plays one game; returns the exit status (0 once the game has ended).

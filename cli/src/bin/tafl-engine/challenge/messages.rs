@@ -6,16 +6,17 @@
 //! `toString` the server's classes define (`O`, `WW`), and an object's fields in declaration
 //! order: `board`, `turn` for `State`; `from`, `to`, `turn` for `Action`.
 
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::Value;
 use tafl_engine::{Move, Side};
 use thiserror::Error;
-
-use crate::json::{Value, quote};
 
 /// The server's board is 9x9 (`StateTablut`).
 pub const SIZE: usize = 9;
 
 /// A square's content, the server's `State.Pawn`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Cell {
     /// `EMPTY`
     Empty,
@@ -57,7 +58,8 @@ impl Cell {
 }
 
 /// Who moves next, or how the game ended: the server's `State.Turn`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "UPPERCASE")]
 pub enum Turn {
     /// `WHITE`: white (the defenders, with the king) to move.
     White,
@@ -122,8 +124,8 @@ pub fn colour(side: Side) -> &'static str {
     }
 }
 
-/// A state as the server sends it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A state as the server sends it (and as gson writes it: `Serialize` gives the same JSON).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct State {
     /// `board[row][column]` is the square named by the column's letter and `row + 1`
     /// (`State.getBox`): `board[3][0]` is a4.
@@ -138,18 +140,32 @@ pub fn square_name(row: usize, column: usize) -> String {
     format!("{letter}{}", row + 1)
 }
 
+/// Why a message is not a state: not JSON at all, or JSON of another shape.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReadError {
+    /// Not JSON (RFC 8259, as serde_json reads it): where and what.
+    #[error("bad JSON at byte {offset}: {what}")]
+    Json {
+        /// Byte offset in the message where the problem was found.
+        offset: usize,
+        /// What the problem is (serde_json's words, without its line and column).
+        what: String,
+    },
+    /// JSON, but not a state.
+    #[error("not a state: {0}")]
+    State(#[from] StateError),
+}
+
 /// Why a JSON value is not a state. Each says which field (and square) is wrong and how.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum StateError {
-    /// The message is not a JSON object.
-    #[error("a state is a JSON object, this is {0}")]
-    NotAnObject(&'static str),
+    /// Not an object, or an object with `board` or `turn` twice: serde_json's words (`invalid
+    /// type: sequence, expected ...`, ``duplicate field `turn` ``), without its line and column.
+    #[error("{0}")]
+    Shape(String),
     /// `board` or `turn` is missing.
     #[error("the state has no \"{0}\" field")]
     MissingField(&'static str),
-    /// `board` or `turn` comes twice.
-    #[error("the state has two \"{0}\" fields")]
-    DuplicateField(&'static str),
     /// `board` is not an array.
     #[error("\"board\" is {0}, not an array of rows")]
     BoardNotAnArray(&'static str),
@@ -214,28 +230,128 @@ pub fn excerpt(text: &str) -> String {
     format!("{shown:?}{more}")
 }
 
-/// The one member named `name` of an object.
-fn field<'a>(members: &'a [(String, Value)], name: &'static str) -> Result<&'a Value, StateError> {
-    let mut found = members.iter().filter(|(key, _)| key == name);
-    let first = found.next().ok_or(StateError::MissingField(name))?;
-    if found.next().is_some() {
-        return Err(StateError::DuplicateField(name));
+/// What kind of JSON value this is, for error messages: "an object", "a string", ...
+fn kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
-    Ok(&first.1)
+}
+
+/// serde_json's message without the ` at line L column C` it ends with, and the byte offset
+/// that line and column stand for in `text` (its column counts bytes from 1, or is the line's
+/// length at its end).
+fn located(text: &str, error: &serde_json::Error) -> (usize, String) {
+    let mut what = error.to_string();
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    if let Some(stripped) = what.strip_suffix(&suffix) {
+        what = stripped.to_string();
+    }
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(error.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let column = match error.classify() {
+        serde_json::error::Category::Eof => error.column(),
+        _ => error.column().saturating_sub(1),
+    };
+    (line_start + column, what)
+}
+
+/// Reads a JSON message into `T`: a syntax error is [`ReadError::Json`] with its byte offset;
+/// a document of another shape is `shape`'s error. serde_json refuses what RFC 8259 refuses
+/// (trailing commas, single quotes, raw control characters in strings, lone surrogates, text
+/// after the value) and nesting deeper than 128 arrays and objects, without overflowing the
+/// stack.
+pub fn from_json<T: serde::de::DeserializeOwned>(
+    text: &str,
+    shape: impl FnOnce(String) -> ReadError,
+) -> Result<T, ReadError> {
+    // The whole document's syntax first, as any JSON, so that a syntax error is said as one
+    // even where the type would have been refused at the first character.
+    serde_json::from_str::<serde::de::IgnoredAny>(text)
+        .and_then(|_| serde_json::from_str(text))
+        .map_err(|error| {
+            let (offset, what) = located(text, &error);
+            match error.classify() {
+                serde_json::error::Category::Eof => ReadError::Json {
+                    offset,
+                    what: "unexpected end of the document".to_string(),
+                },
+                serde_json::error::Category::Syntax | serde_json::error::Category::Io => {
+                    ReadError::Json { offset, what }
+                }
+                serde_json::error::Category::Data => shape(what),
+            }
+        })
+}
+
+/// `value` as JSON text. Serializing the messages' types (strings, derived structs and enums,
+/// no maps) cannot fail: serde_json fails only for a map with keys that are not strings or a
+/// `Serialize` that reports an error, and none of ours does.
+fn to_json_text<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// `Some` of whatever value the field holds, `null` included: a field that is present.
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+/// A state as it comes: the two fields gson writes, each any JSON value, checked by
+/// [`State::from_json`] so that an error names the square or the name that is wrong. Other
+/// members are ignored (gson ignores unknown fields too); one of the two twice is refused.
+#[derive(Deserialize)]
+struct WireState {
+    #[serde(default, deserialize_with = "present")]
+    board: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    turn: Option<Value>,
+}
+
+/// `T` read from a JSON object only: serde's derived structs also take an array of their
+/// fields in order (`[board, turn]`), which gson never writes.
+struct ObjectOnly<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for ObjectOnly<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Visitor<T> {
+            type Value = ObjectOnly<T>;
+            fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+                formatter.write_str("a state, a JSON object with \"board\" and \"turn\"")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                map: A,
+            ) -> Result<Self::Value, A::Error> {
+                T::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(ObjectOnly)
+            }
+        }
+        deserializer.deserialize_map(Visitor(std::marker::PhantomData))
+    }
 }
 
 impl State {
-    /// Reads a state from the server's JSON. Members other than `board` and `turn` are ignored
-    /// (gson ignores unknown fields too).
-    pub fn from_json(value: &Value) -> Result<State, StateError> {
-        let members = value
-            .as_object()
-            .ok_or(StateError::NotAnObject(value.kind()))?;
-        let board_value = field(members, "board")?;
-        let turn_value = field(members, "turn")?;
+    /// Reads a state from the server's JSON text.
+    pub fn from_json(text: &str) -> Result<State, ReadError> {
+        let ObjectOnly(wire): ObjectOnly<WireState> =
+            from_json(text, |what| ReadError::State(StateError::Shape(what)))?;
+        Ok(State::from_wire(wire)?)
+    }
+
+    /// Checks the two fields of a state.
+    fn from_wire(wire: WireState) -> Result<State, StateError> {
+        let board_value = wire.board.ok_or(StateError::MissingField("board"))?;
+        let turn_value = wire.turn.ok_or(StateError::MissingField("turn"))?;
         let rows = board_value
             .as_array()
-            .ok_or(StateError::BoardNotAnArray(board_value.kind()))?;
+            .ok_or(StateError::BoardNotAnArray(kind(&board_value)))?;
         if rows.len() != SIZE {
             return Err(StateError::RowCount(rows.len()));
         }
@@ -243,7 +359,7 @@ impl State {
         for (row, (row_value, cells)) in rows.iter().zip(board.iter_mut()).enumerate() {
             let values = row_value.as_array().ok_or(StateError::RowNotAnArray {
                 row,
-                kind: row_value.kind(),
+                kind: kind(row_value),
             })?;
             if values.len() != SIZE {
                 return Err(StateError::RowLength {
@@ -255,7 +371,7 @@ impl State {
                 let name = cell_value.as_str().ok_or(StateError::CellNotAString {
                     row,
                     column,
-                    kind: cell_value.kind(),
+                    kind: kind(cell_value),
                 })?;
                 *cell = Cell::from_name(name).ok_or_else(|| StateError::UnknownCell {
                     row,
@@ -266,7 +382,7 @@ impl State {
         }
         let turn_name = turn_value
             .as_str()
-            .ok_or(StateError::TurnNotAString(turn_value.kind()))?;
+            .ok_or(StateError::TurnNotAString(kind(&turn_value)))?;
         let turn = Turn::from_name(turn_name)
             .ok_or_else(|| StateError::UnknownTurn(excerpt(turn_name)))?;
         Ok(State { board, turn })
@@ -275,25 +391,13 @@ impl State {
     /// The state as gson writes it (for tests and logs).
     #[cfg(test)]
     pub fn to_json(&self) -> String {
-        let rows: Vec<String> = self
-            .board
-            .iter()
-            .map(|row| {
-                let cells: Vec<String> = row.iter().map(|cell| quote(cell.name())).collect();
-                format!("[{}]", cells.join(","))
-            })
-            .collect();
-        format!(
-            "{{\"board\":[{}],\"turn\":{}}}",
-            rows.join(","),
-            quote(self.turn.name())
-        )
+        to_json_text(self)
     }
 }
 
 /// The first message: our name, a JSON string.
 pub fn name_message(name: &str) -> String {
-    quote(name)
+    to_json_text(name)
 }
 
 /// The name as the server keeps it: of the first ten characters, the letters and digits.
@@ -306,20 +410,26 @@ pub fn name_as_the_server_keeps_it(name: &str) -> String {
         .collect()
 }
 
+/// Our move as the server's `Action` reads it, its fields in gson's order.
+#[derive(Serialize)]
+struct Action {
+    from: String,
+    to: String,
+    turn: Turn,
+}
+
 /// Our move, as the server's `Action`: `{"from":"e3","to":"f3","turn":"WHITE"}`.
 pub fn action_message(m: Move, side: Side) -> String {
-    format!(
-        "{{\"from\":{},\"to\":{},\"turn\":{}}}",
-        quote(&m.from().to_string()),
-        quote(&m.to().to_string()),
-        quote(Turn::of(side).name())
-    )
+    to_json_text(&Action {
+        from: m.from().to_string(),
+        to: m.to().to_string(),
+        turn: Turn::of(side),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::parse;
 
     /// The server's start state (`StateTablut` with the turn set to WHITE), as gson writes it.
     fn start_json() -> String {
@@ -365,7 +475,11 @@ mod tests {
     }
 
     fn read(text: &str) -> Result<State, StateError> {
-        State::from_json(&parse(text).expect("JSON"))
+        match State::from_json(text) {
+            Ok(state) => Ok(state),
+            Err(ReadError::State(error)) => Err(error),
+            Err(error) => panic!("not JSON: {error}"),
+        }
     }
 
     #[test]
@@ -390,7 +504,10 @@ mod tests {
     #[test]
     fn every_wrong_shape_names_what_is_wrong() {
         let start = start_json();
-        assert_eq!(read("[]"), Err(StateError::NotAnObject("an array")));
+        assert_eq!(
+            read("[]").unwrap_err().to_string(),
+            "invalid type: sequence, expected a state, a JSON object with \"board\" and \"turn\""
+        );
         assert_eq!(
             read(r#"{"turn":"WHITE"}"#),
             Err(StateError::MissingField("board"))
@@ -398,7 +515,10 @@ mod tests {
         let no_turn = start.replace(r#","turn":"WHITE""#, "");
         assert_eq!(read(&no_turn), Err(StateError::MissingField("turn")));
         let two_turns = start.replace(r#""turn":"WHITE""#, r#""turn":"WHITE","turn":"BLACK""#);
-        assert_eq!(read(&two_turns), Err(StateError::DuplicateField("turn")));
+        assert_eq!(
+            read(&two_turns),
+            Err(StateError::Shape("duplicate field `turn`".to_string()))
+        );
         assert_eq!(
             read(r#"{"board":"x","turn":"WHITE"}"#),
             Err(StateError::BoardNotAnArray("a string"))
@@ -437,6 +557,93 @@ mod tests {
         );
         let turn = start.replace(r#""turn":"WHITE""#, r#""turn":null"#);
         assert_eq!(read(&turn), Err(StateError::TurnNotAString("null")));
+    }
+
+    /// The error for a text that is not JSON, which must be one.
+    fn json_error(text: &str) -> (usize, String) {
+        match State::from_json(text) {
+            Err(ReadError::Json { offset, what }) => (offset, what),
+            other => panic!("{text:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn what_strict_json_refuses_is_refused_with_where() {
+        assert_eq!(
+            json_error(r#"{"board":[["EMPTY""#),
+            (18, "unexpected end of the document".to_string())
+        );
+        assert_eq!(json_error("[1,]").0, 3);
+        assert_eq!(json_error("{} x").0, 3);
+        assert_eq!(json_error("{\n\"a\":1,\n}").0, 9);
+        for text in [
+            "",
+            " ",
+            "[1,]",
+            "[,1]",
+            "{\"a\":1,}",
+            "{a:1}",
+            "{'a':1}",
+            "[1 2]",
+            "tru",
+            "True",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            ".5",
+            "+1",
+            "\"a\nb\"",
+            r#""\x""#,
+            r#""\ud83d""#,
+            r#""\u12G4""#,
+            "{} x",
+        ] {
+            assert!(
+                matches!(State::from_json(text), Err(ReadError::Json { .. })),
+                "{text:?} is not JSON"
+            );
+        }
+        // Nesting as deep as anyone likes is an error, not a stack overflow.
+        let deep = "[".repeat(100_000);
+        assert!(matches!(
+            State::from_json(&deep),
+            Err(ReadError::Json { .. })
+        ));
+        // JSON of another shape is not a state, and says so: gson writes an object, never the
+        // array of its fields that serde would otherwise take.
+        for text in ["[]", "null", "\"WHITE\"", "7"] {
+            let error = State::from_json(text).unwrap_err().to_string();
+            assert!(error.starts_with("not a state: invalid type"), "{error}");
+        }
+        let fields = format!("[{},\"WHITE\"]", &start_json()[9..start_json().len() - 16]);
+        assert!(
+            matches!(State::from_json(&fields), Err(ReadError::State(_))),
+            "{fields}"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_or_refused_without_panicking(text in "\\PC{0,200}") {
+            let _ = State::from_json(&text);
+        }
+
+        #[test]
+        fn a_state_with_one_byte_changed_reads_or_is_refused(index in 0usize..2000, byte in 0u8..128) {
+            let mut bytes = start_json().into_bytes();
+            let index = index % bytes.len();
+            bytes[index] = byte;
+            if let Ok(text) = String::from_utf8(bytes) {
+                let _ = State::from_json(&text);
+            }
+        }
+
+        #[test]
+        fn our_name_reads_back_as_the_same_string(name in proptest::prelude::any::<String>()) {
+            let text = name_message(&name);
+            proptest::prop_assert_eq!(serde_json::from_str::<String>(&text).ok(), Some(name));
+        }
     }
 
     #[test]

@@ -14,33 +14,8 @@ mod messages;
 
 use std::time::Duration;
 
+use clap::Parser;
 use tafl_engine::{Side, Variant};
-
-/// The command line of the subcommand.
-pub const USAGE: &str =
-    "usage: tafl-engine tablut-challenge <white|black> [--host <host>] [--port <port>]
-         [--name <name>] [--movetime <ms>] [--threads <n>] [--hash <MiB>] [--timeout <s>]
-Plays one game in the Tablut Challenge's server (Ashton Tablut) as white (the defenders and
-the king, who move first) or black (the attackers). Progress and the result go to stderr.
-  --host <host>    the server (default 127.0.0.1: the Java clients' default is \"localhost\",
-                   which Java resolves to 127.0.0.1 first; the address itself needs no lookup
-                   that could pick ::1 instead)
-  --port <port>    the server's port (default 5800 for white, 5801 for black, as the server's
-                   Configuration.java says)
-  --name <name>    our name (default taflengine: the server keeps the letters and digits of
-                   the first 10 characters, so 'tafl-engine' would show as 'taflengin')
-  --movetime <ms>  thinking time per move, counted from the server's state (default 55000:
-                   the server allows 60 s by default, checked once a second; 5 s stay for the
-                   network and the server; keep a margin likewise with the server's -t,
-                   e.g. --movetime 8000 for -t 10)
-  --threads <n>    search threads (default 1)
-  --hash <MiB>     transposition table size (default 64)
-  --timeout <s>    how long to wait for the server's next message before giving up (default
-                   360: the server waits 300 s for the second player, then 60 s a move; raise
-                   it with the server's -t). Once a message has begun, the rest must come
-                   within 10 s (or the timeout, if shorter).
-Exit status: 0 when the game ended, 1 if the connection failed or closed first, 2 for a bad
-command line.";
 
 /// White's port in the server's `Configuration.java`.
 pub const WHITE_PORT: u16 = 5800;
@@ -88,72 +63,84 @@ pub fn variant() -> Variant {
     Variant::ashton()
 }
 
-/// Reads the subcommand's arguments (after `tablut-challenge`). `Err` holds the message for
-/// stderr: the usage itself for `--help`.
-pub fn options(args: &[String]) -> Result<Options, String> {
-    let mut side = None;
-    let mut host = "127.0.0.1".to_string();
-    let mut port = None;
-    let mut name = "taflengine".to_string();
-    let mut move_time = DEFAULT_MOVE_TIME;
-    let mut threads = 1;
-    let mut hash_mb = 64;
-    let mut timeout = DEFAULT_TIMEOUT;
-    let mut args = args.iter().filter(|arg| !arg.trim().is_empty());
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| -> Result<String, String> {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-        };
-        let number = |flag: &str, text: String, max: u64| -> Result<u64, String> {
-            match text.parse::<u64>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n),
-                _ => Err(format!("{flag}: '{text}' is not a number from 1 to {max}")),
-            }
-        };
-        match arg.as_str() {
-            "--host" => host = value("--host")?,
-            "--port" => port = Some(number("--port", value("--port")?, 65_535)? as u16),
-            "--name" => {
-                name = value("--name")?;
-                if name.is_empty() {
-                    return Err("--name: the name is empty".to_string());
-                }
-            }
-            "--movetime" => {
-                let ms = number("--movetime", value("--movetime")?, 86_400_000)?;
-                move_time = Duration::from_millis(ms);
-            }
-            "--threads" => threads = number("--threads", value("--threads")?, 256)? as usize,
-            "--hash" => hash_mb = number("--hash", value("--hash")?, 1 << 16)? as usize,
-            "--timeout" => {
-                timeout = Duration::from_secs(number("--timeout", value("--timeout")?, 86_400)?);
-            }
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            word if !word.starts_with('-') && side.is_none() => {
-                side = Some(match word.to_ascii_lowercase().as_str() {
-                    "white" => Side::Defenders,
-                    "black" => Side::Attackers,
-                    _ => return Err(format!("'{word}' is not white or black\n{USAGE}")),
-                });
-            }
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
-        }
+/// The command line as clap reads it (its doc comments are `--help`'s text).
+#[derive(Parser, Debug)]
+#[command(
+    name = "tafl-engine tablut-challenge",
+    // A later flag replaces an earlier one (the tests add theirs after the defaults).
+    args_override_self = true,
+    about = "Plays one game in the Tablut Challenge's server (Ashton Tablut) as white (the \
+             defenders and the king, who move first) or black (the attackers). Progress and \
+             the result go to stderr.",
+    after_help = "Exit status: 0 when the game ended, 1 if the connection failed or closed \
+                  first, 2 for a bad command line."
+)]
+struct Command {
+    /// white or black (in any case)
+    #[arg(value_name = "white|black", value_parser = side)]
+    side: Side,
+    /// the server (the Java clients' default is "localhost", which Java resolves to 127.0.0.1
+    /// first; the address itself needs no lookup that could pick ::1 instead)
+    #[arg(long, value_name = "host", default_value = "127.0.0.1")]
+    host: String,
+    /// the server's port [default: 5800 for white, 5801 for black, as the server's
+    /// Configuration.java says]
+    #[arg(long, value_name = "port", value_parser = clap::value_parser!(u16).range(1..))]
+    port: Option<u16>,
+    /// our name (the server keeps the letters and digits of the first 10 characters, so
+    /// 'tafl-engine' would show as 'taflengin')
+    #[arg(long, value_name = "name", default_value = "taflengine",
+          value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    name: String,
+    /// thinking time per move, counted from the server's state (the server allows 60 s by
+    /// default, checked once a second; 5 s stay for the network and the server; keep a margin
+    /// likewise with the server's -t, e.g. --movetime 8000 for -t 10)
+    #[arg(long, value_name = "ms", default_value_t = DEFAULT_MOVE_TIME.as_millis() as u64,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: u64,
+    /// search threads
+    #[arg(long, value_name = "n", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// transposition table size
+    #[arg(long, value_name = "MiB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash: u32,
+    /// how long to wait for the server's next message before giving up (the server waits 300 s
+    /// for the second player, then 60 s a move; raise it with the server's -t). Once a message
+    /// has begun, the rest must come within 10 s (or the timeout, if shorter)
+    #[arg(long, value_name = "s", default_value_t = DEFAULT_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    timeout: u64,
+}
+
+/// The side a word names: white is the defenders, black the attackers.
+fn side(word: &str) -> Result<Side, String> {
+    match word.to_ascii_lowercase().as_str() {
+        "white" => Ok(Side::Defenders),
+        "black" => Ok(Side::Attackers),
+        _ => Err(format!("'{word}' is not white or black")),
     }
-    let side = side.ok_or_else(|| format!("say which side to play: white or black\n{USAGE}"))?;
+}
+
+/// Reads the subcommand's arguments (after `tablut-challenge`). `Err` is clap's: `--help`
+/// (exit status 0) or a usage mistake (2), with its message.
+pub fn options(args: &[String]) -> Result<Options, clap::Error> {
+    let command = Command::try_parse_from(
+        std::iter::once("tafl-engine tablut-challenge").chain(args.iter().map(String::as_str)),
+    )?;
     Ok(Options {
-        side,
-        host,
-        port: port.unwrap_or(match side {
+        side: command.side,
+        host: command.host,
+        port: command.port.unwrap_or(match command.side {
             Side::Defenders => WHITE_PORT,
             Side::Attackers => BLACK_PORT,
         }),
-        name,
-        move_time,
-        threads,
-        hash_mb,
-        timeout,
+        name: command.name,
+        move_time: Duration::from_millis(command.movetime),
+        threads: usize::from(command.threads),
+        hash_mb: command.hash as usize,
+        timeout: Duration::from_secs(command.timeout),
     })
 }
 
@@ -161,7 +148,12 @@ pub fn options(args: &[String]) -> Result<Options, String> {
 pub fn main(args: &[String]) -> i32 {
     match options(args) {
         Ok(options) => client::run(&options, variant()),
-        Err(message) => crate::refused(&message, USAGE),
+        Err(error) => {
+            // clap writes `--help` to stdout and a mistake to stderr; nothing to do if it
+            // cannot write.
+            let _ = error.print();
+            error.exit_code()
+        }
     }
 }
 
@@ -208,39 +200,46 @@ mod tests {
         );
     }
 
+    /// clap's message for a command line it refuses, and its kind.
+    fn refused(text: &str) -> (clap::error::ErrorKind, String) {
+        let error = options(&args(text)).unwrap_err();
+        (error.kind(), error.to_string())
+    }
+
     #[test]
     fn bad_command_lines_say_why() {
-        assert!(
-            options(&args(""))
-                .unwrap_err()
-                .starts_with("say which side")
-        );
-        assert!(
-            options(&args("red"))
-                .unwrap_err()
-                .starts_with("'red' is not")
-        );
-        assert!(
-            options(&args("white black"))
-                .unwrap_err()
-                .starts_with("unknown argument")
-        );
-        assert!(
-            options(&args("white --port 0"))
-                .unwrap_err()
-                .starts_with("--port: '0'")
-        );
-        assert!(
-            options(&args("white --port"))
-                .unwrap_err()
-                .starts_with("--port needs")
-        );
-        assert!(
-            options(&args("white --frob"))
-                .unwrap_err()
-                .starts_with("unknown argument")
-        );
-        assert_eq!(options(&args("--help")).unwrap_err(), USAGE);
+        use clap::error::ErrorKind;
+        let (kind, message) = refused("");
+        assert_eq!(kind, ErrorKind::MissingRequiredArgument, "{message}");
+        assert!(message.contains("<white|black>"), "{message}");
+        let (kind, message) = refused("red");
+        assert_eq!(kind, ErrorKind::ValueValidation, "{message}");
+        assert!(message.contains("'red' is not white or black"), "{message}");
+        let (kind, message) = refused("white black");
+        assert_eq!(kind, ErrorKind::UnknownArgument, "{message}");
+        let (kind, message) = refused("white --port 0");
+        assert_eq!(kind, ErrorKind::ValueValidation, "{message}");
+        assert!(message.contains("--port"), "{message}");
+        assert_eq!(refused("white --port").0, ErrorKind::InvalidValue);
+        assert_eq!(refused("white --frob").0, ErrorKind::UnknownArgument);
+        assert_eq!(refused("white --name=").0, ErrorKind::InvalidValue);
+        assert_eq!(refused("white --threads 257").0, ErrorKind::ValueValidation);
+        let help = options(&args("--help")).unwrap_err();
+        assert_eq!(help.kind(), ErrorKind::DisplayHelp);
+        assert_eq!(help.exit_code(), 0);
+        assert_eq!(options(&args("red")).unwrap_err().exit_code(), 2);
+        let text = help.to_string();
+        for flag in [
+            "--host",
+            "--port",
+            "--name",
+            "--movetime",
+            "--threads",
+            "--hash",
+            "--timeout",
+        ] {
+            assert!(text.contains(flag), "{flag} in {text}");
+        }
     }
 
     #[test]

@@ -13,6 +13,12 @@
 //! What a line that cannot be used does: nothing but a line on stderr; a line longer than
 //! [`MAX_LINE`](super::lines::MAX_LINE) is dropped whole. The connection is given up (and made
 //! again) when it closes, fails, or stays silent after a `ping`.
+//!
+//! After a new login the client goes back to its work: the games under way before are set
+//! aside until the server asks for them again (it does at login for every game it has); those
+//! it does not ask for by the answer to a `ping` (or within [`RESUME_WITHIN`]) are forgotten,
+//! not counted (a server restarted from an older state has lost them and counts its game ids
+//! again), and the client offers or joins games again as its options say.
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -39,6 +45,10 @@ const LOGIN_WITHIN: Duration = Duration::from_secs(30);
 /// How often the games of a tournament are asked for (its games are made without telling the
 /// players: `resume_games` lists them).
 const TOURNAMENT_POLL: Duration = Duration::from_secs(20);
+/// After a new login, how long the client waits for the server to ask again for the games that
+/// were under way (it asks at login) before it forgets them and goes back to offering or joining.
+/// The answer to a `ping` sent after the login usually ends the wait sooner.
+const RESUME_WITHIN: Duration = Duration::from_secs(10);
 /// Connection attempts in a row before the client gives up.
 const MAX_ATTEMPTS: u32 = 12;
 /// A move the server refuses is replaced by another; after this many in one position, the
@@ -62,6 +72,15 @@ pub struct Client {
     searcher: Searcher,
     /// The games the server has asked us to play in, not yet over.
     active: HashSet<GameId>,
+    /// Games that were under way when the connection was lost, until the server asks for them
+    /// again (then they are `active`) or the wait for them ends (then they are forgotten: a
+    /// server restarted from an older state no longer has them).
+    stale: HashSet<GameId>,
+    /// Since when, after a new login with `stale` games, the client waits for the server to
+    /// ask for them before it offers or joins games: `None` when it does not wait.
+    resuming: Option<Instant>,
+    /// Games listed as open while the client waited (`resuming`): joined from once it ends.
+    deferred: Vec<messages::OpenGame>,
     /// When the server last asked for our move in a game, until we send it.
     asked: HashMap<GameId, Instant>,
     /// Our move sent and not yet answered (`e1-e3`: games on either grid), with the number of
@@ -101,6 +120,9 @@ impl Client {
             options,
             searcher,
             active: HashSet::new(),
+            stale: HashSet::new(),
+            resuming: None,
+            deferred: Vec::new(),
             asked: HashMap::new(),
             pending: None,
             refused: HashMap::new(),
@@ -180,10 +202,24 @@ impl Client {
             hello.push("join_tournament".to_string());
             hello.push("resume_games".to_string());
         }
+        // Whatever was under way may be gone: a server killed and restarted from an older state
+        // has lost the games since, and counts its ids again from there. The games under way
+        // are kept aside until the server asks for them again (it does at login, for every
+        // game it still has); the games asked to join are asked again.
+        self.stale.extend(self.active.drain());
+        self.joined.clear();
+        self.deferred.clear();
         if let Some(id) = options.join {
-            if self.joined.insert(id) {
+            let played = self.results.iter().any(|(game, _)| *game == id);
+            if !played && !self.stale.contains(&id) && self.joined.insert(id) {
                 hello.push(format!("join_game_pending {id}"));
             }
+        }
+        // The answer to this ping comes after the server's lines about the login.
+        self.resuming = None;
+        if !self.stale.is_empty() {
+            hello.push("ping".to_string());
+            self.resuming = Some(Instant::now());
         }
         for line in hello {
             if let Err(error) = send(&mut stream, &line, log) {
@@ -205,6 +241,14 @@ impl Client {
         loop {
             if self.done() {
                 return Ended::Done;
+            }
+            if self
+                .resuming
+                .is_some_and(|since| since.elapsed() > RESUME_WITHIN)
+            {
+                if let Err(error) = self.resumed(&mut stream, log) {
+                    return Ended::Lost(error);
+                }
             }
             if let Err(error) = self.offer(&mut stream, log) {
                 return Ended::Lost(error);
@@ -326,7 +370,12 @@ impl Client {
             .options
             .games
             .is_none_or(|games| self.results.len() + self.active.len() + self.offers.len() < games);
-        if !wanted || self.offer_sent || !self.offers.is_empty() || !self.active.is_empty() {
+        if !wanted
+            || self.offer_sent
+            || !self.offers.is_empty()
+            || !self.active.is_empty()
+            || self.resuming.is_some()
+        {
             return Ok(());
         }
         self.offer_sent = true;
@@ -350,6 +399,7 @@ impl Client {
     ) -> Result<(), String> {
         match incoming {
             Incoming::GenerateMove { id, .. } => {
+                self.stale.remove(&id);
                 self.active.insert(id);
                 self.offers.retain(|&offer| offer != id);
                 self.asked.entry(id).or_insert(now);
@@ -417,17 +467,10 @@ impl Client {
                 }
             }
             Incoming::OpenGames(games) => {
-                if self.options.join_any && self.active.is_empty() {
-                    let user = self.options.user.clone();
-                    for game in games {
-                        if game.creator != user
-                            && [7, 11, 13].contains(&game.size)
-                            && self.joined.insert(game.id)
-                        {
-                            send(stream, &format!("join_game_pending {}", game.id), log)?;
-                            break;
-                        }
-                    }
+                if self.resuming.is_some() {
+                    self.deferred.extend(games);
+                } else {
+                    self.join_one(games, stream, log)?;
                 }
             }
             Incoming::DrawOffered(id) => {
@@ -443,14 +486,66 @@ impl Client {
             }
             Incoming::JoinRequested(id) => log(format!("asked to join game {id}")),
             Incoming::GameStarted => log(text.to_string()),
-            Incoming::LoggedIn | Incoming::Pong | Incoming::Other => {}
+            Incoming::Pong => {
+                if self.resuming.is_some() {
+                    self.resumed(stream, log)?;
+                }
+            }
+            Incoming::LoggedIn | Incoming::Other => {}
         }
         Ok(())
     }
 
+    /// With `--join-any`, asks to play the first of `games` it can play, if no game is under
+    /// way.
+    fn join_one(
+        &mut self,
+        games: Vec<messages::OpenGame>,
+        stream: &mut TcpStream,
+        log: &mut dyn FnMut(String),
+    ) -> Result<(), String> {
+        if !self.options.join_any || !self.active.is_empty() {
+            return Ok(());
+        }
+        let user = self.options.user.clone();
+        for game in games {
+            if game.creator != user
+                && [7, 11, 13].contains(&game.size)
+                && self.joined.insert(game.id)
+            {
+                return send(stream, &format!("join_game_pending {}", game.id), log);
+            }
+        }
+        Ok(())
+    }
+
+    /// The wait after a new login is over: the games the server has not asked for again are
+    /// forgotten (not counted: they never ended), and the client goes back to its work.
+    fn resumed(
+        &mut self,
+        stream: &mut TcpStream,
+        log: &mut dyn FnMut(String),
+    ) -> Result<(), String> {
+        self.resuming = None;
+        let mut lost: Vec<GameId> = self.stale.drain().collect();
+        lost.sort_unstable();
+        for id in lost {
+            log(format!(
+                "game {id}: the server no longer has it after the new login (restarted?): \
+                 forgotten, not counted"
+            ));
+            self.asked.remove(&id);
+            self.refused.remove(&id);
+            self.plies.remove(&id);
+        }
+        let deferred = std::mem::take(&mut self.deferred);
+        self.join_one(deferred, stream, log)
+    }
+
     /// A game is over: counted, forgotten.
     fn finish(&mut self, id: GameId, how: String, log: &mut dyn FnMut(String)) {
-        if !self.active.remove(&id) {
+        // One of ours: under way, or under way before the connection was lost.
+        if !self.active.remove(&id) && !self.stale.remove(&id) {
             return; // Not one of ours (or counted already).
         }
         // Our last move, if it ended the game, is not in the last record we read.

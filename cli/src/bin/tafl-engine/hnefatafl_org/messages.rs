@@ -6,9 +6,9 @@
 //! does not read (a game id that is not a number, JSON that is not the server's), is
 //! [`Incoming::Other`] and the caller logs it.
 
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use tafl_engine::Side;
-
-use crate::json::{self, Value};
 
 /// A game's id: the server counts them with a 128-bit number.
 pub type GameId = u128;
@@ -181,116 +181,134 @@ pub fn read(line: &str) -> Incoming {
     read.unwrap_or(Incoming::Other)
 }
 
-/// The member `key` of an object.
-fn member<'a>(object: &'a [(String, Value)], key: &str) -> Option<&'a Value> {
-    object
-        .iter()
-        .find(|(name, _)| name == key)
-        .map(|(_, value)| value)
+/// A game's record as the server writes it (`OpenTaflGame`): the members the client reads;
+/// the others (`rated`, `messages`, ...) are ignored.
+#[derive(Deserialize)]
+struct WireRecord {
+    id: GameId,
+    attackers: String,
+    defenders: String,
+    dim: u8,
+    start: String,
+    /// The moves, separated by spaces.
+    moves: String,
+    /// `null` when the game is untimed.
+    #[serde(default)]
+    time_control: Option<TimeControl>,
+    /// `null` when the game is untimed.
+    #[serde(default)]
+    time_remaining_ms: Option<TimeRemaining>,
 }
 
-/// A number member, as `T`.
-fn number<T: std::str::FromStr>(object: &[(String, Value)], key: &str) -> Result<T, String> {
-    match member(object, key) {
-        Some(Value::Number(text)) => text
-            .parse()
-            .map_err(|_| format!("{key}: {text} is out of range")),
-        Some(other) => Err(format!("{key} is {}, not a number", other.kind())),
-        None => Err(format!("no {key}")),
-    }
+/// A timed game's settings (`main_time_seconds` is not needed: the clocks say what is left).
+#[derive(Deserialize)]
+struct TimeControl {
+    increment_length: i64,
 }
 
-/// A string member.
-fn string(object: &[(String, Value)], key: &str) -> Result<String, String> {
-    member(object, key)
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .ok_or_else(|| format!("no string {key}"))
+/// A timed game's clocks (`last_move`, when they were read, is not needed).
+#[derive(Deserialize)]
+struct TimeRemaining {
+    attackers: i64,
+    defenders: i64,
 }
 
-/// Reads the JSON of a game's record (`OpenTaflGame`).
+/// Reads the JSON of a game's record (`OpenTaflGame`); the error is serde_json's.
 pub fn record(text: &str) -> Result<Record, String> {
-    let value = json::parse(text).map_err(|error| error.to_string())?;
-    let object = value.as_object().ok_or("the record is not an object")?;
-    let clock = match (
-        member(object, "time_remaining_ms").and_then(Value::as_object),
-        member(object, "time_control").and_then(Value::as_object),
-    ) {
+    let wire: WireRecord = serde_json::from_str(text).map_err(|error| error.to_string())?;
+    let clock = match (wire.time_remaining_ms, wire.time_control) {
         (Some(remaining), Some(control)) => Some(Clock {
-            attackers_ms: number(remaining, "attackers")?,
-            defenders_ms: number(remaining, "defenders")?,
-            increment_s: number(control, "increment_length")?,
+            attackers_ms: remaining.attackers,
+            defenders_ms: remaining.defenders,
+            increment_s: control.increment_length,
         }),
         _ => None,
     };
     Ok(Record {
-        id: number(object, "id")?,
-        attackers: string(object, "attackers")?,
-        defenders: string(object, "defenders")?,
-        dim: number(object, "dim")?,
-        start: string(object, "start")?,
-        moves: string(object, "moves")?
-            .split_whitespace()
-            .map(str::to_string)
-            .collect(),
+        id: wire.id,
+        attackers: wire.attackers,
+        defenders: wire.defenders,
+        dim: wire.dim,
+        start: wire.start,
+        moves: wire.moves.split_whitespace().map(str::to_string).collect(),
         clock,
     })
 }
 
-/// Reads `games_updated`'s JSON (`GamesUpdated`): the new and the changed games that have a
-/// free seat, nobody asking for it yet, and are not under way.
-pub fn open_games(text: &str) -> Result<Vec<OpenGame>, String> {
-    let value = json::parse(text).map_err(|error| error.to_string())?;
-    let object = value.as_object().ok_or("not an object")?;
-    let mut games = Vec::new();
-    // `created`: [id, previous id or null, game]; `updated`: {"id": game}.
-    let created = member(object, "created")
-        .and_then(Value::as_array)
-        .unwrap_or_default()
-        .iter()
-        .filter_map(|entry| entry.as_array()?.get(2));
-    let updated = member(object, "updated")
-        .and_then(Value::as_object)
-        .unwrap_or_default()
-        .iter()
-        .map(|(_, game)| game);
-    for game in created.chain(updated) {
-        let Some(game) = game.as_object() else {
-            continue;
-        };
-        let seat = |key: &str| {
-            member(game, key)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        let flag = |key: &str| member(game, key) == Some(&Value::Bool(true));
-        let size = match member(game, "board_size").and_then(Value::as_str) {
-            Some("_7") => 7,
-            Some("_11") => 11,
-            Some("_13") => 13,
-            _ => continue,
-        };
-        let asked = member(game, "challenger").is_some_and(|c| *c != Value::Null);
-        let (Ok(id), false, false, false) = (
-            number::<GameId>(game, "id"),
-            flag("challenge_accepted"),
-            flag("game_over"),
-            asked,
-        ) else {
-            continue;
-        };
-        let (creator, seat) = match (seat("attacker"), seat("defender")) {
-            (Some(creator), None) => (creator, Side::Defenders),
-            (None, Some(creator)) => (creator, Side::Attackers),
-            _ => continue,
-        };
-        games.push(OpenGame {
-            id,
-            creator,
-            seat,
-            size,
-        });
+/// `games_updated`'s JSON (`GamesUpdated`): `created` is a list of `[id, previous id or null,
+/// game]`, `updated` an object of games by id (`removed` is not needed). Each game is read on
+/// its own ([`ListedGame`]): one of another shape is skipped, not the whole list.
+#[derive(Deserialize)]
+struct GamesUpdated {
+    #[serde(default)]
+    created: Vec<Value>,
+    #[serde(default)]
+    updated: serde_json::Map<String, Value>,
+}
+
+/// A game of the server's list (`ServerGameLight`): the members the client reads.
+#[derive(Deserialize)]
+struct ListedGame {
+    /// Read from a JSON value, which holds numbers up to 2^64: a game listed with a larger id
+    /// is skipped (the server counts its games from 0).
+    id: GameId,
+    attacker: Option<String>,
+    defender: Option<String>,
+    /// `null`, or whoever asks to play.
+    #[serde(default)]
+    challenger: Option<Value>,
+    #[serde(default)]
+    challenge_accepted: bool,
+    #[serde(default)]
+    game_over: bool,
+    board_size: BoardSize,
+}
+
+/// The server's board sizes (`BoardSize`).
+#[derive(Clone, Copy, Deserialize)]
+enum BoardSize {
+    #[serde(rename = "_7")]
+    Seven,
+    #[serde(rename = "_11")]
+    Eleven,
+    #[serde(rename = "_13")]
+    Thirteen,
+}
+
+impl BoardSize {
+    fn squares(self) -> u8 {
+        match self {
+            BoardSize::Seven => 7,
+            BoardSize::Eleven => 11,
+            BoardSize::Thirteen => 13,
+        }
     }
+}
+
+/// Reads `games_updated`'s JSON (`GamesUpdated`): the new and the changed games that have a
+/// free seat, nobody asking for it yet, and are not under way (the changed ones in the order of
+/// their ids as text).
+pub fn open_games(text: &str) -> Result<Vec<OpenGame>, String> {
+    let list: GamesUpdated = serde_json::from_str(text).map_err(|error| error.to_string())?;
+    let created = list.created.iter().filter_map(|entry| entry.get(2));
+    let games = created
+        .chain(list.updated.values())
+        .filter_map(|game| ListedGame::deserialize(game).ok())
+        .filter(|game| !game.challenge_accepted && !game.game_over && game.challenger.is_none())
+        .filter_map(|game| {
+            let (creator, seat) = match (game.attacker, game.defender) {
+                (Some(creator), None) => (creator, Side::Defenders),
+                (None, Some(creator)) => (creator, Side::Attackers),
+                _ => return None,
+            };
+            Some(OpenGame {
+                id: game.id,
+                creator,
+                seat,
+                size: game.board_size.squares(),
+            })
+        })
+        .collect();
     Ok(games)
 }
 
@@ -357,21 +375,53 @@ pub fn login(version: &str, create: bool, user: &str, password: &str) -> String 
     format!("{version} {verb} {user} {password}")
 }
 
+/// The server's `NewGame`, the JSON of `new_game`, its members in the server's order.
+#[derive(Serialize)]
+struct NewGame {
+    role: Role,
+    rated: bool,
+    time_settings: TimeSettings,
+    board_size: u8,
+}
+
+/// The seat of the game offered (`Role`).
+#[derive(Serialize)]
+enum Role {
+    Attacker,
+    Defender,
+}
+
+/// Its clock (`TimeSettings`): `{"Timed":{...}}` or `"UnTimed"`, as serde writes an enum.
+#[derive(Serialize)]
+enum TimeSettings {
+    Timed {
+        add_seconds: i64,
+        milliseconds_left: i64,
+    },
+    UnTimed,
+}
+
 /// Offers a game: `new_game` with the server's `NewGame` as JSON.
 pub fn new_game(us: Side, rated: bool, clock: Option<(i64, i64)>, size: u8) -> String {
-    let role = match us {
-        Side::Attackers => "Attacker",
-        Side::Defenders => "Defender",
+    let message = NewGame {
+        role: match us {
+            Side::Attackers => Role::Attacker,
+            Side::Defenders => Role::Defender,
+        },
+        rated,
+        time_settings: match clock {
+            Some((milliseconds_left, add_seconds)) => TimeSettings::Timed {
+                add_seconds,
+                milliseconds_left,
+            },
+            None => TimeSettings::UnTimed,
+        },
+        board_size: size,
     };
-    let time = match clock {
-        Some((milliseconds, increment)) => format!(
-            "{{\"Timed\":{{\"add_seconds\":{increment},\"milliseconds_left\":{milliseconds}}}}}"
-        ),
-        None => "\"UnTimed\"".to_string(),
-    };
-    format!(
-        "new_game {{\"role\":\"{role}\",\"rated\":{rated},\"time_settings\":{time},\"board_size\":{size}}}"
-    )
+    // A struct of numbers, booleans and unit variants: serde_json cannot fail to write it
+    // (it fails only for maps with keys that are not strings, or a `Serialize` that errs).
+    let json = serde_json::to_string(&message).unwrap_or_default();
+    format!("new_game {json}")
 }
 
 /// Our move in game `id`.

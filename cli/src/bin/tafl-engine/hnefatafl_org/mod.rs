@@ -15,37 +15,8 @@ mod table;
 
 use std::time::Duration;
 
+use clap::Parser;
 use tafl_engine::Side;
-
-/// The command line of the subcommand.
-pub const USAGE: &str =
-    "usage: tafl-engine hnefatafl-org --user <name> [--password <password>] [options]
-Plays as a bot account on a hnefatafl.org server: every game the server gives it, and those
-it offers or joins. Progress and results go to stderr.
-  --host <host>          the server (default 127.0.0.1)
-  --port <port>          its port (default 49152, the one the server listens on)
-  --user <name>          the account; hnefatafl.org names bot accounts ai-... (at most 16
-                         letters, digits, - and _)
-  --password <password>  its password (default: empty)
-  --create-account       create the account if the server does not know it
-  --new-game <attacker|defender>
-                         offer a game as that side, one at a time, a new one when it is over,
-                         and accept the first player who asks to play it
-  --size <11|13|7>       the board of the games offered (default 11)
-  --time <m+s>           their clock: m minutes and s seconds more a move (default 15+10);
-                         'untimed' for none
-  --rated                offer rated games (default unrated)
-  --join <id>            ask to play the game offered with this id
-  --join-any             ask to play games offered (7x7, 11x11, 13x13), one at a time
-  --tournament           join the server's tournament and play its games
-  --games <n>            exit after n games have ended (default: play on until stopped)
-  --movetime <ms>        the most thinking time a move (default 5000); less on a short clock
-  --threads <n>          search threads (default 1)
-  --hash <MiB>           transposition table size (default 64)
-  --server-version <id>  the version id the server wants at login (default 32d9a140, the
-                         server 6.4.1's)
-Exit status: 0 when --games games have ended, 1 if the server cannot be reached (after
-retries) or refuses the login, 2 for a bad command line.";
 
 /// The port hnefatafl.org's server listens on (its `SERVER_PORT`).
 pub const SERVER_PORT: u16 = 49152;
@@ -89,125 +60,158 @@ fn valid_name(name: &str) -> bool {
             .any(|pair| name.contains(pair))
 }
 
-/// Reads the subcommand's arguments (after `hnefatafl-org`). `Err` holds the message for
-/// stderr: the usage itself for `--help`.
-pub fn options(args: &[String]) -> Result<Options, String> {
-    let mut options = Options {
-        host: "127.0.0.1".to_string(),
-        port: SERVER_PORT,
-        user: String::new(),
-        password: String::new(),
-        create_account: false,
-        new_game: None,
-        size: 11,
-        clock: Some((15 * 60_000, 10)),
-        rated: false,
-        join: None,
-        join_any: false,
-        tournament: false,
-        games: None,
-        move_time: Duration::from_millis(5000),
-        threads: 1,
-        hash_mb: 64,
-        server_version: messages::SERVER_VERSION_ID.to_string(),
-    };
-    let mut args = args.iter().filter(|arg| !arg.trim().is_empty());
-    while let Some(arg) = args.next() {
-        let mut value = |flag: &str| -> Result<String, String> {
-            args.next()
-                .cloned()
-                .ok_or_else(|| format!("{flag} needs a value\n{USAGE}"))
-        };
-        let number = |flag: &str, text: String, max: u64| -> Result<u64, String> {
-            match text.parse::<u64>() {
-                Ok(n) if (1..=max).contains(&n) => Ok(n),
-                _ => Err(format!("{flag}: '{text}' is not a number from 1 to {max}")),
-            }
-        };
-        match arg.as_str() {
-            "--host" => options.host = value("--host")?,
-            "--port" => options.port = number("--port", value("--port")?, 65_535)? as u16,
-            "--user" => options.user = value("--user")?,
-            "--password" => options.password = value("--password")?,
-            "--create-account" => options.create_account = true,
-            "--new-game" => {
-                options.new_game = Some(match value("--new-game")?.as_str() {
-                    "attacker" | "attackers" => Side::Attackers,
-                    "defender" | "defenders" => Side::Defenders,
-                    other => {
-                        return Err(format!("--new-game: '{other}' is not attacker or defender"));
-                    }
-                });
-            }
-            "--size" => {
-                options.size = match value("--size")?.as_str() {
-                    "11" => 11,
-                    "13" => 13,
-                    "7" => 7,
-                    other => {
-                        return Err(format!(
-                            "--size: '{other}' is not 11, 13 or 7 (the server's boards)"
-                        ));
-                    }
-                };
-            }
-            "--time" => {
-                let text = value("--time")?;
-                options.clock = if text == "untimed" {
-                    None
-                } else {
-                    let (minutes, seconds) = text
-                        .split_once('+')
-                        .ok_or_else(|| format!("--time: '{text}' is not m+s or untimed"))?;
-                    let minutes = number("--time", minutes.to_string(), 100_000)? as i64;
-                    let seconds = seconds
-                        .parse::<i64>()
-                        .ok()
-                        .filter(|s| (0..=3600).contains(s))
-                        .ok_or_else(|| format!("--time: '{text}': seconds from 0 to 3600"))?;
-                    Some((minutes * 60_000, seconds))
-                };
-            }
-            "--rated" => options.rated = true,
-            "--join" => {
-                let text = value("--join")?;
-                options.join = Some(
-                    text.parse()
-                        .map_err(|_| format!("--join: '{text}' is not a game id"))?,
-                );
-            }
-            "--join-any" => options.join_any = true,
-            "--tournament" => options.tournament = true,
-            "--games" => {
-                options.games = Some(number("--games", value("--games")?, 1 << 20)? as usize)
-            }
-            "--movetime" => {
-                let ms = number("--movetime", value("--movetime")?, 86_400_000)?;
-                options.move_time = Duration::from_millis(ms);
-            }
-            "--threads" => {
-                options.threads = number("--threads", value("--threads")?, 256)? as usize
-            }
-            "--hash" => options.hash_mb = number("--hash", value("--hash")?, 1 << 16)? as usize,
-            "--server-version" => options.server_version = value("--server-version")?,
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            other => return Err(format!("unknown argument '{other}'\n{USAGE}")),
-        }
+/// The command line as clap reads it (its doc comments are `--help`'s text).
+#[derive(Parser, Debug)]
+#[command(
+    name = "tafl-engine hnefatafl-org",
+    // A later flag replaces an earlier one (the tests add theirs after the defaults).
+    args_override_self = true,
+    about = "Plays as a bot account on a hnefatafl.org server: every game the server gives it, \
+             and those it offers or joins. Progress and results go to stderr.",
+    after_help = "Exit status: 0 when --games games have ended, 1 if the server cannot be \
+                  reached (after retries) or refuses the login, 2 for a bad command line."
+)]
+struct Command {
+    /// the server
+    #[arg(long, value_name = "host", default_value = "127.0.0.1")]
+    host: String,
+    /// its port (the one the server listens on)
+    #[arg(long, value_name = "port", default_value_t = SERVER_PORT,
+          value_parser = clap::value_parser!(u16).range(1..))]
+    port: u16,
+    /// the account; hnefatafl.org names bot accounts ai-... (at most 16 letters, digits, - and
+    /// _, no two of - and _ together, none at the ends)
+    #[arg(long, value_name = "name", value_parser = user)]
+    user: String,
+    /// its password: at most 32 characters, none of them control characters; empty (the
+    /// default, or --password "") for none
+    #[arg(long, value_name = "password", default_value = "", value_parser = password)]
+    password: String,
+    /// create the account if the server does not know it
+    #[arg(long)]
+    create_account: bool,
+    /// offer a game as that side, one at a time, a new one when it is over, and accept the
+    /// first player who asks to play it
+    #[arg(long, value_name = "attacker|defender", value_parser = role)]
+    new_game: Option<Side>,
+    /// the board of the games offered
+    #[arg(long, value_name = "11|13|7", default_value = "11",
+          value_parser = ["11", "13", "7"])]
+    size: String,
+    /// their clock: m minutes and s seconds more a move; 'untimed' for none
+    #[arg(long, value_name = "m+s", default_value = "15+10", value_parser = clock)]
+    time: Clock,
+    /// offer rated games (default unrated)
+    #[arg(long)]
+    rated: bool,
+    /// ask to play the game offered with this id
+    #[arg(long, value_name = "id")]
+    join: Option<messages::GameId>,
+    /// ask to play games offered (7x7, 11x11, 13x13), one at a time
+    #[arg(long)]
+    join_any: bool,
+    /// join the server's tournament and play its games
+    #[arg(long)]
+    tournament: bool,
+    /// exit after n games have ended (default: play on until stopped)
+    #[arg(long, value_name = "n", value_parser = clap::value_parser!(u32).range(1..=1 << 20))]
+    games: Option<u32>,
+    /// the most thinking time a move; less on a short clock
+    #[arg(long, value_name = "ms", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: u64,
+    /// search threads
+    #[arg(long, value_name = "n", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    threads: u16,
+    /// transposition table size
+    #[arg(long, value_name = "MiB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash: u32,
+    /// the version id the server wants at login (the default is the server 6.4.1's)
+    #[arg(long, value_name = "id", default_value = messages::SERVER_VERSION_ID)]
+    server_version: String,
+}
+
+/// A game's clock on the command line: milliseconds and seconds added a move, or none.
+#[derive(Clone, Copy, Debug)]
+struct Clock(Option<(i64, i64)>);
+
+/// `--user`: a name the server takes.
+fn user(name: &str) -> Result<String, String> {
+    if valid_name(name) {
+        Ok(name.to_string())
+    } else {
+        Err(format!("'{name}' is not a name the server takes"))
     }
-    if options.user.is_empty() {
-        return Err(format!("say which account: --user <name>\n{USAGE}"));
+}
+
+/// `--password`: what the server's login line can carry (words split at white space, the
+/// empty password included).
+fn password(text: &str) -> Result<String, String> {
+    if text.chars().count() > 32 || text.chars().any(char::is_control) {
+        Err("at most 32 characters, none of them control characters".to_string())
+    } else {
+        Ok(text.to_string())
     }
-    if !valid_name(&options.user) {
-        return Err(format!(
-            "--user: '{}' is not a name the server takes (at most 16 letters, digits, - and _, \
-             no two of - and _ together, none at the ends)",
-            options.user
-        ));
+}
+
+/// `--new-game`: the side offered.
+fn role(word: &str) -> Result<Side, String> {
+    match word {
+        "attacker" | "attackers" => Ok(Side::Attackers),
+        "defender" | "defenders" => Ok(Side::Defenders),
+        other => Err(format!("'{other}' is not attacker or defender")),
     }
-    if options.password.len() > 32 || options.password.chars().any(char::is_control) {
-        return Err("--password: at most 32 characters, none of them control characters".into());
+}
+
+/// `--time`: `m+s` (1 to 100000 minutes, 0 to 3600 seconds a move) or `untimed`.
+fn clock(text: &str) -> Result<Clock, String> {
+    if text == "untimed" {
+        return Ok(Clock(None));
     }
-    Ok(options)
+    let (minutes, seconds) = text
+        .split_once('+')
+        .ok_or_else(|| format!("'{text}' is not m+s or untimed"))?;
+    let minutes = minutes
+        .parse::<i64>()
+        .ok()
+        .filter(|m| (1..=100_000).contains(m))
+        .ok_or_else(|| format!("'{text}': minutes from 1 to 100000"))?;
+    let seconds = seconds
+        .parse::<i64>()
+        .ok()
+        .filter(|s| (0..=3600).contains(s))
+        .ok_or_else(|| format!("'{text}': seconds from 0 to 3600"))?;
+    Ok(Clock(Some((minutes * 60_000, seconds))))
+}
+
+/// Reads the subcommand's arguments (after `hnefatafl-org`). `Err` is clap's: `--help` (exit
+/// status 0) or a usage mistake (2), with its message.
+pub fn options(args: &[String]) -> Result<Options, clap::Error> {
+    let command = Command::try_parse_from(
+        std::iter::once("tafl-engine hnefatafl-org").chain(args.iter().map(String::as_str)),
+    )?;
+    Ok(Options {
+        host: command.host,
+        port: command.port,
+        user: command.user,
+        password: command.password,
+        create_account: command.create_account,
+        new_game: command.new_game,
+        // One of the three the value parser lets through.
+        size: command.size.parse().unwrap_or(11),
+        clock: command.time.0,
+        rated: command.rated,
+        join: command.join,
+        join_any: command.join_any,
+        tournament: command.tournament,
+        games: command.games.map(|games| games as usize),
+        move_time: Duration::from_millis(command.movetime),
+        threads: usize::from(command.threads),
+        hash_mb: command.hash as usize,
+        server_version: command.server_version,
+    })
 }
 
 /// Runs the subcommand; returns the exit status.
@@ -223,7 +227,12 @@ pub fn main(args: &[String]) -> i32 {
             }
             client::Client::new(options).run(&mut log)
         }
-        Err(message) => crate::refused(&message, USAGE),
+        Err(error) => {
+            // clap writes `--help` to stdout and a mistake to stderr; nothing to do if it
+            // cannot write.
+            let _ = error.print();
+            error.exit_code()
+        }
     }
 }
 
@@ -273,6 +282,13 @@ mod tests {
             options(&args("--user a --time untimed")).unwrap().clock,
             None
         );
+        // A later flag replaces an earlier one.
+        assert_eq!(
+            options(&args("--user a --movetime 7 --movetime 60000"))
+                .unwrap()
+                .move_time,
+            Duration::from_secs(60)
+        );
         // 13x13 games are offered with the server's board size 13 (its `NewGame`).
         let o = options(&args("--user a --new-game attacker --size 13")).unwrap();
         assert_eq!(o.size, 13);
@@ -283,18 +299,39 @@ mod tests {
     }
 
     #[test]
+    fn the_empty_password_is_the_default_and_can_be_said() {
+        assert_eq!(options(&args("--user a")).unwrap().password, "");
+        let said = ["--user", "a", "--password", ""].map(str::to_string);
+        assert_eq!(options(&said).unwrap().password, "");
+        let spaced = ["--user", "a", "--password", "pw word"].map(str::to_string);
+        assert_eq!(options(&spaced).unwrap().password, "pw word");
+    }
+
+    #[test]
     fn bad_command_lines_say_why() {
-        let error = |text: &str| options(&args(text)).unwrap_err();
-        assert!(error("").starts_with("say which account"));
-        assert!(error("--user ai--x").starts_with("--user: 'ai--x'"));
-        assert!(error("--user ai-x-too-long-a-name").starts_with("--user"));
-        assert!(error("--user a --size 9").starts_with("--size: '9' is not 11, 13 or 7"));
-        assert!(error("--user a --new-game king").starts_with("--new-game"));
-        assert!(error("--user a --time 5").starts_with("--time"));
-        assert!(error("--user a --time 5+x").starts_with("--time"));
-        assert!(error("--user a --join x").starts_with("--join"));
-        assert!(error("--user a --port 0").starts_with("--port"));
-        assert!(error("--user a --frob").starts_with("unknown argument"));
-        assert_eq!(error("--help"), USAGE);
+        use clap::error::ErrorKind;
+        let error = |text: &str| {
+            let error = options(&args(text)).unwrap_err();
+            assert_eq!(error.exit_code(), 2, "{error}");
+            (error.kind(), error.to_string())
+        };
+        let (kind, message) = error("");
+        assert_eq!(kind, ErrorKind::MissingRequiredArgument, "{message}");
+        assert!(message.contains("--user"), "{message}");
+        assert!(error("--user ai--x").1.contains("'ai--x' is not a name"));
+        assert!(error("--user ai-x-too-long-a-name").1.contains("--user"));
+        assert_eq!(error("--user a --size 9").0, ErrorKind::InvalidValue);
+        assert!(error("--user a --new-game king").1.contains("--new-game"));
+        assert!(error("--user a --time 5").1.contains("'5' is not m+s"));
+        assert!(error("--user a --time 5+x").1.contains("seconds from 0"));
+        assert!(error("--user a --join x").1.contains("--join"));
+        assert!(error("--user a --port 0").1.contains("--port"));
+        assert!(error("--user a --password").1.contains("--password"));
+        let long = format!("--user a --password {}", "p".repeat(33));
+        assert!(error(&long).1.contains("at most 32"));
+        assert_eq!(error("--user a --frob").0, ErrorKind::UnknownArgument);
+        let help = options(&args("--help")).unwrap_err();
+        assert_eq!(help.kind(), ErrorKind::DisplayHelp);
+        assert_eq!(help.exit_code(), 0);
     }
 }
