@@ -45,7 +45,7 @@ pub struct SessionOptions {
     pub default_move_time: Duration,
     /// Upper bound on every search's time (in-process use: keeps fuzzing fast).
     pub max_search_time: Option<Duration>,
-    /// Upper bound on every search's depth (in-process use).
+    /// Upper bound on every search's depth (in-process use; the binary's `--depth`).
     pub max_search_depth: Option<u32>,
     /// Deepest `perft`/`divide` accepted; deeper ones get `error 0`.
     pub max_perft_depth: u32,

@@ -46,6 +46,10 @@ struct EngineOptions {
     /// [default: 5000]
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
+    /// Stop every search at this depth (plies): reproducible games, and weaker play [default:
+    /// no limit]
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=128))]
+    depth: Option<u32>,
     /// What a draw costs the engine, in hundredths of a soldier: 0 (a draw is even) to 1500
     /// (play on unless lost) [default: 1500]
     #[arg(long, value_name = "N", allow_negative_numbers = true,
@@ -131,6 +135,7 @@ impl EngineOptions {
         if let Some(movetime) = self.movetime {
             options.default_move_time = Duration::from_millis(movetime);
         }
+        options.max_search_depth = self.depth;
         if let Some(contempt) = self.contempt {
             options.contempt = contempt;
         }
