@@ -558,3 +558,159 @@ fn sigterm_stops_the_match_and_every_engine() {
 fn sigint_stops_the_match_and_every_engine() {
     a_signal_stops_the_match_and_every_engine("INT", 130);
 }
+
+/// Runs a match that must succeed; its standard output.
+fn run_ok(args: &[&str]) -> String {
+    let (output, stdout) = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}\n{stdout}{stderr}");
+    stdout
+}
+
+/// Golden outputs, recorded with the hand-written command line before its move to clap (issue
+/// 39): seeded matches of players in process, one game at a time, print exactly these lines.
+/// Every line counts: the header (the options as read), each game's result and length (the
+/// openings made from the seed, the players' moves) and the summary.
+#[test]
+fn seeded_matches_of_players_in_process_print_their_golden_output() {
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &[
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--variant",
+                "brandub",
+                "--games",
+                "20",
+                "--seed",
+                "7",
+            ],
+            GOLDEN_GREEDY_RANDOM_BRANDUB,
+        ),
+        (
+            &[
+                "--a",
+                "engine:depth=2",
+                "--b",
+                "greedy",
+                "--variant",
+                "tablut,brandub",
+                "--games",
+                "6",
+                "--seed",
+                "3",
+                "--max-plies",
+                "80",
+                "--opening-plies",
+                "3",
+                "--movetime",
+                "5000",
+            ],
+            GOLDEN_ENGINE_GREEDY_TWO_VARIANTS,
+        ),
+        (
+            &[
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--variant",
+                "hnefatafl-org-copenhagen-13",
+                "--games",
+                "4",
+                "--seed",
+                "5",
+                "--opening-plies",
+                "2",
+            ],
+            GOLDEN_GREEDY_RANDOM_COPENHAGEN_13,
+        ),
+    ];
+    for (args, golden) in cases {
+        assert_eq!(run_ok(args), golden, "{args:?}");
+    }
+    // With the SPRT the verdict line is fixed (the number of games played is not: a worker may
+    // start one more before the verdict stops it).
+    let stdout = run_ok(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--variant",
+        "brandub,tablut",
+        "--games",
+        "1000",
+        "--sprt",
+        "0",
+        "200",
+        "0.05",
+        "0.05",
+        "--seed",
+        "11",
+        "--quiet",
+        "--opening-plies",
+        "6",
+    ]);
+    assert!(stdout.contains(GOLDEN_SPRT_LINE), "{stdout}");
+}
+
+const GOLDEN_GREEDY_RANDOM_BRANDUB: &str = r"tafl-match: A = greedy, B = random; 20 games of Brandub (20 a variant); A 100 ms a move, B 100 ms a move; cap 400 plies; concurrency 1; seed 7
+game 1/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 17 plies | +1 =0 -0 Elo +inf ± inf
+game 2/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +2 =0 -0 Elo +inf ± inf
+game 3/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 21 plies | +3 =0 -0 Elo +inf ± inf
+game 4/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +4 =0 -0 Elo +inf ± inf
+game 5/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +5 =0 -0 Elo +inf ± inf
+game 6/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 10 plies | +6 =0 -0 Elo +inf ± inf
+game 7/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +7 =0 -0 Elo +inf ± inf
+game 8/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +8 =0 -0 Elo +inf ± inf
+game 9/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +9 =0 -0 Elo +inf ± inf
+game 10/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 18 plies | +10 =0 -0 Elo +inf ± inf
+game 11/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 15 plies | +11 =0 -0 Elo +inf ± inf
+game 12/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 8 plies | +12 =0 -0 Elo +inf ± inf
+game 13/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 11 plies | +13 =0 -0 Elo +inf ± inf
+game 14/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 8 plies | +14 =0 -0 Elo +inf ± inf
+game 15/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +15 =0 -0 Elo +inf ± inf
+game 16/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +16 =0 -0 Elo +inf ± inf
+game 17/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +17 =0 -0 Elo +inf ± inf
+game 18/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 16 plies | +18 =0 -0 Elo +inf ± inf
+game 19/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 7 plies | +19 =0 -0 Elo +inf ± inf
+game 20/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 18 plies | +20 =0 -0 Elo +inf ± inf
+A as attackers   +10 =0 -0 of 10; score 1.000; Elo +inf ± inf
+A as defenders   +10 =0 -0 of 10; score 1.000; Elo +inf ± inf
+greedy vs random: +20 =0 -0 of 20; score 1.000; Elo +inf ± inf
+";
+
+const GOLDEN_ENGINE_GREEDY_TWO_VARIANTS: &str = r"tafl-match: A = engine:depth=2, B = greedy; 12 games of Tablut, Brandub (6 a variant); A 5000 ms a move, B 5000 ms a move; cap 80 plies; concurrency 1; seed 3
+game 1/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 9 plies | +1 =0 -0 Elo +inf ± inf
+game 2/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 18 plies | +2 =0 -0 Elo +inf ± inf
+game 3/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +3 =0 -0 Elo +inf ± inf
+game 4/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +4 =0 -0 Elo +inf ± inf
+game 5/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +5 =0 -0 Elo +inf ± inf
+game 6/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +6 =0 -0 Elo +inf ± inf
+game 7/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +7 =0 -0 Elo +inf ± inf
+game 8/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +8 =0 -0 Elo +inf ± inf
+game 9/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 19 plies | +9 =0 -0 Elo +inf ± inf
+game 10/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +10 =0 -0 Elo +inf ± inf
+game 11/12 Brandub A=attackers: draw (draw: the position repeated) in 15 plies | +10 =1 -0 Elo +529 ± 495
+game 12/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +11 =1 -0 Elo +545 ± 487
+Tablut           +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
+Brandub          +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
+A as attackers   +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
+A as defenders   +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
+engine:depth=2 vs greedy: +11 =1 -0 of 12; score 0.958; Elo +545 ± 487
+";
+
+const GOLDEN_GREEDY_RANDOM_COPENHAGEN_13: &str = r"tafl-match: A = greedy, B = random; 4 games of Copenhagen 13x13 (hnefatafl.org) (4 a variant); A 100 ms a move, B 100 ms a move; cap 400 plies; concurrency 1; seed 5
+game 1/4 Copenhagen 13x13 (hnefatafl.org) A=attackers: A wins (attackers win: the king was captured) in 69 plies | +1 =0 -0 Elo +inf ± inf
+game 2/4 Copenhagen 13x13 (hnefatafl.org) A=defenders: A wins (defenders win: the king escaped) in 46 plies | +2 =0 -0 Elo +inf ± inf
+game 3/4 Copenhagen 13x13 (hnefatafl.org) A=attackers: A wins (attackers win: the king was captured) in 47 plies | +3 =0 -0 Elo +inf ± inf
+game 4/4 Copenhagen 13x13 (hnefatafl.org) A=defenders: A wins (defenders win: the king escaped) in 24 plies | +4 =0 -0 Elo +inf ± inf
+A as attackers   +2 =0 -0 of 2; score 1.000; Elo +inf ± inf
+A as defenders   +2 =0 -0 of 2; score 1.000; Elo +inf ± inf
+greedy vs random: +4 =0 -0 of 4; score 1.000; Elo +inf ± inf
+";
+
+const GOLDEN_SPRT_LINE: &str =
+    "SPRT [0, 200]: H1 accepted after 4 games (LLR 3.85, bounds -2.94 2.94)\n";
