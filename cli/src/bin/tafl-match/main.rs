@@ -115,6 +115,8 @@ fn set_up_watched(
     signals: &AtomicUsize,
 ) -> Result<Setup, SetupError> {
     let (sender, result) = mpsc::channel();
+    // Shared, not moved into the thread: a spawn that fails drops its closure, and the setup
+    // then needs the arguments here.
     let shared = Arc::new(Mutex::new(Some(args)));
     let taken = Arc::clone(&shared);
     let spawned = std::thread::Builder::new()
