@@ -252,14 +252,313 @@ fn an_engine_that_cannot_be_found_stops_the_match_with_an_error() {
     );
 }
 
+/// A usage mistake: exit status 2 and clap's message on stderr, which holds `fragment`; nothing
+/// on stdout (no match started).
+fn usage_mistake(args: &[&str], fragment: &str) {
+    let (output, stdout) = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{args:?}: {stdout}{stderr}");
+    assert!(stderr.contains(fragment), "{args:?}: {stderr}");
+    assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+    assert!(stdout.is_empty(), "{args:?}: {stdout}");
+}
+
 #[test]
 fn bad_flags_exit_with_status_2_and_help_with_0() {
-    let (output, _) = run(&["--a", "random"]);
-    assert_eq!(output.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("--b is missing"));
+    usage_mistake(&["--a", "random"], "--b <ENGINE>");
+    usage_mistake(
+        &["--a", "random", "--b", "random", "--frobnicate"],
+        "unexpected argument",
+    );
+    // Suggestions for a misspelled flag.
+    usage_mistake(
+        &["--a", "random", "--b", "random", "--gmaes", "3"],
+        "similar argument exists: '--games'",
+    );
+    usage_mistake(
+        &["--a", "random", "--b", "random", "--games", "x"],
+        "invalid value 'x' for '--games <N>'",
+    );
+    usage_mistake(
+        &[
+            "--a",
+            "random",
+            "--b",
+            "random",
+            "--movetime",
+            "5",
+            "--clock",
+            "9",
+        ],
+        "cannot be used with",
+    );
+    usage_mistake(
+        &[
+            "--a", "random", "--b", "random", "--sprt", "5", "0", "0.05", "0.05",
+        ],
+        "elo0 (5) must be below elo1 (0)",
+    );
     let (output, stdout) = run(&["--help"]);
     assert!(output.status.success());
-    assert!(stdout.contains("--sprt ELO0 ELO1 ALPHA BETA"));
+    assert!(
+        stdout.contains("--sprt <ELO0> <ELO1> <ALPHA> <BETA>"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("otep:<command line>"), "{stdout}");
+}
+
+/// Issue 43, item 7: mistakes that were taken silently, reported as something else, or exited
+/// with 1 are usage mistakes (status 2) that say what is wrong.
+#[test]
+fn hostile_flags_are_usage_mistakes_that_say_what_is_wrong() {
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        let ab = ["--a", "greedy", "--b", "random", "--variant", "brandub"];
+        ab.iter().chain(extra).copied().collect()
+    }
+    // Exited 1 after the match's header.
+    usage_mistake(
+        &["--a", "foo", "--b", "random"],
+        "invalid value 'foo' for '--a <ENGINE>': unknown engine \"foo\"",
+    );
+    // The second replaced the first.
+    usage_mistake(
+        &with(&["--a", "random"]),
+        "the argument '--a <ENGINE>' cannot be used multiple times",
+    );
+    // Played every variant.
+    usage_mistake(
+        &["--a", "greedy", "--b", "random", "--variant", ""],
+        "no game named; known: ",
+    );
+    // Drew every game at ply 0.
+    usage_mistake(
+        &with(&["--max-plies", "0"]),
+        "invalid value '0' for '--max-plies <N>': must be at least 1",
+    );
+    // Said "no opening fits Brandub".
+    usage_mistake(
+        &with(&["--opening-plies", "100000"]),
+        "a seeded opening has at most 200 random plies",
+    );
+    usage_mistake(
+        &with(&["--opening-plies", "30", "--max-plies", "30"]),
+        "an opening must be shorter than the ply cap",
+    );
+    // Said "cannot create ...: File exists" (status 1).
+    let dir = scratch("not-a-directory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("file");
+    std::fs::write(&file, "").unwrap();
+    let file = file.to_str().unwrap();
+    for flag in ["--log", "--records"] {
+        usage_mistake(
+            &with(&[flag, file]),
+            &format!("for '{flag} <DIR>': {file} exists and is not a directory"),
+        );
+    }
+}
+
+/// Issue 43, item 1: a network file larger than any network is refused before it is read whole,
+/// as a usage mistake (it exited 1 after the match's header).
+#[cfg(unix)]
+#[test]
+fn an_endless_network_file_is_a_usage_mistake() {
+    let timed = run_timed(
+        &["--a", "engine:network=/dev/zero", "--b", "random"],
+        std::time::Duration::from_secs(20),
+    );
+    assert_eq!(timed.status.code(), Some(2), "{}", timed.stderr);
+    assert!(
+        timed.stderr.contains("engine option network: /dev/zero: ")
+            && timed.stderr.contains("larger than any network file"),
+        "{}",
+        timed.stderr
+    );
+    assert!(timed.stdout.is_empty(), "{}", timed.stdout);
+}
+
+/// Issue 43, item 6: a line that starts with a byte that is not UTF-8 is named, not the line
+/// before it.
+#[test]
+fn a_byte_that_is_not_utf8_is_reported_on_its_own_line() {
+    let dir = scratch("not-utf8");
+    std::fs::create_dir_all(&dir).unwrap();
+    for (text, line) in [
+        (&b"e2-h2\n\xffe2-h2\n"[..], 2),
+        (&b"e2-h2\n\n\n\xff\n"[..], 4),
+        (&b"\xff\n"[..], 1),
+        (&b"e2-h2 \xff\n"[..], 1),
+    ] {
+        let file = dir.join("openings.txt");
+        std::fs::write(&file, text).unwrap();
+        let file = file.to_str().unwrap();
+        let (output, _) = run(&["--a", "greedy", "--b", "random", "--openings", file]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("is not UTF-8 text: line {line} holds a byte")),
+            "{text:?}: {stderr}"
+        );
+    }
+}
+
+/// Issue 43, item 2: memory does not grow with `--games`. A hundred million games of which the
+/// SPRT plays a few dozen: all openings were made up front (534 MB for a million games; the
+/// allocation for a hundred million failed and aborted).
+#[test]
+fn memory_does_not_grow_with_the_number_of_games() {
+    let timed = run_timed(
+        &[
+            "--a",
+            "greedy",
+            "--b",
+            "random",
+            "--variant",
+            "brandub",
+            "--games",
+            "100000000",
+            "--sprt",
+            "0",
+            "20",
+            "0.05",
+            "0.05",
+            "--quiet",
+        ],
+        std::time::Duration::from_secs(60),
+    );
+    assert!(timed.status.success(), "{}{}", timed.stdout, timed.stderr);
+    assert!(timed.stdout.contains("H1 accepted"), "{}", timed.stdout);
+    assert!(
+        timed
+            .stdout
+            .starts_with("tafl-match: A = greedy, B = random; 100000000 games of Brandub"),
+        "{}",
+        timed.stdout
+    );
+    if let Some(peak) = timed.peak_kib {
+        assert!(peak < 32 * 1024, "peak {peak} KiB");
+    }
+}
+
+/// Issue 43, item 5: while an openings file that is a FIFO nobody writes is being opened,
+/// SIGTERM, SIGINT and SIGHUP end `tafl-match` (they were ignored until the games started, and
+/// SIGHUP for good: `timeout 3 tafl-match ...` hung).
+#[cfg(target_os = "linux")]
+#[test]
+fn signals_are_honoured_before_the_games_start() {
+    let dir = scratch("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("openings");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo = fifo.to_str().unwrap();
+    for (signal, status) in [("TERM", 143), ("INT", 130), ("HUP", 129)] {
+        let args = ["--a", "greedy", "--b", "random", "--openings", fifo];
+        let timed = run_timed_with(&args, std::time::Duration::from_secs(20), |child| {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+            let sent = Command::new("kill")
+                .args([&format!("-{signal}"), &child.id().to_string()])
+                .status()
+                .unwrap();
+            assert!(sent.success());
+        });
+        assert_eq!(
+            timed.status.code(),
+            Some(status),
+            "{signal}: {}",
+            timed.stderr
+        );
+        assert!(
+            timed
+                .stderr
+                .contains(&format!("stopped by SIG{signal} before the games started")),
+            "{}",
+            timed.stderr
+        );
+    }
+}
+
+/// `tafl-match` run as an unused user id under a limit of `nproc` processes and threads (that
+/// user's, so no other program counts against it). `None` where that cannot be done: not root,
+/// or no `prlimit` and `setpriv` (util-linux).
+#[cfg(target_os = "linux")]
+fn run_under_thread_limit(nproc: u32, args: &[&str]) -> Option<Output> {
+    let root = std::fs::read_to_string("/proc/self/status")
+        .ok()?
+        .lines()
+        .find(|l| l.starts_with("Uid:"))?
+        .split_whitespace()
+        .nth(1)?
+        == "0";
+    if !root {
+        eprintln!("skipped: running a program as another user needs root");
+        return None;
+    }
+    let uid = (40_000 + std::process::id() % 20_000).to_string();
+    let output = Command::new("prlimit")
+        .arg(format!("--nproc={nproc}"))
+        .args([
+            "setpriv",
+            "--reuid",
+            &uid,
+            "--regid",
+            &uid,
+            "--clear-groups",
+            MATCH,
+        ])
+        .args(args)
+        .output();
+    match output {
+        Ok(output) => Some(output),
+        Err(error) => {
+            eprintln!("skipped: prlimit cannot be run: {error}");
+            None
+        }
+    }
+}
+
+/// Issue 43, item 3: under a limit of processes and threads, `tafl-match` panicked ("failed to
+/// spawn thread", status 101). With room for no worker it says why (status 1); with room for
+/// fewer workers than `--concurrency`, it plays with those and says so.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_thread_limit_gives_fewer_workers_or_a_clear_error() {
+    let args = [
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--variant",
+        "brandub",
+        "--quiet",
+    ];
+    let Some(output) = run_under_thread_limit(1, &args) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("tafl-match: cannot start a thread to play the games: ")
+            && stderr.contains("ulimit -u"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let mut wide = args.to_vec();
+    wide.extend(["--concurrency", "16", "--games", "40"]);
+    let Some(output) = run_under_thread_limit(3, &wide) else {
+        return;
+    };
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("tafl-match: only 2 of 16 workers could be started"),
+        "{stderr}"
+    );
+    assert!(
+        last_line(&stdout).starts_with("greedy vs random: +") && stdout.contains(" of 40; "),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -558,3 +857,159 @@ fn sigterm_stops_the_match_and_every_engine() {
 fn sigint_stops_the_match_and_every_engine() {
     a_signal_stops_the_match_and_every_engine("INT", 130);
 }
+
+/// Runs a match that must succeed; its standard output.
+fn run_ok(args: &[&str]) -> String {
+    let (output, stdout) = run(args);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{args:?}\n{stdout}{stderr}");
+    stdout
+}
+
+/// Golden outputs, recorded with the hand-written command line before its move to clap (issue
+/// 39): seeded matches of players in process, one game at a time, print exactly these lines.
+/// Every line counts: the header (the options as read), each game's result and length (the
+/// openings made from the seed, the players' moves) and the summary.
+#[test]
+fn seeded_matches_of_players_in_process_print_their_golden_output() {
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &[
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--variant",
+                "brandub",
+                "--games",
+                "20",
+                "--seed",
+                "7",
+            ],
+            GOLDEN_GREEDY_RANDOM_BRANDUB,
+        ),
+        (
+            &[
+                "--a",
+                "engine:depth=2",
+                "--b",
+                "greedy",
+                "--variant",
+                "tablut,brandub",
+                "--games",
+                "6",
+                "--seed",
+                "3",
+                "--max-plies",
+                "80",
+                "--opening-plies",
+                "3",
+                "--movetime",
+                "5000",
+            ],
+            GOLDEN_ENGINE_GREEDY_TWO_VARIANTS,
+        ),
+        (
+            &[
+                "--a",
+                "greedy",
+                "--b",
+                "random",
+                "--variant",
+                "hnefatafl-org-copenhagen-13",
+                "--games",
+                "4",
+                "--seed",
+                "5",
+                "--opening-plies",
+                "2",
+            ],
+            GOLDEN_GREEDY_RANDOM_COPENHAGEN_13,
+        ),
+    ];
+    for (args, golden) in cases {
+        assert_eq!(run_ok(args), golden, "{args:?}");
+    }
+    // With the SPRT the verdict line is fixed (the number of games played is not: a worker may
+    // start one more before the verdict stops it).
+    let stdout = run_ok(&[
+        "--a",
+        "greedy",
+        "--b",
+        "random",
+        "--variant",
+        "brandub,tablut",
+        "--games",
+        "1000",
+        "--sprt",
+        "0",
+        "200",
+        "0.05",
+        "0.05",
+        "--seed",
+        "11",
+        "--quiet",
+        "--opening-plies",
+        "6",
+    ]);
+    assert!(stdout.contains(GOLDEN_SPRT_LINE), "{stdout}");
+}
+
+const GOLDEN_GREEDY_RANDOM_BRANDUB: &str = r"tafl-match: A = greedy, B = random; 20 games of Brandub (20 a variant); A 100 ms a move, B 100 ms a move; cap 400 plies; concurrency 1; seed 7
+game 1/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 17 plies | +1 =0 -0 Elo +inf ± inf
+game 2/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +2 =0 -0 Elo +inf ± inf
+game 3/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 21 plies | +3 =0 -0 Elo +inf ± inf
+game 4/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +4 =0 -0 Elo +inf ± inf
+game 5/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +5 =0 -0 Elo +inf ± inf
+game 6/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 10 plies | +6 =0 -0 Elo +inf ± inf
+game 7/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +7 =0 -0 Elo +inf ± inf
+game 8/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +8 =0 -0 Elo +inf ± inf
+game 9/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +9 =0 -0 Elo +inf ± inf
+game 10/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 18 plies | +10 =0 -0 Elo +inf ± inf
+game 11/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 15 plies | +11 =0 -0 Elo +inf ± inf
+game 12/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 8 plies | +12 =0 -0 Elo +inf ± inf
+game 13/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 11 plies | +13 =0 -0 Elo +inf ± inf
+game 14/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 8 plies | +14 =0 -0 Elo +inf ± inf
+game 15/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +15 =0 -0 Elo +inf ± inf
+game 16/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +16 =0 -0 Elo +inf ± inf
+game 17/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 13 plies | +17 =0 -0 Elo +inf ± inf
+game 18/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 16 plies | +18 =0 -0 Elo +inf ± inf
+game 19/20 Brandub A=attackers: A wins (attackers win: the king was captured) in 7 plies | +19 =0 -0 Elo +inf ± inf
+game 20/20 Brandub A=defenders: A wins (defenders win: the king escaped) in 18 plies | +20 =0 -0 Elo +inf ± inf
+A as attackers   +10 =0 -0 of 10; score 1.000; Elo +inf ± inf
+A as defenders   +10 =0 -0 of 10; score 1.000; Elo +inf ± inf
+greedy vs random: +20 =0 -0 of 20; score 1.000; Elo +inf ± inf
+";
+
+const GOLDEN_ENGINE_GREEDY_TWO_VARIANTS: &str = r"tafl-match: A = engine:depth=2, B = greedy; 12 games of Tablut, Brandub (6 a variant); A 5000 ms a move, B 5000 ms a move; cap 80 plies; concurrency 1; seed 3
+game 1/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 9 plies | +1 =0 -0 Elo +inf ± inf
+game 2/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 18 plies | +2 =0 -0 Elo +inf ± inf
+game 3/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +3 =0 -0 Elo +inf ± inf
+game 4/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +4 =0 -0 Elo +inf ± inf
+game 5/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +5 =0 -0 Elo +inf ± inf
+game 6/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +6 =0 -0 Elo +inf ± inf
+game 7/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +7 =0 -0 Elo +inf ± inf
+game 8/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +8 =0 -0 Elo +inf ± inf
+game 9/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 19 plies | +9 =0 -0 Elo +inf ± inf
+game 10/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +10 =0 -0 Elo +inf ± inf
+game 11/12 Brandub A=attackers: draw (draw: the position repeated) in 15 plies | +10 =1 -0 Elo +529 ± 495
+game 12/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +11 =1 -0 Elo +545 ± 487
+Tablut           +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
+Brandub          +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
+A as attackers   +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
+A as defenders   +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
+engine:depth=2 vs greedy: +11 =1 -0 of 12; score 0.958; Elo +545 ± 487
+";
+
+const GOLDEN_GREEDY_RANDOM_COPENHAGEN_13: &str = r"tafl-match: A = greedy, B = random; 4 games of Copenhagen 13x13 (hnefatafl.org) (4 a variant); A 100 ms a move, B 100 ms a move; cap 400 plies; concurrency 1; seed 5
+game 1/4 Copenhagen 13x13 (hnefatafl.org) A=attackers: A wins (attackers win: the king was captured) in 69 plies | +1 =0 -0 Elo +inf ± inf
+game 2/4 Copenhagen 13x13 (hnefatafl.org) A=defenders: A wins (defenders win: the king escaped) in 46 plies | +2 =0 -0 Elo +inf ± inf
+game 3/4 Copenhagen 13x13 (hnefatafl.org) A=attackers: A wins (attackers win: the king was captured) in 47 plies | +3 =0 -0 Elo +inf ± inf
+game 4/4 Copenhagen 13x13 (hnefatafl.org) A=defenders: A wins (defenders win: the king escaped) in 24 plies | +4 =0 -0 Elo +inf ± inf
+A as attackers   +2 =0 -0 of 2; score 1.000; Elo +inf ± inf
+A as defenders   +2 =0 -0 of 2; score 1.000; Elo +inf ± inf
+greedy vs random: +4 =0 -0 of 4; score 1.000; Elo +inf ± inf
+";
+
+const GOLDEN_SPRT_LINE: &str =
+    "SPRT [0, 200]: H1 accepted after 4 games (LLR 3.85, bounds -2.94 2.94)\n";

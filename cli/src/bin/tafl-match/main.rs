@@ -21,32 +21,29 @@ mod player;
 mod processes;
 mod record;
 mod referee;
+mod rng;
+mod schedule;
+mod spec;
 mod stats;
+mod turn;
 
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tafl_engine::{AnyVariant, Board, Side, Variant};
+use tafl_engine::{Board, Side};
 
 use crate::log::GameLog;
-use crate::openings::{GridOpenings, Opening};
+use crate::openings::Opening;
 use crate::options::Settings;
 use crate::player::Player;
 use crate::referee::{Ending, ForfeitKind, Played};
+use crate::schedule::{GameOpening, Job, Schedule};
 use crate::stats::{SprtDecision, Tally};
-
-/// One game to play.
-struct Job {
-    /// Its number in the match, from 0.
-    index: usize,
-    variant: usize,
-    opening: usize,
-    a_side: Side,
-}
 
 /// What a worker sends back after a game.
 enum Report {
@@ -74,21 +71,34 @@ fn say(line: &str) {
     let _ = out.flush();
 }
 
+/// Why the match cannot start.
+enum SetupError {
+    /// A usage mistake (exit 2) or `--help` (exit 0), as clap says.
+    Usage(clap::Error),
+    /// Something else: a file that cannot be read, no opening (exit 1).
+    Failed(String),
+}
+
+/// What the match starts from.
+struct Setup {
+    settings: Settings,
+    schedule: Schedule,
+}
+
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let settings = match options::parse(&args) {
-        Ok(settings) => settings,
-        Err(message) => {
-            let help = args.iter().any(|a| a == "--help" || a == "-h");
-            if help {
-                say(&message);
-                return ExitCode::SUCCESS;
-            }
+    // Before anything that may wait (an openings file or a network file that is a FIFO, a
+    // slow disk), so that a signal is honoured from the start.
+    let signals = processes::watch_signals();
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let setup = match set_up_watched(args, &signals) {
+        Ok(setup) => setup,
+        Err(SetupError::Usage(error)) => error.exit(),
+        Err(SetupError::Failed(message)) => {
             eprintln!("tafl-match: {message}");
-            return ExitCode::from(2);
+            return ExitCode::FAILURE;
         }
     };
-    match run(&settings) {
+    match run(&setup.settings, setup.schedule, &signals) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("tafl-match: {message}");
@@ -97,51 +107,73 @@ fn main() -> ExitCode {
     }
 }
 
-/// The openings of every variant, enough for `games` games each, each on its variant's grid.
-fn all_openings(settings: &Settings) -> Result<Vec<GridOpenings>, String> {
-    let text = match &settings.openings {
-        Some(path) => Some(openings::read_file(path)?),
-        None => None,
-    };
-    let text = text.as_deref();
-    settings
-        .variants
-        .iter()
-        .map(|variant| {
-            let openings = match variant {
-                AnyVariant::Narrow(variant) => {
-                    GridOpenings::Narrow(openings_of(variant, text, settings))
-                }
-                AnyVariant::Wide(variant) => {
-                    GridOpenings::Wide(openings_of(variant, text, settings))
-                }
-            };
-            if openings.is_empty() {
-                Err(format!("no opening fits {}", variant.name()))
-            } else {
-                Ok(openings)
+/// Sets the match up on a thread of its own while this one watches for signals: reading a file
+/// can block for good (a FIFO nobody writes), and a signal must still end the program. Where no
+/// thread can be started (a thread limit), the setup runs here.
+fn set_up_watched(
+    args: Vec<std::ffi::OsString>,
+    signals: &AtomicUsize,
+) -> Result<Setup, SetupError> {
+    let (sender, result) = mpsc::channel();
+    // Shared, not moved into the thread: a spawn that fails drops its closure, and the setup
+    // then needs the arguments here.
+    let shared = Arc::new(Mutex::new(Some(args)));
+    let taken = Arc::clone(&shared);
+    let spawned = std::thread::Builder::new()
+        .name("setup".into())
+        .spawn(move || {
+            let args = take(&taken);
+            let _ = sender.send(set_up(args));
+        });
+    if spawned.is_err() {
+        return set_up(take(&shared));
+    }
+    loop {
+        match result.recv_timeout(SIGNAL_POLL) {
+            Ok(setup) => return setup,
+            Err(RecvTimeoutError::Timeout) => {}
+            // Not reached: the thread sends before it ends, unless it panicked.
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(SetupError::Failed("the setup failed".to_string()));
             }
-        })
-        .collect()
+        }
+        let signal = signals.load(Ordering::Relaxed);
+        if signal != 0 {
+            let killed = processes::kill_all();
+            eprintln!(
+                "tafl-match: stopped by {} before the games started; {killed} engine process \
+                 groups killed",
+                processes::signal_name(signal)
+            );
+            std::process::exit(128 + i32::try_from(signal).unwrap_or(0));
+        }
+    }
 }
 
-/// The openings of one variant: the file's lines that fit it, or seeded ones.
-fn openings_of<B: Board>(
-    variant: &Variant<B>,
-    text: Option<&str>,
-    settings: &Settings,
-) -> Vec<Opening<B>> {
-    match text {
-        Some(text) => openings::from_text(variant, text, &mut |warning| {
-            eprintln!("tafl-match: {warning}")
-        }),
-        None => openings::seeded(
-            variant,
-            settings.games.div_ceil(2) as usize,
-            settings.opening_plies,
-            settings.seed,
-        ),
-    }
+/// The arguments, taken once.
+fn take(args: &Mutex<Option<Vec<std::ffi::OsString>>>) -> Vec<std::ffi::OsString> {
+    args.lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .take()
+        .unwrap_or_default()
+}
+
+/// Reads the command line, makes the output directories and reads the openings.
+fn set_up(args: Vec<std::ffi::OsString>) -> Result<Setup, SetupError> {
+    let settings = options::parse(args).map_err(SetupError::Usage)?;
+    create_dir(settings.log.as_deref()).map_err(SetupError::Failed)?;
+    create_dir(settings.records.as_deref()).map_err(SetupError::Failed)?;
+    let text = match &settings.openings {
+        Some(path) => Some(Arc::from(
+            openings::read_file(path).map_err(SetupError::Failed)?,
+        )),
+        None => None,
+    };
+    let schedule = Schedule::new(&settings, text, &mut |warning| {
+        eprintln!("tafl-match: {warning}")
+    })
+    .map_err(SetupError::Failed)?;
+    Ok(Setup { settings, schedule })
 }
 
 fn create_dir(dir: Option<&Path>) -> Result<(), String> {
@@ -152,34 +184,15 @@ fn create_dir(dir: Option<&Path>) -> Result<(), String> {
     }
 }
 
-fn run(settings: &Settings) -> Result<(), String> {
-    // Before any engine starts, so that none is left behind by a signal.
-    let signals = processes::watch_signals();
-    create_dir(settings.log.as_deref())?;
-    create_dir(settings.records.as_deref())?;
-    let openings = all_openings(settings)?;
-    let mut jobs = Vec::new();
-    for (variant, list) in openings.iter().enumerate() {
-        for game in 0..settings.games as usize {
-            jobs.push(Job {
-                index: jobs.len(),
-                variant,
-                opening: (game / 2) % list.len(),
-                a_side: if game % 2 == 0 {
-                    Side::Attackers
-                } else {
-                    Side::Defenders
-                },
-            });
-        }
-    }
+fn run(settings: &Settings, schedule: Schedule, signals: &AtomicUsize) -> Result<(), String> {
+    let games = schedule.total();
     let names: Vec<&str> = settings.variants.iter().map(|v| v.name()).collect();
     say(&format!(
         "tafl-match: A = {}, B = {}; {} games of {} ({} a variant); A {}, B {}; cap {} plies; \
          concurrency {}; seed {}",
         settings.a_name,
         settings.b_name,
-        jobs.len(),
+        games,
         names.join(", "),
         settings.games,
         settings.a_time,
@@ -189,28 +202,54 @@ fn run(settings: &Settings) -> Result<(), String> {
         settings.seed
     ));
 
-    let next = AtomicUsize::new(0);
+    let schedule = Mutex::new(schedule);
     let stop = AtomicBool::new(false);
     let (sender, reports) = mpsc::channel();
     let mut results = Results::new(settings);
     let mut fatal = None;
     std::thread::scope(|scope| {
-        for worker in 0..settings.concurrency.min(jobs.len()) {
+        let wanted = settings.concurrency.min(games);
+        let mut started = 0;
+        let mut refused = None;
+        for worker in 0..wanted {
             let sender = sender.clone();
-            let (jobs, openings, next, stop) = (&jobs, &openings, &next, &stop);
-            scope.spawn(move || work(worker, settings, jobs, openings, next, stop, &sender));
+            let (schedule, stop) = (&schedule, &stop);
+            let spawned = std::thread::Builder::new()
+                .name(format!("worker {worker}"))
+                .spawn_scoped(scope, move || {
+                    work(worker, settings, schedule, stop, &sender)
+                });
+            match spawned {
+                Ok(_) => started += 1,
+                Err(error) => {
+                    // A thread limit (`ulimit -u`): play with the workers there are.
+                    refused = Some(error);
+                    break;
+                }
+            }
         }
         drop(sender);
+        if let Some(error) = refused {
+            if started == 0 {
+                fatal = Some(format!(
+                    "cannot start a thread to play the games: {error} (is the limit of \
+                     processes and threads, ulimit -u, too low?)"
+                ));
+                return;
+            }
+            eprintln!(
+                "tafl-match: only {started} of {wanted} workers could be started ({error}): \
+                 playing {started} games at a time"
+            );
+        }
         loop {
+            let signal = signals.load(Ordering::Relaxed);
+            if signal != 0 {
+                interrupted(signal, settings, &results);
+            }
             let report = match reports.recv_timeout(SIGNAL_POLL) {
                 Ok(report) => report,
-                Err(RecvTimeoutError::Timeout) => {
-                    let signal = signals.load(Ordering::Relaxed);
-                    if signal != 0 {
-                        interrupted(signal, settings, &results);
-                    }
-                    continue;
-                }
+                Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => break,
             };
             match report {
@@ -245,7 +284,7 @@ fn run(settings: &Settings) -> Result<(), String> {
                             "game {}/{} {} A={a_side}: {verdict} ({termination}) in {plies} plies | \
                              {} {}",
                             index + 1,
-                            jobs.len(),
+                            games,
                             settings.variants[variant].name(),
                             total.wdl(),
                             total.elo_text()
@@ -413,9 +452,7 @@ fn summary(label: &str, tally: &Tally) -> String {
 fn work(
     worker: usize,
     settings: &Settings,
-    jobs: &[Job],
-    openings: &[GridOpenings],
-    next: &AtomicUsize,
+    schedule: &Mutex<Schedule>,
     stop: &AtomicBool,
     sender: &mpsc::Sender<Report>,
 ) {
@@ -423,31 +460,34 @@ fn work(
         .seed
         .wrapping_mul(1_000_003)
         .wrapping_add(worker as u64);
-    let players = Player::from_spec(&settings.a, "A", worker, seed, settings).and_then(|a| {
-        Player::from_spec(&settings.b, "B", worker, seed ^ 0x5555, settings).map(|b| (a, b))
-    });
-    let (mut a, mut b) = match players {
-        Ok(players) => players,
-        Err(message) => {
-            let _ = sender.send(Report::Fatal(message));
-            return;
-        }
-    };
+    let mut a = Player::new(&settings.a, "A", worker, seed, settings);
+    let mut b = Player::new(&settings.b, "B", worker, seed ^ 0x5555, settings);
     while !stop.load(Ordering::Relaxed) {
-        let Some(job) = jobs.get(next.fetch_add(1, Ordering::Relaxed)) else {
-            break;
+        // A worker that panicked while holding the lock left the schedule whole.
+        let next = schedule
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .next_game();
+        let (job, opening) = match next {
+            None => break,
+            Some(Ok(next)) => next,
+            Some(Err(message)) => {
+                let _ = sender.send(Report::Fatal(message));
+                return;
+            }
         };
+        let job = &job;
         let mut log = match &settings.log {
             Some(dir) => GameLog::create(&dir.join(format!("game-{:04}.log", job.index + 1))),
             None => GameLog::none(),
         };
         // The game's one choice of grid: from here on its code is generic.
-        let played = match &openings[job.variant] {
-            GridOpenings::Narrow(list) => {
-                play_job(&list[job.opening], job, &mut a, &mut b, settings, &mut log)
+        let played = match &opening {
+            GameOpening::Narrow(opening) => {
+                play_job(opening, job, &mut a, &mut b, settings, &mut log)
             }
-            GridOpenings::Wide(list) => {
-                play_job(&list[job.opening], job, &mut a, &mut b, settings, &mut log)
+            GameOpening::Wide(opening) => {
+                play_job(opening, job, &mut a, &mut b, settings, &mut log)
             }
         };
         log.flush();

@@ -11,13 +11,17 @@
 //! skipped for that variant with a warning. The file is read whole, so it is refused when it is
 //! over [`MAX_FILE_BYTES`]; a line over [`MAX_LINE_BYTES`] is skipped without being read as
 //! moves; after [`MAX_WARNINGS`] warnings for a variant, the rest are counted in one line.
+//!
+//! Nothing here grows with the number of games: seeded openings are made one at a time
+//! ([`SeededOpenings`]), and of a file only the text and where each fitting line starts are kept
+//! ([`fitting_lines`]), a line read again as its opening when a game needs it.
 
 use std::io::Read;
 use std::path::Path;
 
-use tafl_engine::{Board, Game, Move, Narrow, Side, Variant, Wide, notation};
+use tafl_engine::{Board, Game, Move, Narrow, Side, Variant, notation};
 
-use crate::player::Rng;
+use crate::rng::Rng;
 
 /// One opening: the game to start from (moves already played, or a set-up position) and how it
 /// was made, on the game's grid.
@@ -32,65 +36,75 @@ pub struct Opening<B: Board = Narrow> {
     pub label: String,
 }
 
-/// The openings of one game of the match, on the grid its board needs: what a worker picks a
-/// game's opening from, and so where it chooses the grid's code (once a game).
+/// The most attempts in a row at a seeded opening: a random game that ends within the
+/// opening's plies is thrown away and another tried.
+pub const MAX_ATTEMPTS: usize = 100;
+
+/// Seeded openings of a variant, made one at a time: each of `plies` random plies from the
+/// start, a game that ends within them thrown away. The moves are sorted before a pick, so that
+/// openings do not depend on the move generator's order.
 #[derive(Clone, Debug)]
-pub enum GridOpenings {
-    /// A board up to 11x11.
-    Narrow(Vec<Opening>),
-    /// A board above 11x11.
-    Wide(Vec<Opening<Wide>>),
+pub struct SeededOpenings<B: Board = Narrow> {
+    variant: Variant<B>,
+    plies: u32,
+    rng: Rng,
+    made: usize,
 }
 
-impl GridOpenings {
-    /// How many openings there are.
-    pub fn len(&self) -> usize {
-        match self {
-            GridOpenings::Narrow(list) => list.len(),
-            GridOpenings::Wide(list) => list.len(),
+impl<B: Board> SeededOpenings<B> {
+    /// The stream of `variant`'s openings for `seed`.
+    pub fn new(variant: &Variant<B>, plies: u32, seed: u64) -> SeededOpenings<B> {
+        SeededOpenings {
+            variant: variant.clone(),
+            plies,
+            rng: Rng::new(seed ^ hash_name(variant.name())),
+            made: 0,
         }
     }
 
-    /// Whether there is none.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The next opening; `None` when [`MAX_ATTEMPTS`] random games in a row ended within the
+    /// opening's plies.
+    pub fn next_opening(&mut self) -> Option<Opening<B>> {
+        for _ in 0..MAX_ATTEMPTS {
+            let mut game = Game::new(&self.variant);
+            for _ in 0..self.plies {
+                let mut moves = game.legal_moves();
+                moves.sort();
+                let Some(m) = self.rng.pick(&moves) else {
+                    break;
+                };
+                if game.play(m).is_err() {
+                    break;
+                }
+            }
+            // An opening must leave a game to play.
+            if game.outcome().is_some() {
+                continue;
+            }
+            self.made += 1;
+            let line: Vec<String> = game.moves().map(|m| m.to_string()).collect();
+            return Some(Opening {
+                label: format!("seeded opening {}: {}", self.made, line.join(" ")),
+                game,
+                rules: self.variant.to_string(),
+            });
+        }
+        None
     }
 }
 
-/// `count` seeded openings of `plies` random plies each. The moves are sorted before a pick, so
-/// that openings do not depend on the move generator's order.
+/// The first `count` seeded openings (fewer if the stream gives out).
+#[cfg(test)]
 pub fn seeded<B: Board>(
     variant: &Variant<B>,
     count: usize,
     plies: u32,
     seed: u64,
 ) -> Vec<Opening<B>> {
-    let mut rng = Rng::new(seed ^ hash_name(variant.name()));
-    let mut openings = Vec::with_capacity(count);
-    let mut attempts = 0;
-    while openings.len() < count && attempts < count * 10 + 10 {
-        attempts += 1;
-        let mut game = Game::new(variant);
-        for _ in 0..plies {
-            let mut moves = game.legal_moves();
-            moves.sort();
-            let Some(m) = rng.pick(&moves) else { break };
-            if game.play(m).is_err() {
-                break;
-            }
-        }
-        // An opening must leave a game to play.
-        if game.outcome().is_some() {
-            continue;
-        }
-        let line: Vec<String> = game.moves().map(|m| m.to_string()).collect();
-        openings.push(Opening {
-            label: format!("seeded opening {}: {}", openings.len() + 1, line.join(" ")),
-            game,
-            rules: variant.to_string(),
-        });
-    }
-    openings
+    let mut stream = SeededOpenings::new(variant, plies, seed);
+    std::iter::from_fn(|| stream.next_opening())
+        .take(count)
+        .collect()
 }
 
 fn hash_name(name: &str) -> u64 {
@@ -126,8 +140,11 @@ pub fn read_file(path: &Path) -> Result<String, String> {
     }
     String::from_utf8(bytes).map_err(|error| {
         let at = error.utf8_error().valid_up_to();
-        let text = String::from_utf8_lossy(error.as_bytes());
-        let line = text[..at].lines().count().max(1);
+        // The line the bad byte is on: one more than the line breaks before it.
+        let line = 1 + error.as_bytes()[..at]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
         format!(
             "{} is not UTF-8 text: line {line} holds a byte that is not (byte {at} of the file)",
             path.display()
@@ -146,14 +163,24 @@ fn excerpt(text: &str) -> String {
     }
 }
 
-/// The openings of a file's text that fit `variant`, with a warning for each line that does not
-/// (up to [`MAX_WARNINGS`], then one that counts the rest).
-pub fn from_text<B: Board>(
+/// A line of an openings file that fits a variant: its number (from 1) and where it starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileLine {
+    /// The line's number, from 1.
+    pub number: u32,
+    /// Its first byte in the text.
+    pub start: u32,
+}
+
+/// The lines of a file's text that fit `variant`, with a warning for each line that does not
+/// (up to [`MAX_WARNINGS`], then one that counts the rest). The text is at most
+/// [`MAX_FILE_BYTES`], so its offsets fit a `u32`.
+pub fn fitting_lines<B: Board>(
     variant: &Variant<B>,
     text: &str,
     warn: &mut dyn FnMut(String),
-) -> Vec<Opening<B>> {
-    let mut openings = Vec::new();
+) -> Vec<FileLine> {
+    let mut fitting = Vec::new();
     let mut skipped = 0usize;
     let mut skip = |number: usize, why: String| {
         skipped += 1;
@@ -169,8 +196,13 @@ pub fn from_text<B: Board>(
             ));
         }
     };
-    for (index, line) in text.lines().enumerate() {
+    let mut start = 0usize;
+    for (index, raw) in text.split_inclusive('\n').enumerate() {
         let number = index + 1;
+        let line_start = start;
+        start += raw.len();
+        let line = raw.strip_suffix('\n').unwrap_or(raw);
+        let line = line.strip_suffix('\r').unwrap_or(line);
         if line.len() > MAX_LINE_BYTES {
             skip(
                 number,
@@ -186,10 +218,10 @@ pub fn from_text<B: Board>(
             continue;
         }
         match parse_line(variant, line) {
-            Ok(mut opening) => {
-                opening.label = format!("opening line {number}: {line}");
-                openings.push(opening);
-            }
+            Ok(_) => match (u32::try_from(number), u32::try_from(line_start)) {
+                (Ok(number), Ok(start)) => fitting.push(FileLine { number, start }),
+                _ => skip(number, "the text is over 4 GiB".to_string()),
+            },
             Err(why) => skip(number, why),
         }
     }
@@ -200,7 +232,34 @@ pub fn from_text<B: Board>(
             variant.name()
         ));
     }
-    openings
+    fitting
+}
+
+/// The opening of a line that [`fitting_lines`] found in `text` for `variant`.
+pub fn opening_at<B: Board>(
+    variant: &Variant<B>,
+    text: &str,
+    line: FileLine,
+) -> Result<Opening<B>, String> {
+    let rest = text.get(line.start as usize..).unwrap_or_default();
+    let words = rest.split('\n').next().unwrap_or_default().trim();
+    let mut opening = parse_line(variant, words)
+        .map_err(|why| format!("openings line {}: {why}", line.number))?;
+    opening.label = format!("opening line {}: {words}", line.number);
+    Ok(opening)
+}
+
+/// The openings of a file's text that fit `variant`, with the warnings of [`fitting_lines`].
+#[cfg(test)]
+pub fn from_text<B: Board>(
+    variant: &Variant<B>,
+    text: &str,
+    warn: &mut dyn FnMut(String),
+) -> Vec<Opening<B>> {
+    fitting_lines(variant, text, warn)
+        .into_iter()
+        .map(|line| opening_at(variant, text, line).expect("a fitting line reads again"))
+        .collect()
 }
 
 fn parse_line<B: Board>(variant: &Variant<B>, line: &str) -> Result<Opening<B>, String> {
@@ -255,6 +314,7 @@ fn parse_line<B: Board>(variant: &Variant<B>, line: &str) -> Result<Opening<B>, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tafl_engine::Wide;
 
     #[test]
     fn seeded_openings_are_reproducible_and_playable() {

@@ -1,55 +1,130 @@
-//! The command line: flags, engine specifications and time controls.
+//! The command line, read by clap: flags, engine specifications and time controls. Every usage
+//! mistake (an unknown or repeated flag, a bad value, flags that exclude each other) exits with
+//! status 2 and clap's message, before anything is started.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use clap::error::ErrorKind;
+use clap::{ArgAction, CommandFactory, Parser};
 use tafl_engine::{AnyVariant, Variant};
 
+use crate::spec::EngineSpec;
 use crate::stats::Sprt;
 
-/// The usage text printed by `--help` and after a bad flag.
-pub const USAGE: &str = "\
-usage: tafl-match --a ENGINE --b ENGINE [options]
+/// The most random plies a seeded opening may have (`--opening-plies`): more leave few games
+/// to play, and random plies end most games long before.
+pub const MAX_OPENING_PLIES: u32 = 200;
 
+/// What `--help` says after the flags: the engines.
+const ENGINES_HELP: &str = "\
 ENGINE is a built-in player or an external OTEP engine:
-  otep:<command line>      any OTEP engine, e.g. otep:target/release/tafl-engine --threads 1
-                           (words split as a shell would, with '...' and \"...\" quoting)
-  engine[:opt,opt...]      this crate's searcher in process; options depth=N nodes=N
-                           threads=N hash=MiB contempt=N eval=default|basic no-null no-lmr no-futility
-                           no-reverse-futility no-lmp no-quiescence no-aspiration threat-extension
-                           no-threat-extension hand-eval network=FILE
-                           w.TERM=VALUE (one evaluation weight); it plays the match's clock
-  greedy                   wins at once if it can, else the best static evaluation
-  random                   a uniformly random legal move (seeded)
+  otep:<command line>   any OTEP engine, e.g. otep:target/release/tafl-engine --threads 1
+                        (words split as a shell would, with '...' and \"...\" quoting)
+  engine[:opt,opt...]   this crate's searcher in process; options depth=N nodes=N threads=N
+                        hash=MiB contempt=N eval=default|basic no-null no-lmr no-futility
+                        no-reverse-futility no-lmp no-quiescence no-aspiration
+                        threat-extension no-threat-extension hand-eval network=FILE
+                        w.TERM=VALUE (one evaluation weight); it plays the match's clock
+  greedy                wins at once if it can, else the best static evaluation
+  random                a uniformly random legal move (seeded)
 
-options:
-  --variant NAME[,NAME...]  games to play: a built-in name or a whole OpenTafl rules string,
-                            boards from 5x5 to 19x19; repeatable; default every built-in
-                            variant up to 11x11
-  --games N                 games per variant (default 2); each opening is played twice,
-                            the colours swapped
-  --movetime MS             time per move for both engines (default 100)
-  --clock MS[+INC]          a game clock for A (and B unless --b-clock): main time, increment
-  --b-clock MS[+INC]        B's clock (time odds); --b-movetime MS likewise
-  --margin MS               how far past its time an engine may answer (default 200)
-  --settle MS               after an engine's move, wait MS before telling it the opponent's
-                            (default 0; OpenTafl's AI updates its own board after sending its
-                            move, and an answer that comes at once races that and crashes it)
-  --own-clock               each engine's `clock` shows its own time for both sides (OpenTafl's
-                            engine plans its time by the attackers' figure of the first `clock`
-                            of a game, so with time odds it needs this to see its own)
-  --max-plies N             a game reaching N plies is a draw (default 400)
-  --opening-plies N         random plies of a seeded opening (default 4)
-  --openings FILE           openings from a file instead, used in order (docs/tafl-match.md)
-  --seed S                  seed of the openings and random players (default 1)
-  --concurrency N           games played at once (default 1)
-  --sprt ELO0 ELO1 ALPHA BETA  stop once the SPRT decides
-  --log DIR                 protocol talk of every game, engines' stderr
-  --records DIR             one OpenTafl game record (.otg) per game
-  --a-name NAME, --b-name NAME  names for the output and records
-  --hello-timeout MS        how long an engine may take to say hello (default 30000)
-  --quiet                   no line per game
-";
+The last line printed is always `A vs B: +W =D -L of N; score S; Elo E ± M`.
+See docs/tafl-match.md.";
+
+/// The command line as clap reads it; [`parse`] checks what clap cannot and makes [`Settings`].
+#[derive(Parser, Debug)]
+#[command(
+    name = "tafl-match",
+    version,
+    about = "Plays two tafl engines against each other over many games and reports wins, draws, \
+             losses and the Elo difference.",
+    after_help = ENGINES_HELP
+)]
+struct Cli {
+    /// Engine A (see ENGINE below)
+    #[arg(long, value_name = "ENGINE")]
+    a: EngineSpec,
+    /// Engine B
+    #[arg(long, value_name = "ENGINE")]
+    b: EngineSpec,
+    /// A's name in the output and records [default: its ENGINE]
+    #[arg(long, value_name = "NAME")]
+    a_name: Option<String>,
+    /// B's name in the output and records [default: its ENGINE]
+    #[arg(long, value_name = "NAME")]
+    b_name: Option<String>,
+    /// Games to play: built-in names, or one whole OpenTafl rules string of a board from 5x5 to
+    /// 19x19; repeatable [default: every built-in variant up to 11x11]
+    #[arg(long, value_name = "NAME[,NAME...]", value_parser = parse_variants, action = ArgAction::Append)]
+    variant: Vec<VariantList>,
+    /// Games per variant; each opening is played twice, the colours swapped
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = at_least_one::<u32>)]
+    games: u32,
+    /// Time per move for both engines, in milliseconds [default: 100]
+    #[arg(long, value_name = "MS", value_parser = move_time, conflicts_with = "clock")]
+    movetime: Option<Duration>,
+    /// A game clock for A (and B unless --b-clock): main time and increment, in milliseconds
+    #[arg(long, value_name = "MS[+INC]", value_parser = TimeControl::parse_clock)]
+    clock: Option<TimeControl>,
+    /// B's time per move (time odds)
+    #[arg(long, value_name = "MS", value_parser = move_time, conflicts_with = "b_clock")]
+    b_movetime: Option<Duration>,
+    /// B's clock (time odds)
+    #[arg(long, value_name = "MS[+INC]", value_parser = TimeControl::parse_clock)]
+    b_clock: Option<TimeControl>,
+    /// How far past its time an engine may answer, in milliseconds
+    #[arg(long, value_name = "MS", default_value = "200", value_parser = millis)]
+    margin: Duration,
+    /// After an engine's move, wait MS before telling it the opponent's (OpenTafl's AI updates
+    /// its own board after sending its move, and an answer that comes at once races that)
+    #[arg(long, value_name = "MS", default_value = "0", value_parser = millis)]
+    settle: Duration,
+    /// Each engine's `clock` shows its own time for both sides (OpenTafl's AI plans by the
+    /// attackers' figure, so with time odds it needs this)
+    #[arg(long)]
+    own_clock: bool,
+    /// A game reaching N plies (its opening's counted) is a draw
+    #[arg(long, value_name = "N", default_value_t = 400, value_parser = at_least_one::<usize>)]
+    max_plies: usize,
+    /// Random plies of a seeded opening (at most 200, and fewer than --max-plies)
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = opening_plies)]
+    opening_plies: u32,
+    /// Openings from a file instead, used in order and cycled (docs/tafl-match.md)
+    #[arg(long, value_name = "FILE")]
+    openings: Option<PathBuf>,
+    /// Seed of the openings and random players
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Games played at once
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = at_least_one::<usize>)]
+    concurrency: usize,
+    /// Stop once the sequential probability ratio test decides between ELO0 and ELO1
+    #[arg(
+        long,
+        num_args = 4,
+        value_names = ["ELO0", "ELO1", "ALPHA", "BETA"],
+        allow_negative_numbers = true,
+        action = ArgAction::Set
+    )]
+    sprt: Option<Vec<f64>>,
+    /// Protocol talk of every game and the engines' stderr, in this directory
+    #[arg(long, value_name = "DIR", value_parser = directory)]
+    log: Option<PathBuf>,
+    /// One OpenTafl game record (.otg) per game, in this directory
+    #[arg(long, value_name = "DIR", value_parser = directory)]
+    records: Option<PathBuf>,
+    /// How long an engine may take to say hello, in milliseconds
+    #[arg(long, value_name = "MS", default_value = "30000", value_parser = millis)]
+    hello_timeout: Duration,
+    /// No line per game
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The games one `--variant` names.
+#[derive(Clone, Debug)]
+struct VariantList(Vec<AnyVariant>);
 
 /// How much time a side has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,18 +142,18 @@ pub enum TimeControl {
 
 impl TimeControl {
     /// Reads `MS` or `MS+INC` as a clock.
-    fn parse_clock(flag: &str, text: &str) -> Result<TimeControl, String> {
+    fn parse_clock(text: &str) -> Result<TimeControl, String> {
         let (base, increment) = text.split_once('+').unwrap_or((text, "0"));
         let millis = |part: &str| {
             part.trim()
                 .parse::<u64>()
                 .map(Duration::from_millis)
-                .map_err(|_| format!("{flag} wants MS or MS+INC in milliseconds, not {text:?}"))
+                .map_err(|_| "wants MS or MS+INC in milliseconds".to_string())
         };
         let base = millis(base)?;
         let increment = millis(increment)?;
         if base.is_zero() && increment.is_zero() {
-            return Err(format!("{flag}: a clock of no time"));
+            return Err("a clock of no time".to_string());
         }
         Ok(TimeControl::Clock { base, increment })
     }
@@ -118,10 +193,10 @@ impl std::fmt::Display for TimeControl {
 /// Everything the command line sets.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// Engine A's specification.
-    pub a: String,
-    /// Engine B's specification.
-    pub b: String,
+    /// Engine A.
+    pub a: EngineSpec,
+    /// Engine B.
+    pub b: EngineSpec,
     /// A's name in the output.
     pub a_name: String,
     /// B's name in the output.
@@ -162,86 +237,35 @@ pub struct Settings {
     pub quiet: bool,
 }
 
-/// Reads the command line (without the program name). `Err` holds the message to print.
-pub fn parse(args: &[String]) -> Result<Settings, String> {
-    let mut a = None;
-    let mut b = None;
-    let mut a_name = None;
-    let mut b_name = None;
-    let mut variants: Vec<AnyVariant> = Vec::new();
-    let mut games = 2u32;
-    let mut movetime = None;
-    let mut clock = None;
-    let mut b_movetime = None;
-    let mut b_clock = None;
-    let mut settings_margin = Duration::from_millis(200);
-    let mut max_plies = 400usize;
-    let mut opening_plies = 4u32;
-    let mut openings = None;
-    let mut seed = 1u64;
-    let mut concurrency = 1usize;
-    let mut sprt = None;
-    let mut log = None;
-    let mut records = None;
-    let mut hello_timeout = Duration::from_millis(30_000);
-    let mut quiet = false;
-    let mut own_clock = false;
-    let mut settle = Duration::ZERO;
-
-    let mut index = 0;
-    while index < args.len() {
-        let flag = args[index].as_str();
-        index += 1;
-        let mut value = |what: &str| -> Result<String, String> {
-            let value = args
-                .get(index)
-                .ok_or_else(|| format!("{flag} needs {what}"))?
-                .clone();
-            index += 1;
-            Ok(value)
-        };
-        match flag {
-            "--help" | "-h" => return Err(USAGE.to_string()),
-            "--quiet" => quiet = true,
-            "--own-clock" => own_clock = true,
-            "--a" => a = Some(value("an engine")?),
-            "--b" => b = Some(value("an engine")?),
-            "--a-name" => a_name = Some(value("a name")?),
-            "--b-name" => b_name = Some(value("a name")?),
-            "--variant" => {
-                let text = value("a variant")?;
-                variants.extend(parse_variants(&text)?);
-            }
-            "--games" => games = number(flag, &value("a number")?)?,
-            "--movetime" => movetime = Some(millis(flag, &value("milliseconds")?)?),
-            "--b-movetime" => b_movetime = Some(millis(flag, &value("milliseconds")?)?),
-            "--clock" => clock = Some(TimeControl::parse_clock(flag, &value("MS[+INC]")?)?),
-            "--b-clock" => b_clock = Some(TimeControl::parse_clock(flag, &value("MS[+INC]")?)?),
-            "--settle" => settle = millis(flag, &value("milliseconds")?)?,
-            "--margin" => settings_margin = millis(flag, &value("milliseconds")?)?,
-            "--max-plies" => max_plies = number(flag, &value("a number")?)?,
-            "--opening-plies" => opening_plies = number(flag, &value("a number")?)?,
-            "--openings" => openings = Some(PathBuf::from(value("a file")?)),
-            "--seed" => seed = number(flag, &value("a number")?)?,
-            "--concurrency" => concurrency = number(flag, &value("a number")?)?,
-            "--sprt" => {
-                let mut four = [0f64; 4];
-                for slot in &mut four {
-                    let text = value("ELO0 ELO1 ALPHA BETA")?;
-                    *slot = text
-                        .parse()
-                        .map_err(|_| format!("--sprt wants four numbers, not {text:?}"))?;
-                }
-                sprt = Some(Sprt::new(four[0], four[1], four[2], four[3])?);
-            }
-            "--log" => log = Some(PathBuf::from(value("a directory")?)),
-            "--records" => records = Some(PathBuf::from(value("a directory")?)),
-            "--hello-timeout" => hello_timeout = millis(flag, &value("milliseconds")?)?,
-            other => return Err(format!("unknown option {other:?}\n\n{USAGE}")),
-        }
+/// Reads the command line (without the program name). `Err` is clap's: `--help` (print it,
+/// exit 0) or a usage mistake (exit 2); `Error::exit` does either.
+pub fn parse<I, T>(args: I) -> Result<Settings, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    let program = std::iter::once(std::ffi::OsString::from("tafl-match"));
+    let cli = Cli::try_parse_from(program.chain(args.into_iter().map(Into::into)))?;
+    let usage = |kind: ErrorKind, message: String| Cli::command().error(kind, message);
+    let sprt = match cli.sprt.as_deref() {
+        Some(&[elo0, elo1, alpha, beta]) => Some(
+            Sprt::new(elo0, elo1, alpha, beta)
+                .map_err(|message| usage(ErrorKind::ValueValidation, message))?,
+        ),
+        // clap takes exactly four values.
+        _ => None,
+    };
+    if cli.openings.is_none() && cli.opening_plies as usize >= cli.max_plies {
+        return Err(usage(
+            ErrorKind::ValueValidation,
+            format!(
+                "--opening-plies {} leaves no game to play under --max-plies {}: an opening must \
+                 be shorter than the ply cap",
+                cli.opening_plies, cli.max_plies
+            ),
+        ));
     }
-    let a = a.ok_or_else(|| format!("--a is missing\n\n{USAGE}"))?;
-    let b = b.ok_or_else(|| format!("--b is missing\n\n{USAGE}"))?;
+    let mut variants: Vec<AnyVariant> = cli.variant.into_iter().flat_map(|list| list.0).collect();
     if variants.is_empty() {
         // The games up to 11x11, as before boards above it were played.
         variants = Variant::names()
@@ -250,151 +274,117 @@ pub fn parse(args: &[String]) -> Result<Settings, String> {
             .map(AnyVariant::Narrow)
             .collect();
     }
-    if games == 0 {
-        return Err("--games: at least one game".to_string());
-    }
-    if concurrency == 0 {
-        return Err("--concurrency: at least 1".to_string());
-    }
-    if movetime.is_some() && clock.is_some() {
-        return Err("--movetime and --clock exclude each other".to_string());
-    }
-    if b_movetime.is_some() && b_clock.is_some() {
-        return Err("--b-movetime and --b-clock exclude each other".to_string());
-    }
-    let a_time = match (movetime, clock) {
+    let a_time = match (cli.movetime, cli.clock) {
         (_, Some(clock)) => clock,
         (Some(time), None) => TimeControl::MoveTime(time),
         (None, None) => TimeControl::MoveTime(Duration::from_millis(100)),
     };
-    let b_time = match (b_movetime, b_clock) {
+    let b_time = match (cli.b_movetime, cli.b_clock) {
         (_, Some(clock)) => clock,
         (Some(time), None) => TimeControl::MoveTime(time),
         (None, None) => a_time,
     };
-    for time in [a_time, b_time] {
-        if time == TimeControl::MoveTime(Duration::ZERO) {
-            return Err("a move time of 0 ms".to_string());
-        }
-    }
     Ok(Settings {
-        a_name: a_name.unwrap_or_else(|| a.clone()),
-        b_name: b_name.unwrap_or_else(|| b.clone()),
-        a,
-        b,
+        a_name: cli.a_name.unwrap_or_else(|| cli.a.text.clone()),
+        b_name: cli.b_name.unwrap_or_else(|| cli.b.text.clone()),
+        a: cli.a,
+        b: cli.b,
         variants,
-        games,
+        games: cli.games,
         a_time,
         b_time,
-        margin: settings_margin,
-        own_clock,
-        settle,
-        max_plies,
-        opening_plies,
-        openings,
-        seed,
-        concurrency,
+        margin: cli.margin,
+        own_clock: cli.own_clock,
+        settle: cli.settle,
+        max_plies: cli.max_plies,
+        opening_plies: cli.opening_plies,
+        openings: cli.openings,
+        seed: cli.seed,
+        concurrency: cli.concurrency,
         sprt,
-        log,
-        records,
-        hello_timeout,
-        quiet,
+        log: cli.log,
+        records: cli.records,
+        hello_timeout: cli.hello_timeout,
+        quiet: cli.quiet,
     })
 }
 
 /// A comma-separated list of built-in names, or one whole rules string (it has `:` in it) of a
-/// board from 5x5 to 19x19.
-fn parse_variants(text: &str) -> Result<Vec<AnyVariant>, String> {
+/// board from 5x5 to 19x19; at least one game.
+fn parse_variants(text: &str) -> Result<VariantList, String> {
     if text.contains(':') {
         return text
             .parse::<AnyVariant>()
-            .map(|variant| vec![variant])
-            .map_err(|error| format!("--variant: the rules string is refused: {error}"));
+            .map(|variant| VariantList(vec![variant]))
+            .map_err(|error| format!("the rules string is refused: {error}"));
     }
-    text.split(',')
+    let known = || AnyVariant::names().collect::<Vec<_>>().join(", ");
+    let variants = text
+        .split(',')
         .map(str::trim)
         .filter(|name| !name.is_empty())
         .map(|name| {
-            AnyVariant::by_name(name).ok_or_else(|| {
-                format!(
-                    "--variant: unknown game {name:?}; known: {}",
-                    AnyVariant::names().collect::<Vec<_>>().join(", ")
-                )
-            })
+            AnyVariant::by_name(name)
+                .ok_or_else(|| format!("unknown game {name:?}; known: {}", known()))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    if variants.is_empty() {
+        return Err(format!("no game named; known: {}", known()));
+    }
+    Ok(VariantList(variants))
 }
 
-fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+fn whole<T: std::str::FromStr>(text: &str) -> Result<T, String> {
     text.trim()
         .parse()
-        .map_err(|_| format!("{flag} wants a whole number, not {text:?}"))
+        .map_err(|_| "wants a whole number".to_string())
 }
 
-fn millis(flag: &str, text: &str) -> Result<Duration, String> {
-    number::<u64>(flag, text).map(Duration::from_millis)
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(text: &str) -> Result<T, String> {
+    let number: T = whole(text)?;
+    if number < T::from(1) {
+        return Err("must be at least 1".to_string());
+    }
+    Ok(number)
 }
 
-/// Splits a command line into words as a POSIX shell would for plain words: white space
-/// separates, `'...'` quotes literally, `"..."` quotes with `\"` and `\\` escapes, and a
-/// backslash outside quotes escapes the next character. No variables, globs or redirections.
-pub fn split_command_line(text: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err(format!("an unclosed ' in {text:?}")),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err(format!("an unclosed \" in {text:?}")),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err(format!("an unclosed \" in {text:?}")),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(c) = chars.next() {
-                    word.push(c);
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
+fn millis(text: &str) -> Result<Duration, String> {
+    whole::<u64>(text)
+        .map(Duration::from_millis)
+        .map_err(|_| "wants milliseconds, a whole number".to_string())
+}
+
+fn move_time(text: &str) -> Result<Duration, String> {
+    let time = millis(text)?;
+    if time.is_zero() {
+        return Err("a move time of 0 ms".to_string());
+    }
+    Ok(time)
+}
+
+fn opening_plies(text: &str) -> Result<u32, String> {
+    let plies: u32 = whole(text)?;
+    if plies > MAX_OPENING_PLIES {
+        return Err(format!(
+            "a seeded opening has at most {MAX_OPENING_PLIES} random plies"
+        ));
+    }
+    Ok(plies)
+}
+
+/// A directory to write into: refused when something that is not a directory has its name
+/// (it is created, with its parents, when the match starts).
+fn directory(text: &str) -> Result<PathBuf, String> {
+    let path = Path::new(text);
+    if text.is_empty() {
+        return Err("an empty path".to_string());
+    }
+    match std::fs::metadata(path) {
+        Ok(metadata) if !metadata.is_dir() => {
+            Err(format!("{} exists and is not a directory", path.display()))
         }
+        _ => Ok(path.to_path_buf()),
     }
-    if in_word {
-        words.push(word);
-    }
-    Ok(words)
 }
 
 #[cfg(test)]
@@ -406,28 +396,20 @@ mod tests {
     }
 
     #[test]
-    fn command_lines_split_like_a_shell() {
-        assert_eq!(
-            split_command_line(r#"sh -c 'cd /x && exec java' "a \"b\"" c\ d"#).unwrap(),
-            ["sh", "-c", "cd /x && exec java", "a \"b\"", "c d"]
-        );
-        assert_eq!(split_command_line("  ").unwrap(), Vec::<String>::new());
-        assert!(split_command_line("'open").is_err());
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
     }
 
     #[test]
     fn b_gets_a_s_time_unless_told_otherwise() {
-        let settings = parse(&args("--a random --b greedy --clock 20000+100")).unwrap();
+        let settings = parse(args("--a random --b greedy --clock 20000+100")).unwrap();
         let clock = TimeControl::Clock {
             base: Duration::from_secs(20),
             increment: Duration::from_millis(100),
         };
         assert_eq!(settings.a_time, clock);
         assert_eq!(settings.b_time, clock);
-        let odds = parse(&args(
-            "--a random --b greedy --clock 20000 --b-clock 200000",
-        ))
-        .unwrap();
+        let odds = parse(args("--a random --b greedy --clock 20000 --b-clock 200000")).unwrap();
         assert_eq!(
             odds.b_time,
             TimeControl::Clock {
@@ -436,32 +418,115 @@ mod tests {
             }
         );
         assert_eq!(odds.b_time.record_tag(), "200");
+        let moves = parse(args("--a random --b greedy --movetime 30 --b-movetime 70")).unwrap();
+        assert_eq!(
+            moves.a_time,
+            TimeControl::MoveTime(Duration::from_millis(30))
+        );
+        assert_eq!(
+            moves.b_time,
+            TimeControl::MoveTime(Duration::from_millis(70))
+        );
     }
 
     #[test]
-    fn bad_flags_say_what_is_wrong() {
+    fn defaults_are_the_documented_ones() {
+        let settings = parse(args("--a random --b greedy")).unwrap();
+        assert_eq!(settings.games, 2);
+        assert_eq!(
+            settings.a_time,
+            TimeControl::MoveTime(Duration::from_millis(100))
+        );
+        assert_eq!(settings.margin, Duration::from_millis(200));
+        assert_eq!(settings.settle, Duration::ZERO);
+        assert_eq!(settings.max_plies, 400);
+        assert_eq!(settings.opening_plies, 4);
+        assert_eq!(settings.seed, 1);
+        assert_eq!(settings.concurrency, 1);
+        assert_eq!(settings.hello_timeout, Duration::from_millis(30_000));
+        assert_eq!(
+            (settings.a_name.as_str(), settings.b_name.as_str()),
+            ("random", "greedy")
+        );
+        assert!(!settings.quiet && !settings.own_clock);
+        assert!(settings.sprt.is_none() && settings.log.is_none() && settings.openings.is_none());
+    }
+
+    #[test]
+    fn an_sprt_takes_four_numbers_and_elo0_may_be_negative() {
+        let settings = parse(args("--a random --b random --sprt -5 5 0.05 0.1")).unwrap();
+        let sprt = settings.sprt.unwrap();
+        assert_eq!(
+            (sprt.elo0, sprt.elo1, sprt.alpha, sprt.beta),
+            (-5.0, 5.0, 0.05, 0.1)
+        );
+    }
+
+    #[test]
+    fn bad_flags_are_usage_mistakes_that_say_what_is_wrong() {
         for (line, fragment) in [
-            ("--a random", "--b is missing"),
-            (
-                "--a random --b random --games x",
-                "--games wants a whole number",
-            ),
+            ("--a random", "--b <ENGINE>"),
+            ("--a random --b random --games x", "wants a whole number"),
+            ("--a random --b random --games 0", "must be at least 1"),
             ("--a random --b random --variant chess", "unknown game"),
             ("--a random --b random --clock 5+", "MS or MS+INC"),
-            ("--a random --b random --sprt 0 5 0.05", "--sprt needs"),
-            ("--a random --b random --frobnicate", "unknown option"),
+            ("--a random --b random --clock 0", "a clock of no time"),
+            ("--a random --b random --movetime 0", "a move time of 0 ms"),
+            (
+                "--a random --b random --movetime 5 --clock 9",
+                "cannot be used with",
+            ),
+            ("--a random --b random --sprt 0 5 0.05", "4 values required"),
+            (
+                "--a random --b random --sprt 5 0 0.05 0.05",
+                "must be below elo1",
+            ),
+            ("--a random --b random --frobnicate", "unexpected argument"),
+            ("--a random --b random --gmaes 3", "--games"),
+            (
+                "--a random --a greedy --b random",
+                "cannot be used multiple times",
+            ),
+            ("--a foo --b random", "unknown engine \"foo\""),
+            ("--a random --b random --max-plies 0", "must be at least 1"),
+            (
+                "--a random --b random --opening-plies 100000",
+                "at most 200 random plies",
+            ),
+            (
+                "--a random --b random --opening-plies 10 --max-plies 10",
+                "shorter than the ply cap",
+            ),
+            (
+                "--a random --b random --concurrency 0",
+                "must be at least 1",
+            ),
         ] {
-            let error = parse(&args(line)).unwrap_err();
-            assert!(error.contains(fragment), "{line}: {error}");
+            let error = parse(args(line)).unwrap_err();
+            assert_eq!(error.exit_code(), 2, "{line}: {error}");
+            let text = error.to_string();
+            assert!(text.contains(fragment), "{line}: {text}");
+        }
+        let help = parse(args("--help")).unwrap_err();
+        assert_eq!(help.exit_code(), 0);
+    }
+
+    #[test]
+    fn an_empty_variant_is_refused_not_read_as_every_variant() {
+        for text in ["", ",", " , "] {
+            let error = parse(["--a", "random", "--b", "random", "--variant", text]).unwrap_err();
+            assert_eq!(error.exit_code(), 2);
+            assert!(error.to_string().contains("no game named"), "{error}");
         }
     }
 
     #[test]
     fn boards_up_to_19x19_are_taken_by_name_or_rules_string() {
-        let settings = parse(&args(
-            "--a random --b random --variant tablut,hnefatafl-org-copenhagen-13",
+        let settings = parse(args(
+            "--a random --b random --variant tablut,hnefatafl-org-copenhagen-13 --variant brandub",
         ))
         .unwrap();
+        assert_eq!(settings.variants.len(), 3);
         assert!(matches!(settings.variants[0], AnyVariant::Narrow(_)));
         assert!(matches!(settings.variants[1], AnyVariant::Wide(_)));
         let nineteen = format!("dim:19 atkf:y start:/{}/", {
@@ -470,7 +535,7 @@ mod tests {
             rows.join("/")
         });
         let parsed = parse_variants(&nineteen).unwrap();
-        assert_eq!(parsed[0].size(), 19);
+        assert_eq!(parsed.0[0].size(), 19);
         let error = parse_variants("dim:21 start:/21/").unwrap_err();
         assert!(error.contains("the rules string is refused"), "{error}");
         let unknown = parse_variants("chess").unwrap_err();
@@ -479,7 +544,7 @@ mod tests {
 
     #[test]
     fn every_built_in_variant_by_default() {
-        let settings = parse(&args("--a random --b random")).unwrap();
+        let settings = parse(args("--a random --b random")).unwrap();
         assert_eq!(settings.variants.len(), Variant::names().len());
     }
 }

@@ -31,8 +31,8 @@ use tafl_engine::protocol::{Input, LineReader};
 use tafl_engine::{Board, Game, Move};
 
 use crate::log::GameLog;
-use crate::player::{Answer, Turn};
 use crate::processes;
+use crate::turn::{Answer, Turn};
 
 /// Lines read from an engine and not yet looked at by the host, at most (each at most 64 KiB,
 /// the library's `MAX_LINE_BYTES`).

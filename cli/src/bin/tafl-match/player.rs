@@ -1,45 +1,17 @@
 //! Players: what the referee asks of an engine, and the built-in players that run in process.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use tafl_engine::search::eval::{self, EvalWeights};
-use tafl_engine::search::{Features, Limits, SearchConfig, Searcher};
-use tafl_engine::{Board, Game, Narrow, Side};
+use tafl_engine::search::{Limits, Searcher};
+use tafl_engine::{Board, Game};
 
 use crate::log::GameLog;
+use crate::options::Settings;
 use crate::otep::OtepEngine;
-
-/// One turn as the referee puts it to a player, on the game's grid.
-pub struct Turn<'a, B: Board = Narrow> {
-    /// The game so far; the side to move is the player's.
-    pub game: &'a Game<B>,
-    /// The side to play.
-    pub side: Side,
-    /// The OTEP `clock` command for this turn (both sides' time, as OpenTafl gives it).
-    pub clock_line: String,
-    /// The player's own time as search limits (for players in process).
-    pub limits: Limits,
-    /// How long the referee waits for the answer before the player loses on time.
-    pub allowed: Duration,
-}
-
-/// A player's answer to a turn.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// A move as text (checked by the referee), and the time it took.
-    Move {
-        /// The move as the player wrote it.
-        text: String,
-        /// From the request to the answer.
-        spent: Duration,
-    },
-    /// No move within the time allowed.
-    Silence,
-    /// The engine's process ended, or could not be written to.
-    Crashed(String),
-    /// The engine gave up with a critical error (`error -1 ...`).
-    Refused(String),
-}
+use crate::rng::Rng;
+use crate::spec::{EngineKind, EngineSpec};
+use crate::turn::{Answer, Turn};
 
 /// An engine under the referee: built in, or an external OTEP engine.
 pub enum Player {
@@ -50,33 +22,42 @@ pub enum Player {
 }
 
 impl Player {
-    /// Sets the player up from its command-line specification. `label` is `A` or `B` (for logs),
-    /// `worker` the worker thread's number.
-    pub fn from_spec(
-        spec: &str,
+    /// Sets the player up from its specification. `label` is `A` or `B` (for logs), `worker`
+    /// the worker thread's number, `seed` the random player's.
+    pub fn new(
+        spec: &EngineSpec,
         label: &'static str,
         worker: usize,
         seed: u64,
-        settings: &crate::options::Settings,
-    ) -> Result<Player, String> {
-        if let Some(command) = spec.strip_prefix("otep:") {
-            let words = crate::options::split_command_line(command)?;
-            if words.is_empty() {
-                return Err(format!("{spec:?}: no command after otep:"));
+        settings: &Settings,
+    ) -> Player {
+        match &spec.kind {
+            EngineKind::Otep(words) => {
+                let stderr_log = settings
+                    .log
+                    .as_ref()
+                    .map(|dir| dir.join(format!("{label}-worker{worker}.stderr")));
+                Player::Otep(Box::new(OtepEngine::new(
+                    label,
+                    words.clone(),
+                    stderr_log,
+                    settings.hello_timeout,
+                    settings.settle,
+                )))
             }
-            let stderr_log = settings
-                .log
-                .as_ref()
-                .map(|dir| dir.join(format!("{label}-worker{worker}.stderr")));
-            return Ok(Player::Otep(Box::new(OtepEngine::new(
-                label,
-                words,
-                stderr_log,
-                settings.hello_timeout,
-                settings.settle,
-            ))));
+            EngineKind::Random => Player::Builtin(Builtin::Random(Rng::new(seed))),
+            EngineKind::Greedy => Player::Builtin(Builtin::Greedy),
+            EngineKind::Engine(options) => {
+                let mut searcher = Searcher::new(options.config.clone());
+                searcher.set_eval_weights(options.weights);
+                searcher.set_features(options.features);
+                searcher.set_network(options.network.clone());
+                if let Some(contempt) = options.contempt {
+                    searcher.set_contempt(contempt);
+                }
+                Player::Builtin(Builtin::Engine(Box::new(searcher), options.limits))
+            }
         }
-        Builtin::parse(spec, seed).map(Player::Builtin)
     }
 
     /// Gets ready for a new game under `rules` (an OpenTafl rules string whose start is the
@@ -132,37 +113,6 @@ impl Player {
     }
 }
 
-/// A small xorshift generator: seeded openings and random moves without a dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> Rng {
-        // Splitmix the seed so that nearby seeds give unrelated streams; never zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    /// The next number.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// One of `items`, `None` if there is none.
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> Option<T> {
-        if items.is_empty() {
-            return None;
-        }
-        Some(items[(self.next_u64() % items.len() as u64) as usize])
-    }
-}
-
 /// The players that run in this process.
 pub enum Builtin {
     /// A uniformly random legal move.
@@ -174,87 +124,6 @@ pub enum Builtin {
 }
 
 impl Builtin {
-    /// Reads `random`, `greedy` or `engine[:options]`.
-    pub fn parse(spec: &str, seed: u64) -> Result<Builtin, String> {
-        let (kind, options) = spec.split_once(':').unwrap_or((spec, ""));
-        match kind {
-            "random" => Ok(Builtin::Random(Rng::new(seed))),
-            "greedy" => Ok(Builtin::Greedy),
-            "engine" => {
-                let mut config = SearchConfig {
-                    threads: 1,
-                    hash_mb: 16,
-                };
-                let mut limits = Limits::default();
-                let mut weights = EvalWeights::DEFAULT;
-                let mut features = Features::default();
-                let mut contempt = None;
-                let mut network = None;
-                for option in options.split(',').filter(|o| !o.is_empty()) {
-                    let (key, value) = option.split_once('=').unwrap_or((option, ""));
-                    let number = || -> Result<u64, String> {
-                        value.parse().map_err(|_| {
-                            format!("engine option {key} wants a number, not {value:?}")
-                        })
-                    };
-                    match key {
-                        "depth" => limits.depth = Some(number()?.clamp(1, 1000) as u32),
-                        "nodes" => limits.nodes = Some(number()?),
-                        "contempt" => {
-                            contempt = Some(value.parse::<i32>().map_err(|_| {
-                                format!("contempt wants a whole number, not {value:?}")
-                            })?)
-                        }
-                        "threads" => config.threads = number()?.clamp(1, 256) as usize,
-                        "hash" => config.hash_mb = number()?.clamp(1, 1 << 16) as usize,
-                        "eval" => {
-                            weights = match value {
-                                "default" => EvalWeights::DEFAULT,
-                                "basic" => EvalWeights::BASIC,
-                                other => return Err(format!("unknown eval {other:?}")),
-                            }
-                        }
-                        "no-null" => features.null_move = false,
-                        "no-lmr" => features.late_move_reductions = false,
-                        "no-futility" => features.futility = false,
-                        "no-reverse-futility" => features.reverse_futility = false,
-                        "no-lmp" => features.late_move_pruning = false,
-                        "no-quiescence" => features.quiescence = false,
-                        "no-aspiration" => features.aspiration = false,
-                        "no-threat-extension" => features.threat_extension = false,
-                        "threat-extension" => features.threat_extension = true,
-                        "hand-eval" => features.learned_eval = false,
-                        "network" => {
-                            // Read with a size limit: `network=/dev/zero` is refused, not
-                            // read until memory runs out.
-                            let read = tafl_engine::search::nnue::Network::from_file(value)
-                                .map_err(|e| format!("engine option network: {e}"))?;
-                            network = Some(std::sync::Arc::new(read));
-                        }
-                        term if term.starts_with("w.") => {
-                            let value: i32 = value
-                                .parse()
-                                .map_err(|_| format!("{term} wants a whole number"))?;
-                            set_weight(&mut weights, &term[2..], value)?;
-                        }
-                        other => return Err(format!("unknown engine option {other:?}")),
-                    }
-                }
-                let mut searcher = Searcher::new(config);
-                searcher.set_eval_weights(weights);
-                searcher.set_features(features);
-                searcher.set_network(network);
-                if let Some(contempt) = contempt {
-                    searcher.set_contempt(contempt);
-                }
-                Ok(Builtin::Engine(Box::new(searcher), limits))
-            }
-            other => Err(format!(
-                "unknown engine {other:?}: use otep:<command>, engine[:options], greedy or random"
-            )),
-        }
-    }
-
     fn new_game(&mut self) {
         if let Builtin::Engine(searcher, _) = self {
             searcher.clear();
@@ -298,12 +167,4 @@ impl Builtin {
             None => Answer::Refused("no legal move".to_string()),
         }
     }
-}
-
-fn set_weight(weights: &mut EvalWeights, term: &str, value: i32) -> Result<(), String> {
-    let slot = weights
-        .term_mut(term)
-        .ok_or_else(|| format!("unknown evaluation term {term:?}"))?;
-    *slot = value;
-    Ok(())
 }

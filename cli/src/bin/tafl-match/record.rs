@@ -99,7 +99,7 @@ mod tests {
     /// A played game of `plies` random plies from `opening`, won by the attackers on time.
     fn played<B: Board>(opening: &Opening<B>, plies: u64) -> Played<B> {
         let mut game = opening.game.clone();
-        let mut rng = crate::player::Rng::new(plies);
+        let mut rng = crate::rng::Rng::new(plies);
         for _ in 0..plies {
             let mut moves = game.legal_moves();
             moves.sort();

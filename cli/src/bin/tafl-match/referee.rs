@@ -10,7 +10,8 @@ use tafl_engine::{Board, Game, Move, Narrow, Outcome, Side};
 use crate::log::GameLog;
 use crate::openings::Opening;
 use crate::options::{Settings, TimeControl};
-use crate::player::{Answer, Player, Turn};
+use crate::player::Player;
+use crate::turn::{Answer, Turn};
 
 /// Why a side lost without the board deciding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
