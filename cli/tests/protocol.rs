@@ -1247,3 +1247,20 @@ fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
         );
     }
 }
+
+/// A network file larger than any network (here endless) is refused before it is read whole,
+/// with a usage error's status; it used to be read until memory ran out.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_endless_network_file_is_refused_at_once() {
+    let started = Instant::now();
+    let output = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+        .args(["--network", "/dev/zero"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the engine runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("larger than any network file"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

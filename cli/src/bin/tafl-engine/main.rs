@@ -237,4 +237,3 @@ fn main() -> ExitCode {
 fn exit_code(status: i32) -> ExitCode {
     ExitCode::from(u8::try_from(status).unwrap_or(1))
 }
-
