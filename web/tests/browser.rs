@@ -621,6 +621,17 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
         "steps done in the two games"
     );
     assert_eq!(thirteen["size"], json!(13));
+    // A third board size, Copenhagen 11x11 (corner escape), on the phone-wide window too.
+    let eleven = play_game(
+        &driver,
+        &mut server,
+        "copenhagen",
+        "copenhagen-11",
+        0x6a09_e667_f3bc_c908,
+        None,
+        &mut BTreeSet::new(),
+    );
+    assert_eq!(eleven["size"], json!(11));
     driver.size(1280, 900);
 
     screenshots(&driver, &server);

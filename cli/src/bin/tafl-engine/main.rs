@@ -11,6 +11,7 @@ mod challenge;
 mod hnefatafl_org;
 mod remote;
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -210,8 +211,18 @@ fn output_closed() -> bool {
 }
 
 fn main() -> ExitCode {
-    // OpenTafl passes an empty argument when its .ini has no `arguments`: skip empty ones.
-    let args = std::env::args_os().filter(|arg| !arg.to_string_lossy().trim().is_empty());
+    let mut args: Vec<OsString> = std::env::args_os().collect();
+    // OpenTafl passes an empty argument when its .ini has no `arguments`: the engine's options
+    // skip empty ones. A subcommand's are its own (`--password ""` is a password).
+    let subcommand = args
+        .get(1)
+        .and_then(|first| first.to_str())
+        .is_some_and(|first| {
+            ["perft", "tablut-challenge", "hnefatafl-org", "help"].contains(&first)
+        });
+    if !subcommand {
+        args.retain(|arg| !arg.to_string_lossy().trim().is_empty());
+    }
     let cli = Cli::parse_from(args);
     match cli.command {
         Some(Program::Perft(args)) => perft(&args),
