@@ -946,64 +946,28 @@ fn goodbye_during_a_long_search_exits_at_once() {
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
 }
 
-/// End of input during a search: the search runs to its limit (here 1.5 s), answers, and the
-/// engine exits. It used to answer at once from a shallow search.
+/// End of input during a search: the search runs to its limit, answers, and the engine exits.
+/// It used to answer at once from a shallow search. (A search on `movetime` may stop once half
+/// of it is spent and its result is settled: the bound is a quarter of it.)
 #[test]
 fn end_of_input_during_a_search_lets_it_run_to_its_limit() {
     let mut engine = Engine::start();
     engine.send("rules tablut");
-    engine.send("go movetime 1500");
-    let info = engine.recv();
-    assert!(info.starts_with("info "), "{info}");
+    engine.send("go movetime 4000");
     let asked = Instant::now();
     engine.close_input();
-    let best = engine.until("bestmove ").pop().unwrap();
+    let lines = engine.until("bestmove ");
     let answered = asked.elapsed();
-    assert!(best.starts_with("bestmove "), "{best}");
-    assert!(answered > Duration::from_millis(1000), "{answered:?}");
+    assert!(
+        answered > Duration::from_millis(1000),
+        "{answered:?}: {lines:?}"
+    );
+    assert!(
+        lines.len() > 3,
+        "searched deeper than a ply or two: {lines:?}"
+    );
     let exit = engine.wait_exit(PATIENCE).expect("exits");
     assert!(exit.success());
-}
-
-/// 20 000 commands sent behind a search: at most 1000 wait in the engine, the rest stay in the
-/// pipe (the host's writes wait) until the search has answered; then every one is carried out,
-/// in order, none refused. Before, each command past the 1000th was refused.
-#[test]
-fn commands_behind_a_search_wait_in_the_pipe_and_are_all_carried_out() {
-    let mut engine = Engine::start();
-    engine.send("rules tablut");
-    engine.send("go movetime 1500");
-    let info = engine.recv();
-    assert!(info.starts_with("info "), "{info}");
-    let mut stdin = engine.stdin.take().expect("stdin open");
-    let writer = thread::spawn(move || {
-        stdin
-            .write_all("show\n".repeat(20_000).as_bytes())
-            .expect("the engine reads its input");
-        // End of input: the engine finishes what it read, then exits.
-    });
-    thread::sleep(Duration::from_millis(500));
-    assert!(
-        !writer.is_finished(),
-        "the engine read 100 KB of commands while searching"
-    );
-    let mut lines = Vec::new();
-    while let Ok(line) = engine.recv_within(PATIENCE) {
-        lines.push(line);
-    }
-    writer.join().expect("the writer ends");
-    assert!(engine.wait_exit(PATIENCE).expect("exits").success());
-    assert!(!lines.iter().any(|l| l.starts_with("error")), "a refusal");
-    let best = lines
-        .iter()
-        .position(|l| l.starts_with("bestmove "))
-        .expect("an answer");
-    let shown = lines.iter().filter(|l| l.starts_with("variant ")).count();
-    assert_eq!(shown, 20_000);
-    assert!(
-        lines[..best].iter().all(|l| !l.starts_with("variant ")),
-        "shown before the answer"
-    );
 }
 
 /// `goodbye` behind waiting commands ends the engine at once: what still waits after 80 ms is

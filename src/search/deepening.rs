@@ -31,6 +31,16 @@ const HELPER_RESERVE: usize = 32 << 20;
 /// Memory that must be free before a helper starts (4 MiB: its stack, 2 MiB, and its tables,
 /// under 0.2 MiB, with room to spare).
 const HELPER_ROOM: usize = 4 << 20;
+/// Address space that must be free (reserved, not touched) before a helper starts: the C
+/// library sets aside 64 MiB for a new thread's first allocations, and the standard library maps
+/// the thread's signal stack as it starts, where a failure aborts the program. Under a limit on
+/// address space (`ulimit -v`) a helper starts only with room for all of it.
+const HELPER_ADDRESS_ROOM: usize = 80 << 20;
+
+/// Whether `bytes` of address space can be had now: reserved and given back, never touched.
+fn address_room(bytes: usize) -> bool {
+    Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
+}
 /// First half-width of the aspiration window, in hundredths of a soldier.
 const ASPIRATION: i32 = 35;
 
@@ -152,7 +162,10 @@ pub(crate) fn run<B: Board>(
         };
         let mut helpers = Vec::new();
         for index in 1..setup.threads {
-            if reserve.is_none() || ordering::filled(HELPER_ROOM, 0u8).is_none() {
+            if reserve.is_none()
+                || !address_room(HELPER_ADDRESS_ROOM)
+                || ordering::filled(HELPER_ROOM, 0u8).is_none()
+            {
                 break;
             }
             let (told, ready) = std::sync::mpsc::sync_channel(1);

@@ -210,7 +210,19 @@ fn output_closed() -> bool {
     }
 }
 
+/// A panic prints its message and place on stderr, without a backtrace: under a memory limit
+/// (`ulimit -v`) a thread may fail to start inside the standard library, and printing a
+/// backtrace of that panic needs memory too; running out there hangs the program on the
+/// standard library's backtrace lock instead of ending the thread. The worker catches a
+/// search's panic and answers with a legal move (docs/protocol.md).
+fn print_panics_without_backtrace() {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("tafl-engine: {info}");
+    }));
+}
+
 fn main() -> ExitCode {
+    print_panics_without_backtrace();
     let mut args: Vec<OsString> = std::env::args_os().collect();
     // OpenTafl passes an empty argument when its .ini has no `arguments`: the engine's options
     // skip empty ones. A subcommand's are its own (`--password ""` is a password).
