@@ -551,8 +551,11 @@ fn a_thread_limit_gives_fewer_workers_or_a_clear_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}{stderr}");
+    // How many start depends on the threads the program has at that moment (its set-up
+    // thread may not have ended yet): one or two of the three the limit allows.
     assert!(
-        stderr.contains("tafl-match: only 2 of 16 workers could be started"),
+        stderr.contains("tafl-match: only 2 of 16 workers could be started")
+            || stderr.contains("tafl-match: only 1 of 16 workers could be started"),
         "{stderr}"
     );
     assert!(
