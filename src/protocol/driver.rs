@@ -26,7 +26,7 @@ use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -296,10 +296,7 @@ impl ReadGate {
     }
 
     fn set(&self, open: bool) {
-        let mut guard = match self.open.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
+        let mut guard = self.open.lock().unwrap_or_else(PoisonError::into_inner);
         if *guard != open {
             *guard = open;
             self.changed.notify_all();
@@ -308,16 +305,11 @@ impl ReadGate {
 
     /// Waits until the gate is open.
     fn wait_open(&self) {
-        let mut guard = match self.open.lock() {
-            Ok(guard) => guard,
-            Err(poisoned) => poisoned.into_inner(),
-        };
-        while !*guard {
-            guard = match self.changed.wait(guard) {
-                Ok(guard) => guard,
-                Err(poisoned) => poisoned.into_inner(),
-            };
-        }
+        let guard = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let _open = self
+            .changed
+            .wait_while(guard, |open| !*open)
+            .unwrap_or_else(PoisonError::into_inner);
     }
 }
 
