@@ -31,6 +31,7 @@ Command line: ``python -m tafl_engine.selfplay --variant tablut --games 200 --ou
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import random
@@ -479,7 +480,8 @@ def _worker_game(settings: SelfPlaySettings, index: int) -> SelfPlayGame:
 
 def _import_ray() -> Any:
     try:
-        import ray
+        # By name: Ray is optional, and type checkers need not know it.
+        ray = importlib.import_module("ray")
     except ImportError as error:
         raise ImportError(
             'tafl_engine.selfplay needs Ray for backend="ray": pip install "./python[ray]" '
