@@ -707,7 +707,8 @@ def main(argv: Optional[List[str]] = None) -> int:
             shard_games=args.shard_games,
             progress_seconds=args.progress_seconds,
         )
-    except (ValueError, ImportError) as error:
+    except (ValueError, ImportError, ConnectionError) as error:
+        # ConnectionError: Ray's, when the cluster given cannot be joined.
         print(f"selfplay: {error}", file=sys.stderr)
         return 2
     results = summary.results
