@@ -69,8 +69,9 @@ def test_positions_and_targets_agree_with_the_rules(settings):
         game = play_game(settings, index)
         count = len(game.records)
         assert count > 0
-        assert game.planes.shape == (count, len(te.PLANES), te.Game(settings.variant).size, te.Game(settings.variant).size)
-        assert game.masks.shape == (count, te.Game(settings.variant).num_actions)
+        start = te.Game(settings.variant)
+        assert game.planes.shape == (count, len(te.PLANES), start.size, start.size)
+        assert game.masks.shape == (count, start.num_actions)
         assert game.ply_of == list(range(settings.opening_plies, settings.opening_plies + count))
         assert game.plies == settings.opening_plies + count
         for i in range(count):
@@ -165,7 +166,8 @@ def test_a_local_run_writes_every_game_once(tmp_path):
 
 def test_a_run_resumes_and_skips_what_is_written(tmp_path):
     out = tmp_path / "run"
-    options = dict(backend="local", nodes=300, opening_plies=4, max_plies=150, seed=9, progress=None)
+    options = dict(backend="local", nodes=300, opening_plies=4, max_plies=150, seed=9,
+                   progress=None)
     run_selfplay("tablut", 3, out, **options)
     # A line of a game no shard holds (a run stopped between the TSV and the shard): dropped.
     with open(out / selfplay.TSV_NAME, "a") as tsv:
@@ -211,8 +213,9 @@ def test_the_package_imports_without_ray_and_says_what_is_missing(tmp_path):
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "x")], capture_output=True,
                          text=True, check=True).stdout
     assert out.startswith("ImportError") and "[ray]" in out
-    loaded = subprocess.run([sys.executable, "-c", "import tafl_engine.selfplay, sys; print('ray' in sys.modules)"],
-                            capture_output=True, text=True, check=True).stdout
+    code = "import tafl_engine.selfplay, sys; print('ray' in sys.modules)"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True).stdout
     assert loaded.strip() == "False"
 
 

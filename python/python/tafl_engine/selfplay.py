@@ -123,7 +123,9 @@ class SelfPlaySettings:
             if value is None and name in ("attacker_nodes", "depth"):
                 continue
             if not isinstance(value, int) or isinstance(value, bool) or value < least:
-                raise ValueError(f"{name} must be an integer of at least {least}, not {value!r:.40}")
+                raise ValueError(
+                    f"{name} must be an integer of at least {least}, not {value!r:.40}"
+                )
 
     def nodes_for(self, side: str) -> int:
         """The node budget of `side`'s searches."""
@@ -232,7 +234,9 @@ def wins_at_once(game: Game) -> bool:
     return False
 
 
-def play_game(settings: SelfPlaySettings, index: int, engine: Optional[Engine] = None) -> SelfPlayGame:
+def play_game(
+    settings: SelfPlaySettings, index: int, engine: Optional[Engine] = None
+) -> SelfPlayGame:
     """Plays game number `index` of `settings`: ``settings.opening_plies`` random moves (drawn
     from the seed and the index), then the search's move at every ply until the game ends or
     reaches ``settings.max_plies``. `engine` (one thread; made if not given) is cleared first,
@@ -249,7 +253,9 @@ def play_game(settings: SelfPlaySettings, index: int, engine: Optional[Engine] =
     if engine is None:
         engine = Engine(threads=1, hash_mb=settings.hash_mb)
     elif engine.threads != 1:
-        raise ValueError("self-play needs an engine of one thread (a game must not depend on timing)")
+        raise ValueError(
+            "self-play needs an engine of one thread (a game must not depend on timing)"
+        )
     engine.clear()
     space = game.action_space
     played = SelfPlayGame(index=index, winner=None, plies=0)
@@ -345,6 +351,23 @@ def load_arrays(out_dir: Union[str, "os.PathLike[str]"]) -> Dict[str, npt.NDArra
     return {name: np.concatenate(arrays) for name, arrays in parts.items()}
 
 
+def _check_manifest(out_dir: Path, settings: SelfPlaySettings) -> Dict[str, Any]:
+    """The manifest of a run in `out_dir` (empty if none); ValueError if of other settings."""
+    path = out_dir / MANIFEST_NAME
+    if not path.exists():
+        return {}
+    try:
+        manifest: Dict[str, Any] = json.loads(path.read_text())
+    except ValueError as error:
+        raise ValueError(f"{str(path)[:80]}: not a manifest ({error})") from error
+    if manifest.get("settings") != asdict(settings):
+        raise ValueError(
+            f"{str(out_dir)[:80]} holds a run of other settings "
+            f"({str(manifest.get('settings'))[:300]}); use another directory"
+        )
+    return manifest
+
+
 class _Output:
     """The run's files, written by the driver alone: TSV lines as each game is written, arrays
     in shards of ``shard_games`` games; the shards say which games are written."""
@@ -355,15 +378,7 @@ class _Output:
         self.games = games
         self.shard_games = shard_games
         out_dir.mkdir(parents=True, exist_ok=True)
-        manifest = out_dir / MANIFEST_NAME
-        self.manifest: Dict[str, Any] = {}
-        if manifest.exists():
-            self.manifest = json.loads(manifest.read_text())
-            if self.manifest.get("settings") != asdict(settings):
-                raise ValueError(
-                    f"{str(out_dir)[:80]} holds a run of other settings "
-                    f"({self.manifest.get('settings')}); use another directory"
-                )
+        self.manifest = _check_manifest(out_dir, settings)
         self.done: Set[int] = set()
         self.next_shard = 0
         for shard in _shards(out_dir):
@@ -557,17 +572,26 @@ def run_selfplay(
             raise ValueError(f"{name} must be an integer of at least {least}, not {value!r:.40}")
     if backend not in ("ray", "local"):
         raise ValueError(f'backend must be "ray" or "local", not {backend!r:.40}')
+    _check_manifest(Path(out_dir), settings)
     ray = _import_ray() if backend == "ray" else None
-    output = _Output(Path(out_dir), settings, games, shard_games)
+    started_ray = False
+    if ray is not None and not ray.is_initialized():
+        # Ray first: a cluster that cannot be joined leaves no output behind.
+        if address is None and not os.environ.get("RAY_ADDRESS"):
+            ray.init(num_cpus=workers)
+        else:
+            ray.init(address=address)
+        started_ray = True
+    try:
+        output = _Output(Path(out_dir), settings, games, shard_games)
+    except BaseException:
+        if started_ray:
+            ray.shutdown()
+        raise
     todo = [index for index in range(games) if index not in output.done]
-    # The clock starts once the workers can be given games (after Ray has started).
     started = last_report = time.monotonic()
     state = SelfPlayProgress(len(output.done), games, 0, 0, 0.0, 0)
     tally: Counter[str] = Counter()
-
-    def start_clock() -> None:
-        nonlocal started, last_report
-        started = last_report = time.monotonic()
 
     def write(game: SelfPlayGame) -> None:
         nonlocal last_report
@@ -582,7 +606,6 @@ def run_selfplay(
             last_report = now
             progress(state)
 
-    started_ray = False
     used_workers = 1
     try:
         if ray is None:
@@ -590,20 +613,13 @@ def run_selfplay(
             for index in todo:
                 write(play_game(settings, index, engine))
         else:
-            if not ray.is_initialized():
-                if address is None and not os.environ.get("RAY_ADDRESS"):
-                    ray.init(num_cpus=workers)
-                else:
-                    ray.init(address=address)
-                started_ray = True
             cpus = int(ray.cluster_resources().get("CPU", 1))
             used_workers = workers if workers is not None else max(1, cpus)
-            start_clock()
             _run_on_ray(ray, settings, todo, used_workers, max_retries, resubmits, write, state)
     finally:
         state.seconds = time.monotonic() - started
         output.close()
-        if started_ray and ray is not None:
+        if started_ray:
             ray.shutdown()
     if progress is not None:
         progress(state)
@@ -627,7 +643,8 @@ def _run_on_ray(
     state: SelfPlayProgress,
 ) -> None:
     """Keeps `workers` games running, and writes finished games in the order of `todo`."""
-    task = ray.remote(num_cpus=1, max_retries=max_retries)(_worker_game).options(name="selfplay_game")
+    remote = ray.remote(num_cpus=1, max_retries=max_retries)(_worker_game)
+    task = remote.options(name="selfplay_game")  # a worker playing is titled ray::selfplay_game
     # A worker (or its node) that died after Ray's retries: the game is submitted again.
     lost = tuple(
         getattr(ray.exceptions, name)
@@ -653,7 +670,9 @@ def _run_on_ray(
                 game = ray.get(ref)
             except lost as error:
                 if submissions > resubmits:
-                    raise RuntimeError(f"game {index}: its worker died {submissions} times") from error
+                    raise RuntimeError(
+                        f"game {index}: its worker died {submissions} times"
+                    ) from error
                 running[task.remote(settings_ref, index)] = (index, submissions + 1)
                 state.resubmitted += 1
                 continue
@@ -673,15 +692,22 @@ def main(argv: Optional[List[str]] = None) -> int:
         "as the NNUE trainer's TSV and as numpy arrays. The same seed gives the same games; "
         "run the same command again to resume a stopped run.",
     )
-    parser.add_argument("--variant", required=True, help="a name of tafl_engine.variants(), or a rules string")
+    parser.add_argument(
+        "--variant", required=True, help="a name of tafl_engine.variants(), or a rules string"
+    )
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--out", required=True, help="the output directory")
-    parser.add_argument("--address", help="a Ray cluster to join (auto, HOST:6379); default RAY_ADDRESS, else a local Ray")
+    parser.add_argument(
+        "--address",
+        help="a Ray cluster to join (auto, HOST:6379); default RAY_ADDRESS, else a local Ray",
+    )
     parser.add_argument("--workers", type=int, help="games at once (default: the cluster's CPUs)")
     parser.add_argument("--local", action="store_true", help="play in this process, without Ray")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--nodes", type=int, default=6000, help="nodes a search (the defenders')")
-    parser.add_argument("--attacker-nodes", type=int, help="the attackers' nodes a search (default --nodes)")
+    parser.add_argument(
+        "--attacker-nodes", type=int, help="the attackers' nodes a search (default --nodes)"
+    )
     parser.add_argument("--depth", type=int, help="a depth cap besides the nodes")
     parser.add_argument("--opening-plies", type=int, default=8)
     parser.add_argument("--max-plies", type=int, default=400)
@@ -714,7 +740,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     results = summary.results
     print(
         f"{args.variant}: {summary.games_played} games played ({summary.progress.games_done} of "
-        f"{args.games} written) with {summary.workers} workers in {summary.progress.seconds:.1f} s: "
+        f"{args.games} written) with {summary.workers} workers in "
+        f"{summary.progress.seconds:.1f} s: "
         f"defenders {results.get('defenders', 0)} draws {results.get('draw', 0)} attackers "
         f"{results.get('attackers', 0)}; {summary.progress.positions} positions "
         f"({summary.progress.quiet_positions} in {Path(args.out) / TSV_NAME}), "
