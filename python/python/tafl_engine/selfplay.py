@@ -585,7 +585,7 @@ def run_selfplay(
     try:
         output = _Output(Path(out_dir), settings, games, shard_games)
     except BaseException:
-        if started_ray:
+        if started_ray and ray is not None:
             ray.shutdown()
         raise
     todo = [index for index in range(games) if index not in output.done]
@@ -619,7 +619,7 @@ def run_selfplay(
     finally:
         state.seconds = time.monotonic() - started
         output.close()
-        if started_ray:
+        if started_ray and ray is not None:
             ray.shutdown()
     if progress is not None:
         progress(state)
