@@ -181,6 +181,28 @@ def test_a_run_resumes_and_skips_what_is_written(tmp_path):
     assert again.games_played == 0 and written_tsv(out) == expected
 
 
+def test_a_run_stopped_part_way_keeps_what_it_wrote_and_resumes(tmp_path):
+    out = tmp_path / "run"
+    options = dict(backend="local", nodes=400, attacker_nodes=800, max_plies=120, seed=5,
+                   shard_games=2)
+    seen = []
+
+    def stop_after_three(progress):
+        seen.append(progress.games_done)
+        if progress.games_done == 3:
+            raise KeyboardInterrupt  # as Ctrl-C would, between two games
+
+    with pytest.raises(KeyboardInterrupt):
+        run_selfplay("brandub", 6, out, progress=stop_after_three, progress_seconds=0, **options)
+    # The three games written are kept (the third in a shard of its own, written on the way out).
+    assert sorted(load_arrays(out)["games_done"].tolist()) == [0, 1, 2]
+    summary = run_selfplay("brandub", 6, out, progress=None, **options)
+    assert summary.games_played == 3
+    expected = [play_game(BRANDUB, i) for i in range(6)]
+    assert written_tsv(out) == "".join(g.tsv_lines() for g in expected)
+    assert load_arrays(out)["game"].tolist() == [g.index for g in expected for _ in g.records]
+
+
 def test_bad_settings_are_refused_and_change_nothing(tmp_path):
     out = tmp_path / "run"
     for bad in (dict(nodes=0), dict(depth=-1), dict(max_plies=0), dict(opening_plies=-2),
