@@ -5,7 +5,8 @@ with its targets, played in this process or spread over a Ray cluster (``pip ins
 - ``play_game(settings, index)``: one game, a pure function of the settings and the game's
   index (its random opening is drawn from ``settings.seed`` and ``index``; each game starts
   with an empty transposition table and searches to a node budget on one thread, so the same
-  settings and index give the same game on any machine and any worker).
+  settings and index give the same game on any machine and any worker, with the same version
+  of the package).
 - ``run_selfplay(variant, games, out_dir, ...)``: games ``0 .. games - 1`` on Ray's workers
   (or ``backend="local"``: one after another in this process), written by this process alone,
   in the order of their indices, to ``out_dir``:
