@@ -15,6 +15,8 @@ const OTHER_PROGRAMS_FILES: &[&str] = &[
     "OpenTafl.command",
     // The engine program on Windows, built by cargo.
     "tafl-engine.exe",
+    // A self-play run's manifest, written by `python -m tafl_engine.selfplay` (docs/python.md).
+    "manifest.json",
 ];
 
 /// Folders of OpenTafl's (paths in them are named in the install steps), and the build's output.

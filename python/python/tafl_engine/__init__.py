@@ -16,6 +16,9 @@ engine's reason), ``TypeError`` for an argument of the wrong type, ``RuntimeErro
 internal error. Every object can be used from several threads; perft and search release the GIL,
 and Ctrl-C stops them. ``tafl_engine.env`` has PettingZoo and Gymnasium environments
 (``pip install ./python[env]``).
+
+``tafl_engine.selfplay`` plays the search against itself for training data, in this process or
+on a Ray cluster (``pip install ./python[ray]``).
 """
 
 from ._core import (
