@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
-# The Ray part of tafl_engine.selfplay, as an opt-in step beside .ci/run (Ray is a large
-# download and an optional extra): builds the wheel as .ci/run does, installs it with the `ray`
-# extra (pinned in python/ci-constraints.txt) into a new virtual environment under target/, and
-# runs the self-play tests, Ray's included (a local Ray with 2 CPUs; a worker killed mid-game).
-# Prints how long each step took, so that its cost in CI can be judged.
+# The self-play tests alone, Ray's included (a local Ray with 2 CPUs; a worker killed mid-game),
+# as .ci/run runs them among the others: builds the wheel as .ci/run does, installs it with the
+# `ray` extra (pinned in python/ci-constraints.txt) into a new virtual environment under target/,
+# and runs them. Prints how long each step took.
 #
 #   scripts/ray-selfplay-check.sh            # a fresh environment each time
 #   KEEP_VENV=1 scripts/ray-selfplay-check.sh  # reuse target/ray-selfplay-venv if it exists
