@@ -26,6 +26,9 @@ const MAX_BATCH: usize = 65_536;
 /// Walks that meet a leaf already waiting in the batch, per tree and batch, before that tree
 /// gives no more leaves to the batch (its next walks would likely meet it again).
 const COLLISIONS_PER_TREE: u32 = 2;
+/// Up to this many priors in a batch, all are converted at once; above, only the legal moves'
+/// are picked out by numpy (fewer numpy calls for small batches, far fewer bytes for large).
+const WHOLE_PRIORS: usize = 1 << 15;
 
 /// One move from a node: its action, prior, and the statistics of the walks through it.
 struct Edge<B: Board> {
@@ -378,41 +381,57 @@ impl Mcts {
                     "evaluate must return a pair (priors, values), got {kind}"
                 ))
             })?;
-        let priors = numpy_io::read_f32(&priors, "priors", &[count, width])?;
-        let values = numpy_io::read_f32(&values, "values", &[count])?;
+        let priors = numpy_io::checked_array(&priors, "priors", &[count, width])?;
+        let values = numpy_io::checked_array(&values, "values", &[count])?;
+        let values = numpy_io::all_f32(&values)?;
+        // The priors of the legal moves only, leaf after leaf, move after move.
+        let mut rows = Vec::new();
+        let mut columns = Vec::new();
+        for (index, leaf) in batch.iter().enumerate() {
+            for &m in &leaf.legal {
+                let action = space.move_to_action_on(m).map_err(crate::actions::error)?;
+                rows.push(index as i64);
+                columns.push(action as i64);
+            }
+        }
+        let legal_priors = if count * width <= WHOLE_PRIORS {
+            let all = numpy_io::all_f32(&priors)?;
+            let at = |k: usize| all[rows[k] as usize * width + columns[k] as usize];
+            (0..rows.len()).map(at).collect()
+        } else {
+            numpy_io::gather_f32(&priors, &rows, &columns)?
+        };
         // Check everything before changing any tree.
-        for (index, (leaf, &value)) in batch.iter().zip(&values).enumerate() {
+        for (index, &value) in values.iter().enumerate() {
             if !(-1.0..=1.0).contains(&value) {
                 return Err(PyValueError::new_err(format!(
                     "values[{index}] must be a number in [-1, 1], got {value}"
                 )));
             }
-            let row = &priors[index * width..(index + 1) * width];
-            for &m in &leaf.legal {
-                let action = space.move_to_action_on(m).map_err(crate::actions::error)?;
-                let prior = row[action];
-                if !prior.is_finite() || prior < 0.0 {
-                    return Err(PyValueError::new_err(format!(
-                        "priors[{index}, {action}] (the legal move {m}) must be a finite \
-                         number at least 0, got {prior}"
-                    )));
-                }
-            }
         }
+        if let Some(k) = legal_priors.iter().position(|&p| !p.is_finite() || p < 0.0) {
+            let (index, action) = (rows[k], columns[k]);
+            let m = batch[index as usize].legal[k - rows.partition_point(|&r| r < index)];
+            return Err(PyValueError::new_err(format!(
+                "priors[{index}, {action}] (the legal move {m}) must be a finite number at \
+                 least 0, got {}",
+                legal_priors[k]
+            )));
+        }
+        let mut next = 0;
         for (index, leaf) in batch.into_iter().enumerate() {
-            let row = &priors[index * width..(index + 1) * width];
             let mut edges = Vec::with_capacity(leaf.legal.len());
             for &m in &leaf.legal {
-                let action = space.move_to_action_on(m).map_err(crate::actions::error)?;
                 edges.push(Edge {
                     first: m,
-                    action,
-                    prior: row[action],
+                    action: columns[next] as usize,
+                    prior: legal_priors[next],
                     visits: 0,
                     pending: 0,
                     value_sum: 0.0,
                     child: 0,
                 });
+                next += 1;
             }
             let total: f32 = edges.iter().map(|e| e.prior).sum();
             let uniform = 1.0 / edges.len().max(1) as f32;

@@ -57,13 +57,15 @@ fn shape_text(shape: &[usize]) -> String {
     }
 }
 
-/// `value` (anything `numpy.asarray` takes) as `f32`s in C order, when it has exactly `shape`
-/// and holds real numbers (floats or integers); a ValueError naming `name`, the expected and
-/// the found shape or type otherwise. The values themselves are not checked here.
-pub fn read_f32(value: &Bound<'_, PyAny>, name: &str, shape: &[usize]) -> PyResult<Vec<f32>> {
-    let py = value.py();
-    let numpy = numpy(py)?;
-    let array = numpy.call_method1("asarray", (value,))?;
+/// `value` (anything `numpy.asarray` takes) as a numpy array, when it has exactly `shape` and
+/// holds real numbers (floats or integers); a ValueError naming `name`, the expected and the
+/// found shape or type otherwise. The values themselves are not checked here.
+pub fn checked_array<'py>(
+    value: &Bound<'py, PyAny>,
+    name: &str,
+    shape: &[usize],
+) -> PyResult<Bound<'py, PyAny>> {
+    let array = numpy(value.py())?.call_method1("asarray", (value,))?;
     let found: Vec<usize> = array.getattr("shape")?.extract()?;
     if found != shape {
         return Err(PyValueError::new_err(format!(
@@ -80,7 +82,30 @@ pub fn read_f32(value: &Bound<'_, PyAny>, name: &str, shape: &[usize]) -> PyResu
             dtype.str()?
         )));
     }
-    let converted = numpy.call_method1("ascontiguousarray", (array, "<f4"))?;
+    Ok(array)
+}
+
+/// The elements of a numpy array (from [`checked_array`]) as `f32`s in C order.
+pub fn all_f32(array: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+    let converted = numpy(array.py())?.call_method1("ascontiguousarray", (array, "<f4"))?;
+    f32s_of(&converted)
+}
+
+/// The elements `array[rows[k], columns[k]]` of a two-dimensional numpy array as `f32`s: only
+/// those are converted and copied (a batch of priors is mostly illegal actions).
+pub fn gather_f32(array: &Bound<'_, PyAny>, rows: &[i64], columns: &[i64]) -> PyResult<Vec<f32>> {
+    let py = array.py();
+    let as_array = |values: &[i64]| {
+        let bytes: Vec<u8> = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        array_from_bytes(py, "<i8", &[values.len()], &bytes)
+    };
+    let picked = array.get_item((as_array(rows)?, as_array(columns)?))?;
+    let converted = numpy(py)?.call_method1("ascontiguousarray", (picked, "<f4"))?;
+    f32s_of(&converted)
+}
+
+/// The bytes of a contiguous little-endian float32 array, as `f32`s.
+fn f32s_of(converted: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
     let bytes = converted.call_method0("tobytes")?;
     let bytes = bytes.cast::<PyBytes>()?.as_bytes();
     Ok(bytes
