@@ -327,8 +327,8 @@ impl Engine {
     /// Scores every legal move of `game`, each searched on its own to the same depth, within
     /// the limits (at least one; `depth` at least 2, the move itself being the first ply), and
     /// returns a `RootScores` (numpy arrays aligned with the game's `ActionSpace`). One thread
-    /// searches, whatever `threads` is; the table is emptied before each move (a small
-    /// `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt).
+    /// searches, whatever `threads` is; each move is searched as on an empty table (the table
+    /// is emptied every 16 moves: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt).
     #[pyo3(signature = (game, *, movetime_ms = None, depth = None, nodes = None))]
     fn root_scores(
         &self,

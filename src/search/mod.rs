@@ -246,7 +246,7 @@ impl Searcher {
     /// proves only that the best move is best.
     ///
     /// The depth `d` counts the move itself: each move's position is searched to `d - 1` by one
-    /// thread ([`SearchConfig::threads`] is not used), from an emptied table and with fresh move
+    /// thread ([`SearchConfig::threads`] is not used), as on an empty table and with fresh move
     /// ordering, exactly as [`Searcher::search`] of a new single-threaded searcher with this
     /// one's table size, features, weights and network searches it with [`Limits::depth`]`(d -
     /// 1)`; the score is that search's, negated, a forced result one ply further away. Draws in
@@ -258,9 +258,9 @@ impl Searcher {
     /// `limits.depth` is `d` (at least 2). With a time or node limit (or no depth), the depths
     /// 2, 3, ... are searched in turn for every move, and the result is the deepest one that
     /// every move completed within the limits (empty if none: `depth` 0). A stop
-    /// ([`Searcher::stop_handle`]) ends the search the same way. The table is emptied before
-    /// each move's search, so this forgets what earlier searches learnt, and a large table
-    /// costs its emptying every move (about 1 ms for 8 MiB): a small `hash_mb` suits it.
+    /// ([`Searcher::stop_handle`]) ends the search the same way. Each move's search ignores the
+    /// entries of earlier searches, and the table is emptied first and again every 16 moves (so
+    /// this forgets what earlier searches learnt; emptying costs about 4 ms for 16 MiB).
     ///
     /// ```
     /// use tafl_engine::{Game, Variant};

@@ -21,6 +21,7 @@ use super::deepening::{self, MAX_DEPTH, Setup};
 use super::evaluator::Evaluator;
 use super::limits::Limits;
 use super::score::Score;
+use super::table::DISTINCT_GENERATIONS;
 
 /// One legal root move and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,6 +137,9 @@ pub(crate) fn run<B: Board>(
     // Shallower depths are only a fallback for when a limit stops a deeper one.
     let bounded = deadline.is_some() || limits.nodes.is_some() || limits.depth.is_none();
     let first_depth = if bounded { 2 } else { max_depth };
+    setup.table.clear();
+    setup.table.set_ignore_older(true);
+    let mut searches_since_emptied = 0;
     'depths: for depth in first_depth..=max_depth {
         let mut moves = Vec::with_capacity(children.len());
         for (first, child) in &children {
@@ -161,8 +165,14 @@ pub(crate) fn run<B: Board>(
                 move_time: time,
                 clock: None,
             };
-            // Each move's search starts from an empty table, as a new searcher's would.
-            setup.table.clear();
+            // Each move's search runs as on an empty table, as a new searcher's would: entries
+            // of earlier searches are ignored, and the table is emptied before their
+            // generations come round again.
+            if searches_since_emptied == DISTINCT_GENERATIONS {
+                setup.table.clear();
+                searches_since_emptied = 0;
+            }
+            searches_since_emptied += 1;
             let found = deepening::run(&move_setup, child, &move_limits, 1, |_| {});
             result.nodes += found.nodes;
             if found.threads == 0 || found.depth < depth - 1 || setup.stop.is_stopped() {
@@ -182,6 +192,7 @@ pub(crate) fn run<B: Board>(
         result.elapsed = start.elapsed();
         on_depth(&result);
     }
+    setup.table.set_ignore_older(false);
     result.elapsed = start.elapsed();
     result
 }
