@@ -328,7 +328,7 @@ impl Engine {
     /// the limits (at least one; `depth` at least 2, the move itself being the first ply), and
     /// returns a `RootScores` (numpy arrays aligned with the game's `ActionSpace`). One thread
     /// searches, whatever `threads` is; each move is searched as on an empty table (the table
-    /// is emptied every 16 moves: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt).
+    /// is emptied every 64 moves, 16 above 11x11: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt).
     #[pyo3(signature = (game, *, movetime_ms = None, depth = None, nodes = None))]
     fn root_scores(
         &self,

@@ -259,8 +259,9 @@ impl Searcher {
     /// 2, 3, ... are searched in turn for every move, and the result is the deepest one that
     /// every move completed within the limits (empty if none: `depth` 0). A stop
     /// ([`Searcher::stop_handle`]) ends the search the same way. Each move's search ignores the
-    /// entries of earlier searches, and the table is emptied first and again every 16 moves (so
-    /// this forgets what earlier searches learnt; emptying costs about 4 ms for 16 MiB).
+    /// entries of earlier searches, and the table is emptied first and again every 64 moves (16
+    /// on boards above 11x11), so this forgets what earlier searches learnt (emptying a table
+    /// costs about 1 ms for 4 MiB, 15 ms for 64 MiB).
     ///
     /// ```
     /// use tafl_engine::{Game, Variant};

@@ -21,7 +21,7 @@ use super::deepening::{self, MAX_DEPTH, Setup};
 use super::evaluator::Evaluator;
 use super::limits::Limits;
 use super::score::Score;
-use super::table::DISTINCT_GENERATIONS;
+use super::table::distinct_generations;
 
 /// One legal root move and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,7 +168,7 @@ pub(crate) fn run<B: Board>(
             // Each move's search runs as on an empty table, as a new searcher's would: entries
             // of earlier searches are ignored, and the table is emptied before their
             // generations come round again.
-            if searches_since_emptied == DISTINCT_GENERATIONS {
+            if searches_since_emptied == distinct_generations::<B>() {
                 setup.table.clear();
                 searches_since_emptied = 0;
             }

@@ -107,10 +107,13 @@ pub(crate) struct TranspositionTable {
     ignore_older: AtomicBool,
 }
 
-/// Searches after which an emptied table's generations come round again on the wide grid (4
-/// bits of generation): after this many searches that ignore older entries, the table must be
-/// emptied for them to stay invisible.
-pub(crate) const DISTINCT_GENERATIONS: u32 = 16;
+/// Searches after which an emptied table's generations come round again on grid `B` (64 on the
+/// narrow grid, 16 on the wide one, whose entries keep fewer bits of generation): after this
+/// many searches that ignore older entries, the table must be emptied for them to stay
+/// invisible.
+pub(crate) fn distinct_generations<B: Board>() -> u32 {
+    u32::from(Entry::<B>::GENERATION_MASK) + 1
+}
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
@@ -163,7 +166,7 @@ impl TranspositionTable {
     /// From now on, entries of earlier searches are ignored (`true`), as if the table were
     /// emptied at each [`TranspositionTable::new_search`], or used again (`false`, the usual).
     /// Exactly so while those entries' generations differ from the current one's: the caller
-    /// empties the table at least every [`DISTINCT_GENERATIONS`] searches. A search that ignores
+    /// empties the table at least every [`distinct_generations`] searches. A search that ignores
     /// them reads only its own entries, and writes each entry to the slot it would take in an
     /// empty table (a slot of an older search counts as empty), so it runs as on an empty table.
     pub(crate) fn set_ignore_older(&self, ignore: bool) {
@@ -354,7 +357,14 @@ mod tests {
         // entry looks current again, which is why the root-move searches empty the table.
         table.store::<Wide>(first, None, 4, 1, Bound::Exact);
         table.set_ignore_older(true);
-        for _ in 1..DISTINCT_GENERATIONS {
+        assert_eq!(
+            (
+                distinct_generations::<Narrow>(),
+                distinct_generations::<Wide>()
+            ),
+            (64, 16)
+        );
+        for _ in 1..distinct_generations::<Wide>() {
             table.new_search();
             assert_eq!(table.probe::<Wide>(first), None);
         }

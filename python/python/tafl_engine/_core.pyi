@@ -471,7 +471,7 @@ class Engine:
         the limits (at least one; `depth` at least 2, the move itself being the first ply), and
         returns a `RootScores` (numpy arrays aligned with the game's `ActionSpace`). One thread
         searches, whatever `threads` is; each move is searched as on an empty table (the table
-        is emptied every 16 moves: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt)."""
+        is emptied every 64 moves, 16 above 11x11: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt)."""
 
     def stop(self) -> None:
         """Asks the running search, if any, to stop as soon as it can; it then returns its best
