@@ -40,8 +40,9 @@ def random_game(variant, plies, seed):
     [("tablut", 0, 3), ("tablut", 10, 3), ("copenhagen", 0, 2), ("hnefatafl-org-copenhagen-13", 0, 2)],
 )
 def test_each_score_is_a_separate_search_of_its_move(variant, plies, depth):
-    # Within 3 plies of a game's start no position can repeat, so the draw pricing (the
-    # engine's contempt, for the root's side) cannot make the two differ.
+    # The engine prices draws for the root's side; a separate search of a move prices them for
+    # the other side. These positions have no draw within the plies searched (a start, and a
+    # seeded game), so the scores must agree exactly.
     game = random_game(variant, plies, 1)
     found = te.Engine(hash_mb=2).root_scores(game, depth=depth)
     assert found.depth == depth
