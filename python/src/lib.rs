@@ -18,7 +18,10 @@ mod args;
 mod arrays;
 mod game;
 mod interrupt;
+mod mcts;
+mod numpy_io;
 mod planes;
+mod policy;
 mod search;
 mod svg;
 mod text;
@@ -257,5 +260,7 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<actions::PyActionSpace>()?;
     module.add_class::<search::Engine>()?;
     module.add_class::<search::SearchResult>()?;
+    module.add_class::<policy::RootScores>()?;
+    module.add_class::<mcts::Mcts>()?;
     Ok(())
 }

@@ -324,6 +324,31 @@ impl Engine {
         }
     }
 
+    /// Scores every legal move of `game`, each searched on its own to the same depth, within
+    /// the limits (at least one; `depth` at least 2, the move itself being the first ply), and
+    /// returns a `RootScores` (numpy arrays aligned with the game's `ActionSpace`). One thread
+    /// searches, whatever `threads` is; each move is searched as on an empty table (the table
+    /// is emptied every 64 moves, 16 above 11x11: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt).
+    #[pyo3(signature = (game, *, movetime_ms = None, depth = None, nodes = None))]
+    fn root_scores(
+        &self,
+        py: Python<'_>,
+        game: &Bound<'_, PyGame>,
+        movetime_ms: Option<&Bound<'_, PyAny>>,
+        depth: Option<&Bound<'_, PyAny>>,
+        nodes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<crate::policy::RootScores> {
+        let limits = limits(movetime_ms, depth, nodes)?;
+        match game.get().game() {
+            AnyGame::Narrow(game) => {
+                crate::policy::run(py, &self.searcher, &self.stop, &game, &limits)
+            }
+            AnyGame::Wide(game) => {
+                crate::policy::run(py, &self.searcher, &self.stop, &game, &limits)
+            }
+        }
+    }
+
     /// Asks the running search, if any, to stop as soon as it can; it then returns its best move
     /// so far. A search started after this call is not affected.
     fn stop(&self) {

@@ -22,7 +22,7 @@ use super::score::Score;
 use super::table::TranspositionTable;
 
 /// Deepest iteration: leaves room in the ply-indexed tables for extensions and quiescence.
-const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
+pub(crate) const MAX_DEPTH: u32 = (MAX_PLY as u32) / 2;
 /// Helpers iterate up to this depth (or until the main thread is done).
 const HELPER_DEPTH: i32 = MAX_DEPTH as i32;
 /// Memory held back while helper threads start (32 MiB), then given back: room for the rest of
@@ -54,6 +54,10 @@ pub(crate) struct Setup<'a> {
     /// A network given to the searcher, which replaces the built-in ones.
     pub(crate) network: Option<Arc<Network>>,
     pub(crate) contempt: i32,
+    /// What a draw costs the root's side to move, when the caller has fixed it (the root-move
+    /// searches price draws for the side to move before the move): used as it is instead of
+    /// [`draw_cost`] of `contempt`.
+    pub(crate) fixed_draw_cost: Option<i32>,
 }
 
 /// What a draw costs the root's side to move when a search of a game that began at `start`
@@ -127,7 +131,9 @@ pub(crate) fn run<B: Board>(
         setup.network.as_ref(),
         root.rules(),
     );
-    let contempt = draw_cost(setup.contempt, &root, game.start_position(), &evaluator);
+    let contempt = setup
+        .fixed_draw_cost
+        .unwrap_or_else(|| draw_cost(setup.contempt, &root, game.start_position(), &evaluator));
     let done = AtomicBool::new(false);
     let nodes = AtomicU64::new(0);
     let shared = Shared {

@@ -6,7 +6,7 @@
 //! the table needs no lock and no `unsafe`. Buckets hold two entries: one kept for depth, one
 //! always replaced.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::Narrow;
 use crate::moves::Move;
@@ -102,6 +102,17 @@ struct Slot {
 pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
     generation: AtomicU64,
+    /// Whether entries of earlier searches are ignored, read and written as if the table had
+    /// been emptied when the search began (the root-move searches, `search/root_scores`).
+    ignore_older: AtomicBool,
+}
+
+/// Searches after which an emptied table's generations come round again on grid `B` (64 on the
+/// narrow grid, 16 on the wide one, whose entries keep fewer bits of generation): after this
+/// many searches that ignore older entries, the table must be emptied for them to stay
+/// invisible.
+pub(crate) fn distinct_generations<B: Board>() -> u32 {
+    u32::from(Entry::<B>::GENERATION_MASK) + 1
 }
 
 const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
@@ -124,6 +135,7 @@ impl TranspositionTable {
         let table = TranspositionTable {
             slots,
             generation: AtomicU64::new(0),
+            ignore_older: AtomicBool::new(false),
         };
         // `resize_with` writes the slots too, but the compiler may turn an allocation followed
         // by zeroing into a zeroed allocation that maps no page yet; the atomic stores of
@@ -151,6 +163,22 @@ impl TranspositionTable {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// From now on, entries of earlier searches are ignored (`true`), as if the table were
+    /// emptied at each [`TranspositionTable::new_search`], or used again (`false`, the usual).
+    /// Exactly so while those entries' generations differ from the current one's: the caller
+    /// empties the table at least every [`distinct_generations`] searches. A search that ignores
+    /// them reads only its own entries, and writes each entry to the slot it would take in an
+    /// empty table (a slot of an older search counts as empty), so it runs as on an empty table.
+    pub(crate) fn set_ignore_older(&self, ignore: bool) {
+        self.ignore_older.store(ignore, Ordering::Relaxed);
+    }
+
+    /// Whether `entry` counts: always, unless older entries are ignored and it is one.
+    fn counts<B: Board>(&self, entry: &Entry<B>) -> bool {
+        !self.ignore_older.load(Ordering::Relaxed)
+            || entry.generation == self.generation() & Entry::<B>::GENERATION_MASK
+    }
+
     fn generation(&self) -> u8 {
         (self.generation.load(Ordering::Relaxed) & 0x3f) as u8
     }
@@ -176,7 +204,8 @@ impl TranspositionTable {
     /// The entry stored for `key`, if any.
     pub(crate) fn probe<B: Board>(&self, key: u64) -> Option<Entry<B>> {
         let index = self.bucket(key);
-        self.read(index, key).or_else(|| self.read(index + 1, key))
+        let read = |index| self.read(index, key).filter(|entry| self.counts(entry));
+        read(index).or_else(|| read(index + 1))
     }
 
     /// Stores a result. The first slot of the bucket keeps the deeper (or newer) entry; the
@@ -201,7 +230,8 @@ impl TranspositionTable {
         let first = &self.slots[index];
         let first_data = first.data.load(Ordering::Relaxed);
         let first_key = first.check.load(Ordering::Relaxed) ^ first_data;
-        let target = match Entry::<B>::unpack(first_data) {
+        let first_entry = Entry::<B>::unpack(first_data).filter(|old| self.counts(old));
+        let target = match first_entry {
             None => index,
             Some(old) if first_key == key => {
                 // Same position: keep the old move if the new result has none.
@@ -298,5 +328,47 @@ mod tests {
         table.store::<Narrow>(second, None, 2, 1, Bound::Exact);
         assert_eq!(table.probe::<Narrow>(first).map(|e| e.score), Some(1));
         assert_eq!(table.probe::<Narrow>(second).map(|e| e.score), Some(2));
+    }
+
+    #[test]
+    fn ignoring_older_entries_reads_and_writes_as_an_empty_table() {
+        use crate::board::Wide;
+        let table = TranspositionTable::new(0);
+        let first = 1u64 << 60;
+        let second = (1..)
+            .map(|k| first + k)
+            .find(|&k| table.bucket(k) == table.bucket(first))
+            .expect("neighbouring keys share a bucket");
+        let m: Move = "e2-e4".parse().expect("valid move");
+        // An older search left a deep entry in the bucket's first slot, and one for `second`.
+        table.store::<Narrow>(first, Some(m), 1, 10, Bound::Exact);
+        table.store::<Narrow>(second, None, 2, 1, Bound::Exact);
+        table.new_search();
+        table.set_ignore_older(true);
+        assert_eq!(table.probe::<Narrow>(first), None);
+        assert_eq!(table.probe::<Narrow>(second), None);
+        // As in an empty table, a shallow entry takes the first slot, and keeps no older move.
+        table.store::<Narrow>(first, None, 3, 1, Bound::Upper);
+        let entry = table.probe::<Narrow>(first).expect("just stored");
+        assert_eq!((entry.best, entry.score, entry.depth), (None, 3, 1));
+        table.set_ignore_older(false);
+        assert_eq!(table.probe::<Narrow>(second).map(|e| e.score), Some(2));
+        // The wide grid's entries tell 16 generations apart: after that many searches an old
+        // entry looks current again, which is why the root-move searches empty the table.
+        table.store::<Wide>(first, None, 4, 1, Bound::Exact);
+        table.set_ignore_older(true);
+        assert_eq!(
+            (
+                distinct_generations::<Narrow>(),
+                distinct_generations::<Wide>()
+            ),
+            (64, 16)
+        );
+        for _ in 1..distinct_generations::<Wide>() {
+            table.new_search();
+            assert_eq!(table.probe::<Wide>(first), None);
+        }
+        table.new_search();
+        assert_eq!(table.probe::<Wide>(first).map(|e| e.score), Some(4));
     }
 }

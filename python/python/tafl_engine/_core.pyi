@@ -1,7 +1,7 @@
 """Type stubs of the extension module `tafl_engine._core` (written by hand; keep them in step
 with python/src/: tests/test_api.py checks that they name the same things)."""
 
-from typing import Any, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, SupportsIndex, Tuple, Union, overload
 
 import numpy
 import numpy.typing
@@ -33,6 +33,8 @@ MAX_THREADS: int
 
 BoolArray = numpy.typing.NDArray[numpy.bool_]
 IntArray = numpy.typing.NDArray[numpy.int64]
+Float32Array = numpy.typing.NDArray[numpy.float32]
+Int32Array = numpy.typing.NDArray[numpy.int32]
 Int = SupportsIndex
 """An integer argument: an int, or anything with `__index__` (numpy's integers)."""
 
@@ -457,6 +459,20 @@ class Engine:
         while it thinks; Ctrl-C stops it (KeyboardInterrupt). Raises ValueError when no limit is
         given or one is out of range."""
 
+    def root_scores(
+        self,
+        game: Game,
+        *,
+        movetime_ms: Optional[Int] = None,
+        depth: Optional[Int] = None,
+        nodes: Optional[Int] = None,
+    ) -> RootScores:
+        """Scores every legal move of `game`, each searched on its own to the same depth, within
+        the limits (at least one; `depth` at least 2, the move itself being the first ply), and
+        returns a `RootScores` (numpy arrays aligned with the game's `ActionSpace`). One thread
+        searches, whatever `threads` is; each move is searched as on an empty table (the table
+        is emptied every 64 moves, 16 above 11x11: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt)."""
+
     def stop(self) -> None:
         """Asks the running search, if any, to stop as soon as it can; it then returns its best
         move so far. A search started after this call is not affected."""
@@ -527,3 +543,97 @@ class SearchResult:
         """Rebuilds a pickled result."""
 
     def __eq__(self, other: object) -> bool: ...
+
+# Policy targets and the batched MCTS (issue 42).
+
+class RootScores:
+    """The scores of every legal move of a game at one depth (`Engine.root_scores`).
+
+    `scores[a]` is the score of action `a` in soldiers, from the point of view of the side to
+    move (the side that would play it), as `SearchResult.score` gives scores: a forced win in n
+    plies is 1000 - n, a forced loss -(1000 - n). Illegal actions are NaN. All legal moves were
+    searched to `depth` plies, the move itself the first."""
+
+    @property
+    def scores(self) -> Float32Array:
+        """The scores, a float32 array of `num_actions` (NaN for illegal actions; all NaN when
+        no depth was completed)."""
+
+    @property
+    def legal_mask(self) -> BoolArray:
+        """The legal moves, a bool array of `num_actions` (as `Game.legal_action_mask()`)."""
+
+    @property
+    def moves(self) -> List[Tuple[str, float]]:
+        """The legal moves with their scores, `[("e2-h2", 0.35), ...]`, in the game's order."""
+
+    @property
+    def best_move(self) -> Optional[str]:
+        """The move with the highest score (the first of equals), or None."""
+
+    @property
+    def depth(self) -> int:
+        """The depth every move was searched to, in plies (the move itself the first); 0 when no
+        depth was completed within the limits."""
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched."""
+
+    @property
+    def time_ms(self) -> float:
+        """Time taken, in milliseconds."""
+
+    def policy_target(self, temperature: float = 1.0) -> Float32Array:
+        """A policy target: the softmax of the scores over the legal moves at `temperature`
+        soldiers, 0 on illegal actions; a float32 array of `num_actions` summing to 1.
+        `temperature` 0 puts all the weight on the best moves (shared evenly among equals).
+        Raises ValueError for a negative or non-finite temperature, or when there are no scores
+        (the game is over, or no depth was completed)."""
+
+Evaluator = Callable[
+    [numpy.typing.NDArray[numpy.uint8], BoolArray],
+    Tuple[numpy.typing.ArrayLike, numpy.typing.ArrayLike],
+]
+"""`evaluate(planes, masks) -> (priors, values)` of `Mcts.search`: planes `[B, len(PLANES), n,
+n]` uint8, masks `[B, num_actions]` bool; priors `[B, num_actions]`, values `[B]` in [-1, 1]."""
+
+class Mcts:
+    """Batched PUCT Monte Carlo tree search whose leaves a Python callback evaluates.
+
+    `search(game_or_games, evaluate)` runs `simulations` simulations for each game and calls
+    `evaluate(planes, masks)` with batches of up to `batch_size` leaves: `planes` a uint8 array
+    `[B, len(PLANES), n, n]` (as `encode_planes`), `masks` a bool array `[B, num_actions]` (the
+    leaves' legal moves); it must return `(priors, values)`: `priors` `[B, num_actions]` (any
+    real dtype; the priors of illegal actions are ignored and the legal ones renormalised, all
+    zero meaning uniform; NaN, infinite or negative priors of legal actions are a ValueError)
+    and `values` `[B]` in [-1, 1] (the leaf's value for its side to move; anything else is a
+    ValueError). Finished games are valued by the rules without a call. Returns, for one game,
+    `(visits, value)`: the root's visit counts as an int32 array of `num_actions` (0 for illegal
+    actions) and the mean value of the simulations for the side to move; for a list of games
+    (one board size), `(visits[G, num_actions], values[G])`. Games are read, never changed."""
+
+    def __init__(
+        self, c_puct: float = 1.5, simulations: Optional[Int] = None, batch_size: Optional[Int] = None
+    ) -> None:
+        """A search with exploration constant `c_puct` (finite, 0 to 1e6), `simulations` per
+        game (1 to 10 000 000, 100 if not given) and leaves evaluated `batch_size` at a time (1
+        to 65 536, 8 if not given)."""
+
+    @overload
+    def search(self, game_or_games: Game, evaluate: Evaluator) -> Tuple[Int32Array, float]: ...
+    @overload
+    def search(
+        self, game_or_games: Sequence[Game], evaluate: Evaluator
+    ) -> Tuple[Int32Array, Float32Array]: ...
+    @property
+    def c_puct(self) -> float:
+        """The exploration constant."""
+
+    @property
+    def simulations(self) -> int:
+        """Simulations per game."""
+
+    @property
+    def batch_size(self) -> int:
+        """Leaves per call of the evaluator, at most."""
