@@ -16,6 +16,7 @@
 mod actions;
 mod args;
 mod arrays;
+mod batch;
 mod game;
 mod interrupt;
 mod planes;
@@ -209,7 +210,9 @@ fn legal_action_masks<'py>(
 #[pyfunction]
 fn read_otg<'py>(py: Python<'py>, text: &str) -> PyResult<(PyGame, Bound<'py, PyDict>)> {
     let bad =
-        |error: &dyn std::fmt::Display| PyValueError::new_err(format!("bad game record: {error}"));
+        |error: &dyn std::fmt::Display| {
+        PyValueError::new_err(text::clipped(format!("bad game record: {error}")))
+    };
     // A record of a board up to 11x11 reads on the narrow grid; one that the narrow grid
     // refuses for its rules (a larger board, or rules refused anyway) is read on the wide one,
     // whose error is the one said.
@@ -257,5 +260,6 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<actions::PyActionSpace>()?;
     module.add_class::<search::Engine>()?;
     module.add_class::<search::SearchResult>()?;
+    module.add_class::<batch::BatchEnv>()?;
     Ok(())
 }
