@@ -100,8 +100,13 @@ impl<B: Board> Game<B> {
     /// game, counting itself.
     pub fn repetitions(&self) -> usize {
         let current = self.position();
+        // Pieces never come back: only the positions since the last capture can match, and
+        // the look stops at the first with more pieces (a long game costs no more per move).
+        let pieces = current.occupied().count();
         self.positions
             .iter()
+            .rev()
+            .take_while(|p| p.occupied().count() == pieces)
             .filter(|p| p.hash() == current.hash() && *p == current)
             .count()
     }

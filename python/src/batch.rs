@@ -13,7 +13,9 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 use tafl_engine::actions::ActionSpace as Space;
-use tafl_engine::{AnyVariant, Board, Escape, Game, MoveList, Narrow, Outcome, Side, Variant, Wide};
+use tafl_engine::{
+    AnyVariant, Board, Escape, Game, MoveList, Narrow, Outcome, Side, Variant, Wide,
+};
 
 use crate::{MAX_THREADS, args, arrays, guard, lock, planes, text};
 
@@ -175,33 +177,46 @@ impl<B: Board> Slot<B> {
         }
     }
 
-    /// Writes the mask of the legal moves into `mask` (zeros).
-    fn write_mask(&self, space: Space, mask: &mut [u8]) {
+    /// Writes the mask of the legal moves into `mask` (zeros), by `table` (see
+    /// [`action_table`]).
+    fn write_mask(&self, table: &[u16], mask: &mut [u8]) {
         for &m in &self.legal {
-            // A legal move is on this board and straight: it has an action, below the length.
-            if let Some(cell) = space
-                .move_to_action_on(m)
-                .ok()
-                .and_then(|a| mask.get_mut(a))
-            {
+            let action = table[action_slot(m)];
+            // Every legal move has an action, below the mask's length.
+            if let Some(cell) = mask.get_mut(usize::from(action)) {
                 *cell = 1;
             }
         }
     }
 
-    /// Writes the observation's planes into `out` (in `options.dtype`), using `scratch` (one
-    /// position's values).
+    /// Writes the observation's planes into `out` (zeros, in `options.dtype`), using `scratch`
+    /// (one position's values) for float32.
     fn write_planes(&self, options: &Options, scratch: &mut [u8], out: &mut [u8]) {
-        scratch.fill(0);
+        match options.dtype {
+            Dtype::U8 | Dtype::Bool => self.write_values(options, out),
+            Dtype::F32 => {
+                scratch.fill(0);
+                self.write_values(options, scratch);
+                for (cell, &value) in out.chunks_exact_mut(4).zip(scratch.iter()) {
+                    cell.copy_from_slice(&f32::from(value).to_ne_bytes());
+                }
+            }
+        }
+    }
+
+    /// Writes the planes' values into `out` (zeros): 0 and 1, and the counts (as flags for the
+    /// bool dtype).
+    fn write_values(&self, options: &Options, out: &mut [u8]) {
         let position = self.game.position();
         let rules = position.rules();
         let n = usize::from(rules.size());
         let area = n * n;
-        let mark = |scratch: &mut [u8], plane: usize, set: tafl_engine::Bitboard<B>| {
-            let cells = &mut scratch[plane * area..(plane + 1) * area];
+        let mark = |out: &mut [u8], plane: usize, set: tafl_engine::Bitboard<B>| {
+            let cells = &mut out[plane * area..(plane + 1) * area];
             for square in set {
                 // The squares of a position and its rules are on its board.
-                if let Some(cell) = cells.get_mut(usize::from(square.y()) * n + usize::from(square.x())) {
+                let cell = usize::from(square.y()) * n + usize::from(square.x());
+                if let Some(cell) = cells.get_mut(cell) {
                     *cell = 1;
                 }
             }
@@ -211,62 +226,56 @@ impl<B: Board> Slot<B> {
         // (1 and 9), when the defenders are to move.
         let swap = options.relative && to_move == Side::Defenders;
         let (us, them) = if swap { (1, 0) } else { (0, 1) };
-        let pieces = |scratch: &mut [u8], p: &tafl_engine::Position<B>, first: usize| {
-            mark(scratch, first + us, p.attackers());
-            mark(scratch, first + them, p.defenders());
-            mark(scratch, first + 2, p.king_set());
+        let pieces = |out: &mut [u8], p: &tafl_engine::Position<B>, first: usize| {
+            mark(out, first + us, p.attackers());
+            mark(out, first + them, p.defenders());
+            mark(out, first + 2, p.king_set());
         };
-        pieces(scratch, position, 0);
-        mark(scratch, 3, rules.throne());
+        pieces(out, position, 0);
+        mark(out, 3, rules.throne());
         if to_move == Side::Attackers {
-            scratch[4 * area..5 * area].fill(1);
+            out[4 * area..5 * area].fill(1);
         }
-        mark(scratch, 5, rules.corners());
+        mark(out, 5, rules.corners());
         let escape = match rules.escape() {
             Escape::Edge => rules.edge(),
             Escape::Corner => rules.corners(),
         };
-        mark(scratch, 6, escape);
-        mark(scratch, 7, rules.special_squares());
-        mark(scratch, 8 + us, position.hostile_squares(Side::Attackers));
-        mark(scratch, 8 + them, position.hostile_squares(Side::Defenders));
+        mark(out, 6, escape);
+        mark(out, 7, rules.special_squares());
+        mark(out, 8 + us, position.hostile_squares(Side::Attackers));
+        mark(out, 8 + them, position.hostile_squares(Side::Defenders));
         let repetitions = self.game.repetitions();
         let ply = self.game.moves().len();
         let count = |n: usize| u8::try_from(n).unwrap_or(u8::MAX);
-        let repetition_value = if options.dtype == Dtype::Bool {
-            // As a flag: the position has occurred before.
-            u8::from(repetitions > 1)
+        let (repetition_value, ply_value) = if options.dtype == Dtype::Bool {
+            // As flags: the position has occurred before; a move has been played.
+            (u8::from(repetitions > 1), u8::from(ply > 0))
         } else {
-            count(repetitions)
+            (count(repetitions), count(ply))
         };
-        scratch[10 * area..11 * area].fill(repetition_value);
-        scratch[11 * area..12 * area].fill(count(ply));
+        out[10 * area..11 * area].fill(repetition_value);
+        out[11 * area..12 * area].fill(ply_value);
         let positions = self.game.positions();
         for back in 1..options.history {
             let Some(index) = positions.len().checked_sub(back + 1) else {
                 break;
             };
             let first = planes::PLANES.len() + PIECE_PLANES * (back - 1);
-            pieces(scratch, &positions[index], first);
-        }
-        match options.dtype {
-            Dtype::U8 => out.copy_from_slice(scratch),
-            Dtype::Bool => {
-                for (cell, &value) in out.iter_mut().zip(scratch.iter()) {
-                    *cell = u8::from(value != 0);
-                }
-            }
-            Dtype::F32 => {
-                for (cell, &value) in out.chunks_exact_mut(4).zip(scratch.iter()) {
-                    cell.copy_from_slice(&f32::from(value).to_ne_bytes());
-                }
-            }
+            pieces(out, &positions[index], first);
         }
     }
 
     /// Plays `action` (checked legal), writes the final planes into `last` if the game ends
     /// (and starts it again), then the observation and mask of the game now.
-    fn step(&mut self, action: usize, out: Outputs<'_>, options: &Options, space: Space) -> Report {
+    fn step(
+        &mut self,
+        action: usize,
+        out: Outputs<'_>,
+        options: &Options,
+        space: Space,
+        table: &[u16],
+    ) -> Report {
         let mover = self.game.position().side_to_move();
         let played = space
             .action_to_move_on::<B>(action)
@@ -279,7 +288,9 @@ impl<B: Board> Slot<B> {
         let truncated = !terminated && options.max_plies.is_some_and(|cap| plies >= cap);
         let mut report = Report::default();
         if terminated || truncated {
-            self.write_planes(options, out.scratch, out.last);
+            let start = out.last.len();
+            out.last.resize(start + out.planes.len(), 0);
+            self.write_planes(options, out.scratch, &mut out.last[start..]);
             if let Some(outcome) = self.outcome {
                 report.reason = reason_code(outcome);
                 match outcome.winner() {
@@ -299,29 +310,62 @@ impl<B: Board> Slot<B> {
         report.ply = now.ply;
         report.defenders_to_move = now.defenders_to_move;
         self.write_planes(options, out.scratch, out.planes);
-        self.write_mask(space, out.mask);
+        self.write_mask(table, out.mask);
         report
     }
 }
 
-/// One game's parts of the output buffers.
+/// One game's parts of the output buffers, and where the final planes of the games that end
+/// go (one after the other).
 struct Outputs<'a> {
     planes: &'a mut [u8],
     mask: &'a mut [u8],
-    last: &'a mut [u8],
+    last: &'a mut Vec<u8>,
     scratch: &'a mut [u8],
 }
 
-/// The games, on one grid.
+/// The games, on one grid, and the actions of their moves (see [`action_table`]).
 struct Batch<B: Board> {
     slots: Vec<Slot<B>>,
+    table: Vec<u16>,
 }
 
-/// The buffers of one step: observations, masks and final observations, written in place.
+/// Where a move is in its grid's action table: from-square by to-square.
+fn action_slot<B: Board>(m: tafl_engine::Move<B>) -> usize {
+    m.from().index().into() * B::GRID_SQUARES + m.to().index().into()
+}
+
+/// The action of every move along a rank or a file of a board of `space`'s size, by
+/// [`action_slot`]; `u16::MAX` (past every mask) for other pairs of squares. A table look-up
+/// per legal move: the crate's checked conversion took a third of a step.
+fn action_table<B: Board>(space: Space) -> Vec<u16> {
+    let mut table = vec![u16::MAX; B::GRID_SQUARES * B::GRID_SQUARES];
+    let size = space.size();
+    for (x, y) in (0..size).flat_map(|x| (0..size).map(move |y| (x, y))) {
+        let Some(from) = tafl_engine::Square::<B>::at(x, y) else {
+            continue;
+        };
+        let along = (0..size)
+            .map(|to_x| (to_x, y))
+            .chain((0..size).map(|to_y| (x, to_y)));
+        for (to_x, to_y) in along {
+            let Some(to) = tafl_engine::Square::<B>::at(to_x, to_y) else {
+                continue;
+            };
+            let m = tafl_engine::Move::new(from, to);
+            // At most 25 992 actions (19x19): they fit a u16.
+            if let Ok(action) = space.move_to_action_on(m) {
+                table[action_slot(m)] = u16::try_from(action).unwrap_or(u16::MAX);
+            }
+        }
+    }
+    table
+}
+
+/// The buffers of one step: observations and masks, written in place.
 struct Buffers<'a> {
     planes: &'a mut [u8],
     mask: &'a mut [u8],
-    last: &'a mut [u8],
 }
 
 impl<B: Board> Batch<B> {
@@ -347,7 +391,8 @@ impl<B: Board> Batch<B> {
         Ok(())
     }
 
-    /// Steps every game (the actions checked), on `threads` threads.
+    /// Steps every game (the actions checked), on `threads` threads; returns the final planes
+    /// of the games that ended, in the games' order.
     fn step(
         &mut self,
         actions: &[i64],
@@ -356,47 +401,46 @@ impl<B: Board> Batch<B> {
         threads: usize,
         buffers: Buffers<'_>,
         reports: &mut [Report],
-    ) {
+    ) -> Vec<u8> {
         let games = self.slots.len();
         let each_planes = buffers.planes.len() / games;
         let each_mask = buffers.mask.len() / games;
         let scratch_len = each_planes / options.dtype.width();
         let per_thread = games.div_ceil(threads.max(1));
+        let table = &self.table;
         let work = |slots: &mut [Slot<B>],
                     actions: &[i64],
                     planes: &mut [u8],
                     mask: &mut [u8],
-                    last: &mut [u8],
                     reports: &mut [Report]| {
             let mut scratch = vec![0; scratch_len];
+            let mut last = Vec::new();
             let parts = slots
                 .iter_mut()
                 .zip(actions)
                 .zip(planes.chunks_exact_mut(each_planes))
                 .zip(mask.chunks_exact_mut(each_mask))
-                .zip(last.chunks_exact_mut(each_planes))
                 .zip(reports.iter_mut());
-            for (((((slot, &action), planes), mask), last), report) in parts {
+            for ((((slot, &action), planes), mask), report) in parts {
                 let outputs = Outputs {
                     planes,
                     mask,
-                    last,
+                    last: &mut last,
                     scratch: &mut scratch,
                 };
-                // Checked: in range.
-                *report = slot.step(action as usize, outputs, options, space);
+                // Checked: in range, so not negative.
+                *report = slot.step(action as usize, outputs, options, space, table);
             }
+            last
         };
         if threads <= 1 || games <= per_thread {
-            work(
+            return work(
                 &mut self.slots,
                 actions,
                 buffers.planes,
                 buffers.mask,
-                buffers.last,
                 reports,
             );
-            return;
         }
         std::thread::scope(|scope| {
             let chunks = self
@@ -405,21 +449,32 @@ impl<B: Board> Batch<B> {
                 .zip(actions.chunks(per_thread))
                 .zip(buffers.planes.chunks_mut(per_thread * each_planes))
                 .zip(buffers.mask.chunks_mut(per_thread * each_mask))
-                .zip(buffers.last.chunks_mut(per_thread * each_planes))
                 .zip(reports.chunks_mut(per_thread));
-            let mut chunks = chunks.collect::<Vec<_>>();
+            let mut chunks = chunks.collect::<Vec<_>>().into_iter();
             // The calling thread takes the first chunk itself.
-            let first = chunks.remove(0);
-            for (((((slots, actions), planes), mask), last), reports) in chunks {
-                scope.spawn(move || work(slots, actions, planes, mask, last, reports));
+            let first = chunks.next();
+            let helpers: Vec<_> = chunks
+                .map(|((((slots, actions), planes), mask), reports)| {
+                    scope.spawn(move || work(slots, actions, planes, mask, reports))
+                })
+                .collect();
+            let mut last =
+                first.map_or_else(Vec::new, |((((slots, actions), planes), mask), reports)| {
+                    work(slots, actions, planes, mask, reports)
+                });
+            for helper in helpers {
+                // A panic in a helper is the step's panic (`guard` makes it a RuntimeError).
+                match helper.join() {
+                    Ok(rows) => last.extend_from_slice(&rows),
+                    Err(payload) => std::panic::resume_unwind(payload),
+                }
             }
-            let (((((slots, actions), planes), mask), last), reports) = first;
-            work(slots, actions, planes, mask, last, reports);
-        });
+            last
+        })
     }
 
     /// Starts every game again and writes its observation and mask.
-    fn reset(&mut self, options: &Options, space: Space, planes: &mut [u8], mask: &mut [u8]) {
+    fn reset(&mut self, options: &Options, planes: &mut [u8], mask: &mut [u8]) {
         let games = self.slots.len();
         let each_planes = planes.len() / games;
         let each_mask = mask.len() / games;
@@ -432,7 +487,7 @@ impl<B: Board> Batch<B> {
         {
             slot.reset();
             slot.write_planes(options, &mut scratch, planes);
-            slot.write_mask(space, mask);
+            slot.write_mask(&self.table, mask);
         }
     }
 
@@ -442,7 +497,7 @@ impl<B: Board> Batch<B> {
 
     /// A uniformly random legal action of every game (0 for a game without one, which a
     /// game of the batch never is between steps).
-    fn sample(&self, space: Space, rng: &mut SplitMix) -> Vec<i64> {
+    fn sample(&self, rng: &mut SplitMix) -> Vec<i64> {
         self.slots
             .iter()
             .map(|slot| {
@@ -451,7 +506,7 @@ impl<B: Board> Batch<B> {
                     return 0;
                 }
                 let m = slot.legal[rng.below(count) as usize];
-                space.move_to_action_on(m).map_or(0, |a| a as i64)
+                i64::from(self.table[action_slot(m)])
             })
             .collect()
     }
@@ -514,8 +569,9 @@ fn wrap<'py>(
     shape: &[usize],
 ) -> PyResult<Bound<'py, PyAny>> {
     let py = buffer.py();
-    let frombuffer =
-        FROMBUFFER.get_or_try_init(py, || Ok::<_, PyErr>(arrays::numpy(py)?.getattr("frombuffer")?.unbind()))?;
+    let frombuffer = FROMBUFFER.get_or_try_init(py, || {
+        Ok::<_, PyErr>(arrays::numpy(py)?.getattr("frombuffer")?.unbind())
+    })?;
     let array = frombuffer.bind(py).call1((buffer, dtype))?;
     if shape.len() == 1 {
         Ok(array)
@@ -633,22 +689,25 @@ impl BatchEnv {
             "side_to_move",
             report_array(py, reports, "i1", |r| [u8::from(r.defenders_to_move)])?,
         )?;
-        infos.set_item(
-            "reason",
-            report_array(py, reports, "i1", |r| [r.reason])?,
-        )?;
+        infos.set_item("reason", report_array(py, reports, "i1", |r| [r.reason])?)?;
         infos.set_item(
             "winner",
             report_array(py, reports, "i1", |r| r.winner.to_le_bytes())?,
         )?;
         infos.set_item(
             "episode_plies",
-            report_array(py, reports, "<i4", |r| (r.episode_plies as i32).to_le_bytes())?,
+            report_array(py, reports, "<i4", |r| {
+                (r.episode_plies as i32).to_le_bytes()
+            })?,
         )?;
         Ok(infos)
     }
 
-    fn run<T: Send>(&self, py: Python<'_>, f: impl FnOnce(&mut Inner) -> PyResult<T> + Send) -> PyResult<T> {
+    fn run<T: Send>(
+        &self,
+        py: Python<'_>,
+        f: impl FnOnce(&mut Inner) -> PyResult<T> + Send,
+    ) -> PyResult<T> {
         py.detach(|| guard(|| f(&mut lock(&self.inner))))
     }
 }
@@ -680,7 +739,9 @@ impl BatchEnv {
             }
             Some(list) => {
                 let names: Vec<String> = list.extract().map_err(|_| {
-                    PyTypeError::new_err("variant must be a name (or rules string) or a list of them")
+                    PyTypeError::new_err(
+                        "variant must be a name (or rules string) or a list of them",
+                    )
                 })?;
                 if names.is_empty() || names.len() > MAX_GAMES {
                     return Err(PyValueError::new_err(format!(
@@ -753,6 +814,7 @@ impl BatchEnv {
         let batch = guard(|| {
             Ok(match &variants[0] {
                 AnyVariant::Narrow(_) => AnyBatch::Narrow(Batch {
+                    table: action_table::<Narrow>(space),
                     slots: variants
                         .iter()
                         .filter_map(|v| match v {
@@ -762,6 +824,7 @@ impl BatchEnv {
                         .collect(),
                 }),
                 AnyVariant::Wide(_) => AnyBatch::Wide(Batch {
+                    table: action_table::<Wide>(space),
                     slots: variants
                         .iter()
                         .filter_map(|v| match v {
@@ -831,7 +894,12 @@ impl BatchEnv {
             }
         }
         if self.options.relative {
-            for (index, name) in [(0, "us"), (1, "them"), (8, "hostile_to_us"), (9, "hostile_to_them")] {
+            for (index, name) in [
+                (0, "us"),
+                (1, "them"),
+                (8, "hostile_to_us"),
+                (9, "hostile_to_them"),
+            ] {
                 names[index] = name.to_string();
             }
             for back in 1..self.options.history {
@@ -914,7 +982,7 @@ impl BatchEnv {
                             inner.rng = SplitMix(seed);
                         }
                         Ok(on_batch!(&mut inner.batch, b => {
-                            b.reset(&options, space, planes, mask);
+                            b.reset(&options, planes, mask);
                             b.reports()
                         }))
                     })?;
@@ -943,55 +1011,59 @@ impl BatchEnv {
         let actions = self.actions(py, actions)?;
         let (options, space, threads) = (self.options, self.space, self.threads);
         let mut reports = vec![Report::default(); self.games];
-        let (mut mask_buffer, mut last_buffer) = (None, None);
+        let mut mask_buffer = None;
+        let mut last = Vec::new();
         let planes_len = self.games * self.planes_len();
         let planes = PyByteArray::new_with(py, planes_len, |planes| {
             mask_buffer = Some(PyByteArray::new_with(
                 py,
                 self.games * space.num_actions(),
                 |mask| {
-                    last_buffer = Some(PyByteArray::new_with(py, planes_len, |last| {
-                        self.run(py, |inner| {
-                            on_batch!(&mut inner.batch, b => {
-                                b.check(space, &actions).map_err(PyValueError::new_err)?;
-                                let buffers = Buffers { planes, mask, last };
-                                b.step(&actions, &options, space, threads, buffers, &mut reports);
-                            });
-                            Ok(())
-                        })
-                    })?);
+                    last = self.run(py, |inner| {
+                        Ok(on_batch!(&mut inner.batch, b => {
+                            b.check(space, &actions).map_err(PyValueError::new_err)?;
+                            let buffers = Buffers { planes, mask };
+                            b.step(&actions, &options, space, threads, buffers, &mut reports)
+                        }))
+                    })?;
                     Ok(())
                 },
             )?);
             Ok(())
         })?;
         let mask = mask_buffer.ok_or_else(|| PyRuntimeError::new_err("no mask made"))?;
-        let last = last_buffer.ok_or_else(|| PyRuntimeError::new_err("no buffer made"))?;
         let observation = self.observation(planes, mask)?;
         let rewards = report_array(py, &reports, "<f4", |r| r.reward.to_le_bytes())?;
         let terminated = report_array(py, &reports, "bool", |r| [u8::from(r.terminated)])?;
         let truncated = report_array(py, &reports, "bool", |r| [u8::from(r.truncated)])?;
         let infos = self.infos(py, &reports)?;
-        infos.set_item(
-            "final_obs",
-            wrap(last, self.options.dtype.name(), &self.planes_shape())?,
-        )?;
-        infos.set_item(
-            "_final_obs",
-            report_array(py, &reports, "bool", |r| {
-                [u8::from(r.terminated || r.truncated)]
-            })?,
-        )?;
+        let ended = report_array(py, &reports, "bool", |r| {
+            [u8::from(r.terminated || r.truncated)]
+        })?;
+        // numpy's zeros take fresh pages from the system (no writing), and only the rows of the
+        // games that ended are filled.
+        let shape = self.planes_shape();
+        let dtype = self.options.dtype.name();
+        let last_planes =
+            arrays::numpy(py)?.call_method1("zeros", (PyTuple::new(py, shape)?, dtype))?;
+        if !last.is_empty() {
+            let rows = last.len() / self.planes_len();
+            let mut row_shape = shape;
+            row_shape[0] = rows;
+            let values = wrap(PyByteArray::new(py, &last), dtype, &row_shape)?;
+            last_planes.set_item(&ended, values)?;
+        }
+        infos.set_item("final_obs", last_planes)?;
+        infos.set_item("_final_obs", ended)?;
         Ok((observation, rewards, terminated, truncated, infos))
     }
 
     /// A uniformly random legal action of every game, from the environment's generator (seeded
     /// by `seed`); see `_core.pyi`.
     fn sample_legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let space = self.space;
         let actions = self.run(py, |inner| {
             let rng = &mut inner.rng;
-            Ok(on_batch!(&inner.batch, b => b.sample(space, rng)))
+            Ok(on_batch!(&inner.batch, b => b.sample(rng)))
         })?;
         let buffer = PyByteArray::new_with(py, actions.len() * 8, |out| {
             for (cell, action) in out.chunks_exact_mut(8).zip(&actions) {

@@ -123,14 +123,17 @@ impl<B: Board> State<B> {
 
     fn from_record(variant: Variant<B>, record: &str, side: &str) -> PyResult<State<B>> {
         let side = text::side(side)?;
-        let position = notation::parse_position_record(record, variant.rules(), side)
-            .map_err(|error| PyValueError::new_err(text::clipped(format!("bad position record: {error}"))))?;
+        let position =
+            notation::parse_position_record(record, variant.rules(), side).map_err(|error| {
+                PyValueError::new_err(text::clipped(format!("bad position record: {error}")))
+            })?;
         Ok(State::at(variant, position))
     }
 
     fn from_position_string(variant: Variant<B>, text: &str) -> PyResult<State<B>> {
-        let position = position_string::parse(text, variant.rules())
-            .map_err(|error| PyValueError::new_err(text::clipped(format!("bad position string: {error}"))))?;
+        let position = position_string::parse(text, variant.rules()).map_err(|error| {
+            PyValueError::new_err(text::clipped(format!("bad position string: {error}")))
+        })?;
         Ok(State::at(variant, position))
     }
 

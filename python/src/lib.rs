@@ -209,8 +209,7 @@ fn legal_action_masks<'py>(
 /// the rules). Raises ValueError naming the line for a malformed record or an illegal move.
 #[pyfunction]
 fn read_otg<'py>(py: Python<'py>, text: &str) -> PyResult<(PyGame, Bound<'py, PyDict>)> {
-    let bad =
-        |error: &dyn std::fmt::Display| {
+    let bad = |error: &dyn std::fmt::Display| {
         PyValueError::new_err(text::clipped(format!("bad game record: {error}")))
     };
     // A record of a board up to 11x11 reads on the narrow grid; one that the narrow grid

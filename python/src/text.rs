@@ -18,11 +18,7 @@ const SHOWN_CHARS: usize = 40;
 pub fn shown(text: &str) -> String {
     match text.char_indices().nth(SHOWN_CHARS) {
         None => text.to_string(),
-        Some((end, _)) => format!(
-            "{}... ({} characters)",
-            &text[..end],
-            text.chars().count()
-        ),
+        Some((end, _)) => format!("{}... ({} characters)", &text[..end], text.chars().count()),
     }
 }
 
@@ -52,9 +48,7 @@ pub fn variant(name: &str) -> PyResult<AnyVariant> {
 /// crate's reason (which names the field).
 pub fn rules(text: &str) -> PyResult<AnyVariant> {
     text.parse::<AnyVariant>()
-        .map_err(|error| {
-        PyValueError::new_err(clipped(format!("rules string refused: {error}")))
-    })
+        .map_err(|error| PyValueError::new_err(clipped(format!("rules string refused: {error}"))))
 }
 
 /// A built-in variant's name, or else an OpenTafl rules string (recognised by its `key:value`
@@ -97,8 +91,7 @@ pub fn side(name: &str) -> PyResult<Side> {
 
 /// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
 pub fn parse_move<B: Board>(text: &str) -> PyResult<Move<B>> {
-    text.parse::<Move<B>>()
-        .map_err(|error| {
+    text.parse::<Move<B>>().map_err(|error| {
         PyValueError::new_err(clipped(format!(
             "malformed move '{}': {error}",
             shown(text)
