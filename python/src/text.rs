@@ -22,14 +22,28 @@ pub fn shown(text: &str) -> String {
     }
 }
 
-/// An error message of the crate about `text` (which it may quote whole), cut to a length a
-/// person reads: [`SHOWN_CHARS`] characters of the text at most, and the message's first 200
-/// characters.
+/// An error message of the crate about a user's text (which it may quote whole), cut to a
+/// length a person reads: each quoted part (`'...'`) as [`shown`] quotes it, then the first
+/// 200 characters of the message.
 pub fn clipped(message: String) -> String {
     const LONGEST: usize = 200;
-    match message.char_indices().nth(LONGEST) {
-        None => message,
-        Some((end, _)) => format!("{}...", &message[..end]),
+    let mut out = String::new();
+    // Even pieces are outside quotes, odd ones inside (but an odd last one, after a lone
+    // apostrophe).
+    let pieces: Vec<&str> = message.split('\'').collect();
+    for (index, piece) in pieces.iter().enumerate() {
+        if index > 0 {
+            out.push('\'');
+        }
+        if index % 2 == 1 && index + 1 < pieces.len() {
+            out.push_str(&shown(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    match out.char_indices().nth(LONGEST) {
+        None => out,
+        Some((end, _)) => format!("{}...", &out[..end]),
     }
 }
 
@@ -92,10 +106,8 @@ pub fn side(name: &str) -> PyResult<Side> {
 /// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
 pub fn parse_move<B: Board>(text: &str) -> PyResult<Move<B>> {
     text.parse::<Move<B>>().map_err(|error| {
-        PyValueError::new_err(clipped(format!(
-            "malformed move '{}': {error}",
-            shown(text)
-        )))
+        // `clipped` shortens the quoted move (and the crate's quote of it).
+        PyValueError::new_err(clipped(format!("malformed move '{text}': {error}")))
     })
 }
 
