@@ -596,8 +596,12 @@ fn report_array<'py, const W: usize>(
     wrap(buffer, dtype, &[reports.len()])
 }
 
-/// N games of tafl stepped together in Rust, for reinforcement learning: see the Python
-/// documentation (`docs/python.md`, "Batched environments") and `_core.pyi`.
+/// `num_envs` games stepped together in Rust, for reinforcement learning: one call plays an
+/// action in every game and returns numpy arrays, with the GIL released (and, with `threads`,
+/// the games split over threads). Observations are dicts `{"observation": planes,
+/// "action_mask": mask}`; a game that ends is started again in the same step (its last planes
+/// in `infos["final_obs"]`). Every call returns new arrays. `tafl_engine.vector.TaflVectorEnv`
+/// is the Gymnasium vector environment over it.
 #[pyclass(module = "tafl_engine", name = "BatchEnv", frozen)]
 pub struct BatchEnv {
     inner: Mutex<Inner>,
@@ -714,7 +718,9 @@ impl BatchEnv {
 
 #[pymethods]
 impl BatchEnv {
-    /// See `_core.pyi`.
+    /// `BatchEnv(variant="tablut", num_envs=1, *, seed=None, max_plies=None,
+    /// perspective="absolute", history=1, dtype="uint8", threads=1)`: `variant` a name or
+    /// rules string, or a list of them (one game each, all of one board size).
     #[new]
     #[pyo3(signature = (variant = None, num_envs = None, *, seed = None, max_plies = None, perspective = "absolute", history = None, dtype = "uint8", threads = None))]
     #[allow(clippy::too_many_arguments)]
@@ -958,7 +964,8 @@ impl BatchEnv {
         REASONS.to_vec()
     }
 
-    /// Starts every game again; see `_core.pyi`.
+    /// Starts every game again and returns `(observations, infos)`; `seed` seeds
+    /// `sample_legal_actions` again (the games themselves have no chance).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
         &self,
@@ -995,7 +1002,10 @@ impl BatchEnv {
         Ok((self.observation(planes, mask)?, self.infos(py, &reports)?))
     }
 
-    /// Steps every game; see `_core.pyi`.
+    /// Plays `actions[i]` in game `i` and returns `(observations, rewards, terminated,
+    /// truncated, infos)`: rewards for the player who has just moved (+1 won, -1 lost, 0
+    /// otherwise); a game that ended is started again at once (same-step autoreset). An action
+    /// not legal now raises ValueError naming the game, and no game is stepped.
     #[allow(clippy::type_complexity)]
     fn step<'py>(
         &self,
@@ -1058,8 +1068,8 @@ impl BatchEnv {
         Ok((observation, rewards, terminated, truncated, infos))
     }
 
-    /// A uniformly random legal action of every game, from the environment's generator (seeded
-    /// by `seed`); see `_core.pyi`.
+    /// A uniformly random legal action of every game (int64), drawn in Rust from the
+    /// environment's generator (seeded by `seed`).
     fn sample_legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let actions = self.run(py, |inner| {
             let rng = &mut inner.rng;

@@ -615,8 +615,10 @@ impl PyGame {
     /// under some rules `"edge_fort"` (the king safe in a fort on the edge), `"encircled"` (no
     /// defender can reach an edge), `"all_pieces_captured"`, `"defenders_immobile"`,
     /// `"no_legal_moves"` (the side to move has none, and loses) and `"repetition"` (Copenhagen:
-    /// a third repetition loses for the side that made it). Reasons of a draw: `"repetition"`,
-    /// `"no_legal_moves"`, `"agreement"`.
+    /// a third repetition loses for the side that made it), `"cannot_escape"` (hnefatafl.org's
+    /// rules: the king can no longer escape). Reasons of a draw: `"repetition"`,
+    /// `"no_legal_moves"`, `"agreement"`, `"move_limit"` (hnefatafl.org's rules: the game
+    /// reached its move limit).
     #[getter]
     fn outcome(&self) -> PyResult<Option<(&'static str, String)>> {
         guard(|| Ok(self.state().outcome().map(text::outcome)))
