@@ -145,23 +145,10 @@ impl<B: Board> Slot<B> {
         slot
     }
 
-    /// The outcome and the legal moves of the game now.
+    /// The outcome and the legal moves of the game now (under hnefatafl.org's rules without
+    /// the defenders' moves its history forbids, H12), the outcome worked out once.
     fn refresh(&mut self) {
-        self.outcome = self.game.outcome();
-        self.legal = if self.outcome.is_some() {
-            MoveList::new()
-        } else if self
-            .game
-            .position()
-            .rules()
-            .repetition()
-            .forbids_defenders_recreating()
-        {
-            // H12: the game's history forbids some of the defenders' moves.
-            self.game.legal_moves()
-        } else {
-            self.game.position().legal_moves()
-        };
+        (self.outcome, self.legal) = self.game.outcome_and_legal_moves();
     }
 
     fn reset(&mut self) {
