@@ -280,12 +280,9 @@ impl<B: Board> Slot<B> {
             self.write_planes(options, out.scratch, &mut out.last[start..]);
             if let Some(outcome) = self.outcome {
                 report.reason = reason_code(outcome);
-                match outcome.winner() {
-                    Some(winner) => {
-                        report.reward = if winner == mover { 1.0 } else { -1.0 };
-                        report.winner = if winner == Side::Attackers { 1 } else { -1 };
-                    }
-                    None => {}
+                if let Some(winner) = outcome.winner() {
+                    report.reward = if winner == mover { 1.0 } else { -1.0 };
+                    report.winner = if winner == Side::Attackers { 1 } else { -1 };
                 }
             }
             report.episode_plies = u32::try_from(plies).unwrap_or(u32::MAX);
