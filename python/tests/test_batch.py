@@ -229,3 +229,33 @@ def test_returned_arrays_are_fresh() -> None:
     assert np.array_equal(obs["observation"], kept)
     obs["action_mask"][:] = False  # writable, and the environment's own state is untouched
     assert env.step(env.sample_legal_actions())[0]["action_mask"].any()
+
+
+def test_a_step_releases_the_gil() -> None:
+    import threading
+    import time
+
+    ticks = 0
+    done = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+            time.sleep(0.001)
+
+    env = te.BatchEnv("hnefatafl-org-copenhagen-13", 4096, seed=0)
+    env.reset()
+    actions = env.sample_legal_actions()
+    thread = threading.Thread(target=count)
+    thread.start()
+    time.sleep(0.01)
+    before = ticks
+    started = time.perf_counter()
+    env.step(actions)  # one call of about 40 ms of processor time
+    elapsed = time.perf_counter() - started
+    after = ticks
+    done.set()
+    thread.join()
+    # Held throughout, the GIL would let the counter tick about once during the call.
+    assert after - before > min(10, elapsed * 1000 / 4), (after - before, elapsed)
