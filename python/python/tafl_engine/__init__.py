@@ -15,7 +15,8 @@ and the side to move). Every error is a Python exception: ``ValueError`` for bad
 engine's reason), ``TypeError`` for an argument of the wrong type, ``RuntimeError`` for an
 internal error. Every object can be used from several threads; perft and search release the GIL,
 and Ctrl-C stops them. ``tafl_engine.env`` has PettingZoo and Gymnasium environments
-(``pip install ./python[env]``).
+(``pip install ./python[env]``). ``BatchEnv`` steps many games at once in Rust;
+``tafl_engine.vector`` is a Gymnasium vector environment over it.
 """
 
 from ._core import (
