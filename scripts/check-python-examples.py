@@ -1,5 +1,5 @@
 """mypy --strict on every Python example users read: the ```python blocks of README.md,
-docs/python.md and python/README.md (written out one file a block), python/examples/, and the
+docs/python.md, docs/learning.md and python/README.md (written out one file a block), python/examples/, and the
 package's own Python code (tafl_engine/__init__.py and env.py, against its stubs).
 
     python scripts/check-python-examples.py [--out DIR]
@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-DOCUMENTS = ["README.md", "docs/python.md", "python/README.md"]
+DOCUMENTS = ["README.md", "docs/python.md", "docs/learning.md", "python/README.md"]
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 

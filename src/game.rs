@@ -100,8 +100,13 @@ impl<B: Board> Game<B> {
     /// game, counting itself.
     pub fn repetitions(&self) -> usize {
         let current = self.position();
+        // Pieces never come back: only the positions since the last capture can match, and
+        // the look stops at the first with more pieces (a long game costs no more per move).
+        let pieces = current.occupied().count();
         self.positions
             .iter()
+            .rev()
+            .take_while(|p| p.occupied().count() == pieces)
             .filter(|p| p.hash() == current.hash() && *p == current)
             .count()
     }
@@ -130,20 +135,21 @@ impl<B: Board> Game<B> {
     /// Whether `m`, a legal move of the defenders on the board, would put the pieces as they
     /// stood at an earlier point of the game (after a move, or at the start when the rule counts
     /// it), under a rule that forbids it (H12). The placement is the one before the move's
-    /// captures, whoever was to move then; only positions with as many pieces can match, and
-    /// pieces never come back, so the look stops at the last capture.
+    /// captures, whoever was to move then.
     fn recreates_earlier_position(&self, m: Move<B>) -> bool {
+        self.recreates_any(&self.recreation_candidates(), m)
+    }
+
+    /// The earlier positions a defenders' move could recreate now (H12), none unless the rule
+    /// forbids it and the defenders are to move: only positions with as many pieces can match,
+    /// and pieces never come back, so the look stops at the last capture; and a defenders' move
+    /// leaves the attackers where they are, so only positions with the attackers as they are
+    /// now. Worked out once for all the moves of a position.
+    fn recreation_candidates(&self) -> Vec<&Position<B>> {
         let position = self.position();
         let rule = position.rules().repetition();
         if !rule.forbids_defenders_recreating() || position.side_to_move() != Side::Defenders {
-            return false;
-        }
-        let path = Bitboard::from_square(m.from()) | Bitboard::from_square(m.to());
-        let (mut defenders, mut king) = (position.defenders(), position.king_set());
-        if king.contains(m.from()) {
-            king ^= path;
-        } else {
-            defenders ^= path;
+            return Vec::new();
         }
         let attackers = position.attackers();
         let pieces = position.occupied().count();
@@ -155,11 +161,28 @@ impl<B: Board> Game<B> {
             .take_while(|(index, earlier)| {
                 *index >= first_counted && earlier.occupied().count() == pieces
             })
-            .any(|(_, earlier)| {
-                earlier.attackers() == attackers
-                    && earlier.defenders() == defenders
-                    && earlier.king_set() == king
-            })
+            .filter(|(_, earlier)| earlier.attackers() == attackers)
+            .map(|(_, earlier)| earlier)
+            .collect()
+    }
+
+    /// Whether the defenders' move `m` puts the pieces as one of `candidates`
+    /// ([`Game::recreation_candidates`]) has them.
+    fn recreates_any(&self, candidates: &[&Position<B>], m: Move<B>) -> bool {
+        if candidates.is_empty() {
+            return false;
+        }
+        let position = self.position();
+        let path = Bitboard::from_square(m.from()) | Bitboard::from_square(m.to());
+        let (mut defenders, mut king) = (position.defenders(), position.king_set());
+        if king.contains(m.from()) {
+            king ^= path;
+        } else {
+            defenders ^= path;
+        }
+        candidates
+            .iter()
+            .any(|earlier| earlier.defenders() == defenders && earlier.king_set() == king)
     }
 
     /// The result, once the game has ended: a win on the board (R13, R14), a draw by repetition
@@ -204,10 +227,14 @@ impl<B: Board> Game<B> {
         if rule.forbids_defenders_recreating()
             && position.side_to_move() == Side::Defenders
             && !no_moves
-            && position
-                .unwon_legal_moves()
-                .iter()
-                .all(|&m| self.recreates_earlier_position(m))
+            && {
+                let candidates = self.recreation_candidates();
+                !candidates.is_empty()
+                    && position
+                        .unwon_legal_moves()
+                        .iter()
+                        .all(|&m| self.recreates_any(&candidates, m))
+            }
         {
             // H12: no move left that the rules allow.
             return Some(Outcome::Win {
@@ -251,20 +278,23 @@ impl<B: Board> Game<B> {
     /// The legal moves: none once the game has ended; under hnefatafl.org's rules, not the
     /// defenders' moves that would recreate an earlier position (H12).
     pub fn legal_moves(&self) -> MoveList<B> {
-        if self.outcome().is_some() {
-            return MoveList::new();
+        self.outcome_and_legal_moves().1
+    }
+
+    /// [`Game::outcome`] and [`Game::legal_moves`] together, the outcome worked out once (it
+    /// looks at the history), for code that wants both after every move.
+    pub fn outcome_and_legal_moves(&self) -> (Option<Outcome>, MoveList<B>) {
+        let outcome = self.outcome();
+        if outcome.is_some() {
+            return (outcome, MoveList::new());
         }
         // Not over, so not won on the board.
         let mut moves = self.position().unwon_legal_moves();
-        if self
-            .position()
-            .rules()
-            .repetition()
-            .forbids_defenders_recreating()
-        {
-            moves.retain(|&m| !self.recreates_earlier_position(m));
+        let candidates = self.recreation_candidates();
+        if !candidates.is_empty() {
+            moves.retain(|&m| !self.recreates_any(&candidates, m));
         }
-        moves
+        (outcome, moves)
     }
 
     /// Plays `m` and returns what it captured, or says why it cannot be played.
@@ -319,5 +349,91 @@ impl<B: Board> Game<B> {
         if self.outcome().is_none() {
             self.agreed_draw = true;
         }
+    }
+}
+
+#[cfg(test)]
+mod recreation_tests {
+    use crate::test_support::XorShift;
+    use crate::{Bitboard, Board, Game, Move, Side, Variant, Wide};
+
+    /// The defenders' moves that H12 forbids now, by brute force: every unwon legal move whose
+    /// placement (before captures) is that of any counted earlier point of the game, with no
+    /// shortcut (neither the stop at the last capture nor the attackers' filter).
+    fn forbidden_by_brute_force<B: Board>(game: &Game<B>) -> Vec<Move<B>> {
+        let position = game.position();
+        let rule = position.rules().repetition();
+        if !rule.forbids_defenders_recreating() || position.side_to_move() != Side::Defenders {
+            return Vec::new();
+        }
+        let first = usize::from(!rule.counts_start());
+        let unwon = position.unwon_legal_moves();
+        unwon
+            .iter()
+            .copied()
+            .filter(|m| {
+                let path = Bitboard::from_square(m.from()) | Bitboard::from_square(m.to());
+                let (mut defenders, mut king) = (position.defenders(), position.king_set());
+                if king.contains(m.from()) {
+                    king ^= path;
+                } else {
+                    defenders ^= path;
+                }
+                game.positions()[first..].iter().any(|earlier| {
+                    earlier.attackers() == position.attackers()
+                        && earlier.defenders() == defenders
+                        && earlier.king_set() == king
+                })
+            })
+            .collect()
+    }
+
+    /// Plays seeded games that often move a piece back (so that placements recur), checking
+    /// `outcome_and_legal_moves` against `outcome`, `legal_moves` and the brute force at every
+    /// ply; returns how many moves the brute force forbade.
+    fn check<B: Board>(variant: &Variant<B>, seed: u64) -> usize {
+        let mut random = XorShift(seed);
+        let mut forbidden_seen = 0;
+        for _ in 0..20 {
+            let mut game = Game::new(variant);
+            let mut last: [Option<Move<B>>; 2] = [None, None];
+            for ply in 0..200 {
+                let (outcome, moves) = game.outcome_and_legal_moves();
+                assert_eq!(outcome, game.outcome());
+                assert_eq!(moves, game.legal_moves());
+                if outcome.is_some() {
+                    break;
+                }
+                let forbidden = forbidden_by_brute_force(&game);
+                let unwon = game.position().unwon_legal_moves();
+                let allowed: Vec<Move<B>> = unwon
+                    .iter()
+                    .copied()
+                    .filter(|m| !forbidden.contains(m))
+                    .collect();
+                assert_eq!(moves.to_vec(), allowed);
+                forbidden_seen += forbidden.len();
+                let side = ply % 2;
+                let back = last[side]
+                    .map(|m| Move::new(m.to(), m.from()))
+                    .filter(|m| moves.contains(m));
+                let m = match back {
+                    Some(back) if random.next() % 4 != 0 => back,
+                    _ => moves[(random.next() % moves.len() as u64) as usize],
+                };
+                last[side] = Some(m);
+                game.play(m).expect("a move of legal_moves");
+            }
+        }
+        forbidden_seen
+    }
+
+    #[test]
+    fn outcome_and_legal_moves_agree_with_a_brute_force_of_h12() {
+        assert!(check(&Variant::hnefatafl_org_brandubh(), 0x5eed) > 0);
+        assert!(check(&Variant::hnefatafl_org_copenhagen(), 0xc0de) > 0);
+        assert!(check(&Variant::<Wide>::hnefatafl_org_copenhagen_13(), 0xbeef) > 0);
+        // Rules without H12 forbid nothing.
+        assert_eq!(check(&Variant::tablut(), 0xface), 0);
     }
 }

@@ -15,7 +15,7 @@ const OTHER_PROGRAMS_FILES: &[&str] = &[
     "OpenTafl.command",
     // The engine program on Windows, built by cargo.
     "tafl-engine.exe",
-    // A self-play run's manifest, written by `python -m tafl_engine.selfplay` (docs/python.md).
+    // A self-play run's manifest, written by `python -m tafl_engine.selfplay` (docs/learning.md).
     "manifest.json",
 ];
 

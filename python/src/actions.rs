@@ -90,13 +90,18 @@ impl PyActionSpace {
 
 #[pymethods]
 impl PyActionSpace {
-    /// The action space of a `size` x `size` board, 5 to 19 (the crate plays 5 to 11 today;
-    /// the numbering of larger boards is fixed already).
+    /// The action space of a `size` x `size` board: an odd size from 5 to 19, as boards are
+    /// (the castle is the centre square). Raises ValueError for any other.
     #[new]
     fn new(size: &Bound<'_, PyAny>) -> PyResult<PyActionSpace> {
         let min = u32::from(MIN_ACTION_BOARD_SIZE);
         let max = u32::from(MAX_ACTION_BOARD_SIZE);
         let size = args::u32_in(size, "size", min, max)?;
+        if size % 2 == 0 {
+            return Err(PyValueError::new_err(format!(
+                "size must be odd (boards have a centre square), from {min} to {max}, not {size}"
+            )));
+        }
         // In 5..=19, so it fits a u8 and makes a space.
         let space =
             Space::new(u8::try_from(size).unwrap_or(MIN_ACTION_BOARD_SIZE)).map_err(error)?;
@@ -218,9 +223,19 @@ impl PyActionSpace {
         mask: &Bound<'py, PyAny>,
         symmetry: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let py = mask.py();
         let symmetry = text::symmetry(symmetry)?;
-        let index = self.gather_index(mask.py(), symmetry, true)?;
-        Self::gather(mask, &index)
+        let array = arrays::numpy(py)?.call_method1("asarray", (mask,))?;
+        let shape: Vec<usize> = array.getattr("shape")?.extract()?;
+        let expected = self.space.num_actions();
+        if shape.last() != Some(&expected) {
+            return Err(PyValueError::new_err(format!(
+                "a mask of a {n}x{n} board has {expected} values on its last axis, not the shape {shape:?}",
+                n = self.space.size()
+            )));
+        }
+        let index = self.gather_index(py, symmetry, true)?;
+        Self::gather(&array, &index)
     }
 
     /// `planes` (anything over the board on its last two axes, `... x n x n`, row = rank) as

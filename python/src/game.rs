@@ -123,14 +123,17 @@ impl<B: Board> State<B> {
 
     fn from_record(variant: Variant<B>, record: &str, side: &str) -> PyResult<State<B>> {
         let side = text::side(side)?;
-        let position = notation::parse_position_record(record, variant.rules(), side)
-            .map_err(|error| PyValueError::new_err(format!("bad position record: {error}")))?;
+        let position =
+            notation::parse_position_record(record, variant.rules(), side).map_err(|error| {
+                PyValueError::new_err(text::clipped(format!("bad position record: {error}")))
+            })?;
         Ok(State::at(variant, position))
     }
 
     fn from_position_string(variant: Variant<B>, text: &str) -> PyResult<State<B>> {
-        let position = position_string::parse(text, variant.rules())
-            .map_err(|error| PyValueError::new_err(format!("bad position string: {error}")))?;
+        let position = position_string::parse(text, variant.rules()).map_err(|error| {
+            PyValueError::new_err(text::clipped(format!("bad position string: {error}")))
+        })?;
         Ok(State::at(variant, position))
     }
 
@@ -612,8 +615,10 @@ impl PyGame {
     /// under some rules `"edge_fort"` (the king safe in a fort on the edge), `"encircled"` (no
     /// defender can reach an edge), `"all_pieces_captured"`, `"defenders_immobile"`,
     /// `"no_legal_moves"` (the side to move has none, and loses) and `"repetition"` (Copenhagen:
-    /// a third repetition loses for the side that made it). Reasons of a draw: `"repetition"`,
-    /// `"no_legal_moves"`, `"agreement"`.
+    /// a third repetition loses for the side that made it), `"cannot_escape"` (hnefatafl.org's
+    /// rules: the king can no longer escape). Reasons of a draw: `"repetition"`,
+    /// `"no_legal_moves"`, `"agreement"`, `"move_limit"` (hnefatafl.org's rules: the game
+    /// reached its move limit).
     #[getter]
     fn outcome(&self) -> PyResult<Option<(&'static str, String)>> {
         guard(|| Ok(self.state().outcome().map(text::outcome)))

@@ -16,6 +16,7 @@
 mod actions;
 mod args;
 mod arrays;
+mod batch;
 mod game;
 mod interrupt;
 mod mcts;
@@ -211,8 +212,9 @@ fn legal_action_masks<'py>(
 /// the rules). Raises ValueError naming the line for a malformed record or an illegal move.
 #[pyfunction]
 fn read_otg<'py>(py: Python<'py>, text: &str) -> PyResult<(PyGame, Bound<'py, PyDict>)> {
-    let bad =
-        |error: &dyn std::fmt::Display| PyValueError::new_err(format!("bad game record: {error}"));
+    let bad = |error: &dyn std::fmt::Display| {
+        PyValueError::new_err(text::clipped(format!("bad game record: {error}")))
+    };
     // A record of a board up to 11x11 reads on the narrow grid; one that the narrow grid
     // refuses for its rules (a larger board, or rules refused anyway) is read on the wide one,
     // whose error is the one said.
@@ -262,5 +264,6 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<search::SearchResult>()?;
     module.add_class::<policy::RootScores>()?;
     module.add_class::<mcts::Mcts>()?;
+    module.add_class::<batch::BatchEnv>()?;
     Ok(())
 }

@@ -10,11 +10,49 @@ use tafl_engine::{
     AnyVariant, Bitboard, Board, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant,
 };
 
+/// Most characters of a user's text an error message repeats.
+const SHOWN_CHARS: usize = 40;
+
+/// `text` as an error message quotes it: at most [`SHOWN_CHARS`] characters, then `...` and
+/// the length, so that a huge string gives a short message.
+pub fn shown(text: &str) -> String {
+    match text.char_indices().nth(SHOWN_CHARS) {
+        None => text.to_string(),
+        Some((end, _)) => format!("{}... ({} characters)", &text[..end], text.chars().count()),
+    }
+}
+
+/// An error message of the crate about a user's text (which it may quote whole), cut to a
+/// length a person reads: each quoted part (`'...'`) as [`shown`] quotes it, then the first
+/// 200 characters of the message.
+pub fn clipped(message: String) -> String {
+    const LONGEST: usize = 200;
+    let mut out = String::new();
+    // Even pieces are outside quotes, odd ones inside (but an odd last one, after a lone
+    // apostrophe).
+    let pieces: Vec<&str> = message.split('\'').collect();
+    for (index, piece) in pieces.iter().enumerate() {
+        if index > 0 {
+            out.push('\'');
+        }
+        if index % 2 == 1 && index + 1 < pieces.len() {
+            out.push_str(&shown(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    match out.char_indices().nth(LONGEST) {
+        None => out,
+        Some((end, _)) => format!("{}...", &out[..end]),
+    }
+}
+
 /// The built-in variant called `name` (any of `AnyVariant::names()`, any case).
 pub fn variant(name: &str) -> PyResult<AnyVariant> {
     AnyVariant::by_name(name.trim()).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "unknown variant '{name}': the variants are {}",
+            "unknown variant '{}': the variants are {}",
+            shown(name),
             AnyVariant::names().collect::<Vec<_>>().join(", ")
         ))
     })
@@ -24,7 +62,7 @@ pub fn variant(name: &str) -> PyResult<AnyVariant> {
 /// crate's reason (which names the field).
 pub fn rules(text: &str) -> PyResult<AnyVariant> {
     text.parse::<AnyVariant>()
-        .map_err(|error| PyValueError::new_err(format!("rules string refused: {error}")))
+        .map_err(|error| PyValueError::new_err(clipped(format!("rules string refused: {error}"))))
 }
 
 /// A built-in variant's name, or else an OpenTafl rules string (recognised by its `key:value`
@@ -52,22 +90,25 @@ pub fn variant_key<B: Board>(variant: &Variant<B>) -> String {
 /// A symmetry by name (`rotate90`, `flip_files`, ...: `SYMMETRIES`).
 pub fn symmetry(name: &str) -> PyResult<Symmetry> {
     name.parse::<Symmetry>()
-        .map_err(|error| PyValueError::new_err(error.to_string()))
+        .map_err(|error| PyValueError::new_err(clipped(error.to_string())))
 }
 
 /// `attackers` or `defenders` (also the singular and the first letter), any case.
 pub fn side(name: &str) -> PyResult<Side> {
     Side::from_name(name).ok_or_else(|| {
         PyValueError::new_err(format!(
-            "'{name}' is not a side: expected 'attackers' or 'defenders'"
+            "'{}' is not a side: expected 'attackers' or 'defenders'",
+            shown(name)
         ))
     })
 }
 
 /// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
 pub fn parse_move<B: Board>(text: &str) -> PyResult<Move<B>> {
-    text.parse::<Move<B>>()
-        .map_err(|error| PyValueError::new_err(format!("malformed move '{text}': {error}")))
+    text.parse::<Move<B>>().map_err(|error| {
+        // `clipped` shortens the quoted move (and the crate's quote of it).
+        PyValueError::new_err(clipped(format!("malformed move '{text}': {error}")))
+    })
 }
 
 /// Destinations kept per starting square: a move stays on its rank (MAX_BOARD_SIZE files) or

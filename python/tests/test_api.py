@@ -47,7 +47,7 @@ def test_every_public_name_has_a_docstring():
         value = getattr(te, name)
         if callable(value):
             assert inspect.getdoc(value), name
-    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult):
+    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult, te.BatchEnv):
         assert inspect.getdoc(cls), cls.__name__
         for name in public_members(cls) - {"__init__", "__hash__"}:
             assert inspect.getdoc(getattr(cls, name)), f"{cls.__name__}.{name}"
@@ -57,7 +57,7 @@ def test_stubs_name_everything_the_module_has():
     names, members = stub_names()
     runtime = {name for name in dir(core) if not name.startswith("__") or name == "__version__"}
     assert runtime == names
-    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult):
+    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult, te.BatchEnv):
         expected = public_members(cls) - {"__init__", "__eq__", "__copy__", "__deepcopy__"}
         stubbed = members[cls.__name__] - {"__init__", "__eq__", "__copy__", "__deepcopy__", "__hash__", "__reduce__"}
         assert stubbed == expected, cls.__name__
@@ -66,7 +66,7 @@ def test_stubs_name_everything_the_module_has():
 def test_no_docstring_points_at_a_file_users_do_not_have():
     for name in te.__all__:
         assert "RULES.md" not in (inspect.getdoc(getattr(te, name)) or ""), name
-    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult):
+    for cls in (te.Game, te.ActionSpace, te.Engine, te.SearchResult, te.BatchEnv):
         for name in public_members(cls):
             assert "RULES.md" not in (inspect.getdoc(getattr(cls, name)) or ""), f"{cls.__name__}.{name}"
     assert "RULES.md" not in STUBS.read_text()

@@ -15,7 +15,8 @@ and the side to move). Every error is a Python exception: ``ValueError`` for bad
 engine's reason), ``TypeError`` for an argument of the wrong type, ``RuntimeError`` for an
 internal error. Every object can be used from several threads; perft and search release the GIL,
 and Ctrl-C stops them. ``tafl_engine.env`` has PettingZoo and Gymnasium environments
-(``pip install ./python[env]``).
+(``pip install ./python[env]``). ``BatchEnv`` steps many games at once in Rust;
+``tafl_engine.vector`` is a Gymnasium vector environment over it.
 
 ``tafl_engine.selfplay`` plays the search against itself for training data, in this process or
 on a Ray cluster (``pip install ./python[ray]``).
@@ -27,6 +28,7 @@ from ._core import (
     PLANES,
     SYMMETRIES,
     ActionSpace,
+    BatchEnv,
     Engine,
     Game,
     Mcts,
@@ -46,6 +48,7 @@ __all__ = [
     "PLANES",
     "SYMMETRIES",
     "ActionSpace",
+    "BatchEnv",
     "Engine",
     "Game",
     "Mcts",

@@ -155,8 +155,10 @@ class Game:
         under some rules `"edge_fort"` (the king safe in a fort on the edge), `"encircled"` (no
         defender can reach an edge), `"all_pieces_captured"`, `"defenders_immobile"`,
         `"no_legal_moves"` (the side to move has none, and loses) and `"repetition"`
-        (Copenhagen: a third repetition loses for the side that made it). Reasons of a draw:
-        `"repetition"`, `"no_legal_moves"`, `"agreement"`."""
+        (Copenhagen: a third repetition loses for the side that made it), `"cannot_escape"`
+        (hnefatafl.org's rules: the attackers hold the king so that he can no longer escape).
+        Reasons of a draw: `"repetition"`, `"no_legal_moves"`, `"agreement"`, `"move_limit"`
+        (hnefatafl.org's rules: the game reached its move limit)."""
 
     @property
     def terminated(self) -> bool:
@@ -377,8 +379,8 @@ class ActionSpace:
     spaces compare equal by size, and pickle."""
 
     def __init__(self, size: Int) -> None:
-        """The action space of a `size` x `size` board, 5 to 19 (the crate plays 5 to 11
-        today; the numbering of larger boards is fixed already)."""
+        """The action space of a `size` x `size` board: an odd size from 5 to 19, as boards
+        are (the castle is the centre square). Raises ValueError for any other."""
 
     @property
     def size(self) -> int:
@@ -421,7 +423,8 @@ class ActionSpace:
 
     def transform_mask(self, mask: numpy.typing.ArrayLike, symmetry: str) -> numpy.typing.NDArray[Any]:
         """`mask` (or a policy, or anything over actions on its last axis, any leading axes) as
-        it is for the image position under `symmetry`: `image[..., p[a]] = mask[..., a]`."""
+        it is for the image position under `symmetry`: `image[..., p[a]] = mask[..., a]`.
+        Raises ValueError when the last axis is not `num_actions` long."""
 
     def transform_planes(self, planes: numpy.typing.ArrayLike, symmetry: str) -> numpy.typing.NDArray[Any]:
         """`planes` (anything over the board on its last two axes, `... x n x n`, row = rank) as
@@ -637,3 +640,130 @@ class Mcts:
     @property
     def batch_size(self) -> int:
         """Leaves per call of the evaluator, at most."""
+FloatArray = numpy.typing.NDArray[numpy.float32]
+
+class BatchEnv:
+    """`num_envs` games stepped together in Rust, for reinforcement learning: one call plays an
+    action in every game and returns numpy arrays, with the GIL released (and, with `threads`,
+    the games split over threads). `tafl_engine.vector.TaflVectorEnv` is the Gymnasium vector
+    environment over it.
+
+    Observations are dicts `{"observation": planes, "action_mask": mask}`: the planes
+    `num_envs x num_planes x n x n` in `dtype` (`PLANES`, then the history's), the mask
+    `num_envs x num_actions` bools (every game has a legal action: one that ends is started
+    again in the same step). Every call returns new arrays (writable; the next step does not
+    touch them)."""
+
+    REASONS: List[str]
+    """The outcome reasons by code (`infos["reason"]`): `""` (code 0: no outcome), then
+    `"king_captured"`, `"king_escaped"`, `"all_pieces_captured"`, `"defenders_immobile"`,
+    `"edge_fort"`, `"encircled"`, `"no_legal_moves"`, `"repetition"`, `"cannot_escape"`,
+    `"agreement"`, `"move_limit"`, and `"other"` for a reason added later (see
+    `Game.outcome`)."""
+
+    def __init__(
+        self,
+        variant: Union[str, Sequence[str], None] = None,
+        num_envs: Optional[Int] = None,
+        *,
+        seed: Optional[Int] = None,
+        max_plies: Optional[Int] = None,
+        perspective: str = "absolute",
+        history: Optional[Int] = None,
+        dtype: str = "uint8",
+        threads: Optional[Int] = None,
+    ) -> None:
+        """`num_envs` (default 1) games of `variant` (a name of `variants()` or a rules string;
+        default `"tablut"`), or one game of each variant of a list (all on one board size, else
+        ValueError). `seed` seeds `sample_legal_actions` (None: from the system). `max_plies`
+        truncates a game at that many plies (None: only the rules end games).
+        `perspective="side_to_move"` shows the planes from the side to move: when the defenders
+        are to move, the attackers' and defenders' planes swap places (planes 0 and 1,
+        `hostile_to_attackers` and `hostile_to_defenders`, and the history's), so plane 0 is
+        always "us" and plane 1 "them"; the king stays in plane 2, `attackers_to_move` still
+        says which side "us" is, and the board is not turned (the rules have no direction).
+        `history=k` (1 to 16) adds the piece planes (attackers, defenders, king) of the k-1
+        positions before, most recent first (zeros before the game's start). `dtype`:
+        `"uint8"` (the values of `Game.planes`), `"float32"` (the same numbers) or `"bool"`
+        (the same flags; `repetitions` becomes "the position occurred before", `ply` "a move
+        has been played"). `threads` (1 to `MAX_THREADS`) splits the games over that many
+        threads at each step."""
+
+    @property
+    def num_envs(self) -> int:
+        """The number of games."""
+
+    @property
+    def size(self) -> int:
+        """The board's size."""
+
+    @property
+    def num_actions(self) -> int:
+        """The number of actions of the board (`ActionSpace(size).num_actions`)."""
+
+    @property
+    def num_planes(self) -> int:
+        """Planes per observation: `len(PLANES) + 3 * (history - 1)`."""
+
+    @property
+    def plane_names(self) -> List[str]:
+        """The planes' names: `PLANES` (with `us`, `them`, `hostile_to_us`, `hostile_to_them`
+        from the side to move's view), then `attackers_1`, `defenders_1`, `king_1`, ...
+        (`us_1`, `them_1`, ...) for the history."""
+
+    @property
+    def dtype(self) -> str:
+        """`"uint8"`, `"bool"` or `"float32"`."""
+
+    @property
+    def max_plies(self) -> Optional[int]:
+        """The ply cap (None: none)."""
+
+    @property
+    def variants(self) -> List[str]:
+        """Every game's variant (what `Game(...)` takes)."""
+
+    @property
+    def perspective(self) -> str:
+        """`"absolute"` or `"side_to_move"`."""
+
+    @property
+    def history(self) -> int:
+        """Positions per observation."""
+
+    @property
+    def threads(self) -> int:
+        """Threads a step uses."""
+
+    def reset(self, seed: Optional[Int] = None) -> Tuple[Dict[str, numpy.typing.NDArray[Any]], Dict[str, numpy.typing.NDArray[Any]]]:
+        """Starts every game again and returns `(observations, infos)`; `seed` seeds
+        `sample_legal_actions` again (the games have no chance). The infos are those of
+        `step`, without `final_obs`."""
+
+    def step(
+        self, actions: numpy.typing.ArrayLike
+    ) -> Tuple[
+        Dict[str, numpy.typing.NDArray[Any]],
+        FloatArray,
+        BoolArray,
+        BoolArray,
+        Dict[str, numpy.typing.NDArray[Any]],
+    ]:
+        """Plays `actions[i]` (integers of `ActionSpace`, one per game) in game `i` and returns
+        `(observations, rewards, terminated, truncated, infos)`. An action not legal now (or out
+        of range) raises ValueError naming the first such game, and no game is stepped; floats
+        raise TypeError. `rewards` (float32) are for the player who has just moved: +1 if the
+        move won the game, -1 if it lost it, 0 otherwise (a draw, a truncation, a game going
+        on). `terminated`: the rules ended the game; `truncated`: it reached `max_plies`.
+        A game that ended is started again at once (Gymnasium's same-step autoreset): its
+        observation and mask are the new game's. `infos`: `ply` (int32, of the game now),
+        `side_to_move` (int8: 0 the attackers, 1 the defenders), `reason` (int8 code of
+        `REASONS`, of the game that ended in this step; 0 otherwise), `winner` (int8: 1 the
+        attackers, -1 the defenders, 0 a draw or none), `episode_plies` (int32: the length of
+        the game that ended; 0 otherwise), `final_obs` (the last planes of the games that
+        ended, zeros elsewhere) and `_final_obs` (bool: which games ended)."""
+
+    def sample_legal_actions(self) -> IntArray:
+        """A uniformly random legal action of every game (int64), drawn in Rust from the
+        environment's generator (seeded by `seed`): a random policy without masks in
+        Python."""

@@ -244,3 +244,7 @@ class TaflGymEnv(gymnasium.Env[npt.NDArray[np.uint8], np.int64]):
         if self.render_mode == "svg":
             return self.game.svg()
         return None
+
+
+# The Gymnasium ids (``tafl_engine/Tablut-v0``, ...) are registered by importing this module too.
+from . import vector as _vector  # noqa: E402,F401
