@@ -6,34 +6,18 @@
 use tafl_engine::search::{Limits, RootScores, Score, SearchConfig, Searcher};
 use tafl_engine::{Board, Game, Move, Outcome, Variant, Wide};
 
+#[path = "common/seeded.rs"]
+mod seeded;
+use seeded::middlegame;
+
 /// The table size of every searcher here: a new searcher of the same size is the oracle.
 const HASH_MB: usize = 2;
-
-/// A game of `plies` seeded random moves from the start (moves picked from the sorted list,
-/// so the positions do not depend on the generator's order), stopped early if it ends.
-fn random_game<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
-    let mut game = Game::new(variant);
-    let mut state = seed;
-    for _ in 0..plies {
-        let mut moves = game.legal_moves();
-        moves.sort();
-        if moves.is_empty() {
-            break;
-        }
-        state = state
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        let m = moves[((state >> 33) % moves.len() as u64) as usize];
-        game.play(m).expect("a move from the legal list is legal");
-    }
-    game
-}
 
 /// A position of a seeded random game where some legal move ends the game (a win in one, or
 /// a draw): the first one at or after `from_plies`.
 fn position_with_an_ending_move<B: Board>(variant: &Variant<B>, seed: u64) -> Option<Game<B>> {
     for plies in 4..400 {
-        let game = random_game(variant, plies, seed);
+        let game = middlegame(variant, plies, seed);
         if game.outcome().is_some() {
             return None;
         }
@@ -117,7 +101,7 @@ fn tablut_root_scores_equal_separate_searches() {
     let tablut = Variant::tablut();
     check_against_separate_searches("tablut start", &Game::new(&tablut), 3);
     for (plies, seed) in [(10, 1), (24, 2)] {
-        let game = random_game(&tablut, plies, seed);
+        let game = middlegame(&tablut, plies, seed);
         check_against_separate_searches(&format!("tablut {plies}/{seed}"), &game, 4);
     }
     let ending = position_with_an_ending_move(&tablut, 3).expect("random games end");
@@ -128,7 +112,7 @@ fn tablut_root_scores_equal_separate_searches() {
 fn copenhagen_root_scores_equal_separate_searches() {
     let copenhagen = Variant::copenhagen();
     check_against_separate_searches("copenhagen start", &Game::new(&copenhagen), 3);
-    let game = random_game(&copenhagen, 16, 4);
+    let game = middlegame(&copenhagen, 16, 4);
     check_against_separate_searches("copenhagen 16/4", &game, 3);
     let ending = position_with_an_ending_move(&copenhagen, 5).expect("random games end");
     check_against_separate_searches("copenhagen, a move ends the game", &ending, 2);
@@ -138,13 +122,13 @@ fn copenhagen_root_scores_equal_separate_searches() {
 fn thirteen_by_thirteen_root_scores_equal_separate_searches() {
     let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
     check_against_separate_searches("13x13 start", &Game::new(&thirteen), 2);
-    let game = random_game(&thirteen, 12, 6);
+    let game = middlegame(&thirteen, 12, 6);
     check_against_separate_searches("13x13 12/6", &game, 3);
 }
 
 /// A root whose legal moves include one that repeats a position (R16: a draw) and others.
 fn game_with_a_repeating_move() -> (Game, Move) {
-    let start = random_game(&Variant::tablut(), 8, 7);
+    let start = middlegame(&Variant::tablut(), 8, 7);
     let quiet = |game: &Game| -> Vec<Move> {
         let before = game.position().occupied().count();
         let mut moves: Vec<Move> = game
@@ -201,7 +185,7 @@ fn a_move_that_draws_is_priced_for_the_root_side() {
 
 #[test]
 fn a_limit_gives_the_deepest_depth_every_move_completed() {
-    let game = random_game(&Variant::tablut(), 12, 8);
+    let game = middlegame(&Variant::tablut(), 12, 8);
     let limited = searcher(0).root_scores(
         &game,
         &Limits {
@@ -226,7 +210,7 @@ fn a_limit_gives_the_deepest_depth_every_move_completed() {
 
 #[test]
 fn root_scores_search_on_one_thread_whatever_the_configuration() {
-    let game = random_game(&Variant::copenhagen(), 6, 9);
+    let game = middlegame(&Variant::copenhagen(), 6, 9);
     let one = searcher(0).root_scores(&game, &Limits::depth(2));
     let mut two = Searcher::new(SearchConfig {
         threads: 2,

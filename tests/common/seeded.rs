@@ -2,11 +2,12 @@
 //! search benchmark (which includes this file by path).
 #![allow(dead_code)]
 
-use tafl_engine::{Game, Variant};
+use tafl_engine::{Board, Game, Variant};
 
-/// A middlegame: `plies` seeded random moves from the start (the same every run). Moves are
-/// picked from the sorted list, so that the positions do not change with the generator's order.
-pub fn middlegame(variant: &Variant, plies: usize, seed: u64) -> Game {
+/// A middlegame: `plies` seeded random moves from the start (the same every run), stopped early
+/// if the game ends, on either grid. Moves are picked from the sorted list, so that the positions
+/// do not change with the generator's order.
+pub fn middlegame<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
     let mut game = Game::new(variant);
     let mut state = seed;
     for _ in 0..plies {
