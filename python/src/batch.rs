@@ -580,6 +580,15 @@ fn report_array<'py, const W: usize>(
     wrap(buffer, dtype, &[reports.len()])
 }
 
+/// Whether a game of `variant` has a legal move at its start: a rules string can set up a
+/// finished position (no attackers, say), whose games an environment could never step.
+fn starts_with_a_move(variant: &AnyVariant) -> bool {
+    match variant {
+        AnyVariant::Narrow(variant) => !Game::new(variant).legal_moves().is_empty(),
+        AnyVariant::Wide(variant) => !Game::new(variant).legal_moves().is_empty(),
+    }
+}
+
 /// `num_envs` games stepped together in Rust, for reinforcement learning: one call plays an
 /// action in every game and returns numpy arrays, with the GIL released (and, with `threads`,
 /// the games split over threads). Observations are dicts `{"observation": planes,
@@ -786,6 +795,13 @@ impl BatchEnv {
                 Some((_, variant)) => variant.clone(),
                 None => {
                     let variant = guard(|| text::variant_or_rules(name))?;
+                    if !starts_with_a_move(&variant) {
+                        return Err(PyValueError::new_err(format!(
+                            "the game '{}' is over at its start (no legal move): an environment \
+                             could not step it",
+                            text::shown(name)
+                        )));
+                    }
                     parsed.push((name.clone(), variant.clone()));
                     variant
                 }

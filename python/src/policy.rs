@@ -7,6 +7,7 @@ use std::sync::Mutex;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use pyo3::types::PyTuple;
 use tafl_engine::actions::ActionSpace as Space;
 use tafl_engine::search::{Limits, Searcher, StopHandle};
 use tafl_engine::{Board, Game};
@@ -34,6 +35,17 @@ pub struct RootScores {
     nodes: u64,
     time_ms: f64,
 }
+
+/// What a pickled `RootScores` holds, in `_restore`'s order.
+type RootScoresFields = (
+    Vec<f32>,
+    Vec<u8>,
+    Vec<(String, f64)>,
+    Option<String>,
+    u32,
+    u64,
+    f64,
+);
 
 impl RootScores {
     fn new<B: Board>(
@@ -166,6 +178,55 @@ impl RootScores {
         }
         let policy = softmax(&self.scores, &self.legal, temperature);
         numpy_io::f32_array(py, &[policy.len()], &policy)
+    }
+
+    /// Pickling: the fields (so that a result can come back from another process, a Ray task
+    /// or a `multiprocessing` pool).
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let fields: RootScoresFields = (
+            self.scores.clone(),
+            self.legal.clone(),
+            self.moves.clone(),
+            self.best_move.clone(),
+            self.depth,
+            self.nodes,
+            self.time_ms,
+        );
+        let restore = py.get_type::<RootScores>().getattr("_restore")?;
+        Ok((restore, fields.into_pyobject(py)?))
+    }
+
+    /// Rebuilds a pickled result (see `__reduce__`). Raises ValueError when the arrays' lengths
+    /// differ, as no result of `Engine.root_scores` has them.
+    #[staticmethod]
+    fn _restore(
+        scores: Vec<f32>,
+        legal: Vec<u8>,
+        moves: Vec<(String, f64)>,
+        best_move: Option<String>,
+        depth: u32,
+        nodes: u64,
+        time_ms: f64,
+    ) -> PyResult<RootScores> {
+        if scores.len() != legal.len() {
+            return Err(PyValueError::new_err(format!(
+                "RootScores: {} scores against {} legal-mask entries",
+                scores.len(),
+                legal.len()
+            )));
+        }
+        Ok(RootScores {
+            scores,
+            legal,
+            moves,
+            best_move,
+            depth,
+            nodes,
+            time_ms,
+        })
     }
 
     /// `RootScores(depth=3, moves=80, best_move='e2-h2', nodes=..., time_ms=...)`.

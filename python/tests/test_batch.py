@@ -219,6 +219,15 @@ def test_arguments_are_checked() -> None:
         te.BatchEnv("x" * 10_000_000)
     except ValueError as error:
         assert len(str(error)) < 1000
+    # A rules string can set up a finished game (no attackers: all captured); such games could
+    # never be stepped, so the environment refuses them, and a playable one of the same board.
+    over = "dim:5 esc:e start:/5/5/2K2/5/5/"
+    assert te.Game(over).outcome == ("defenders", "all_pieces_captured")
+    with pytest.raises(ValueError, match="is over at its start"):
+        te.BatchEnv(over)
+    with pytest.raises(ValueError, match="is over at its start"):
+        te.BatchEnv(["dim:5 esc:e start:/5/5/2K2/5/2t2/", over])
+    assert te.BatchEnv("dim:5 esc:e start:/5/5/2K2/5/2t2/").num_envs == 1
 
 
 def test_returned_arrays_are_fresh() -> None:

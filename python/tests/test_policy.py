@@ -163,3 +163,22 @@ def test_ctrl_c_stops_root_scores_and_the_mcts(call):
             child.kill()
     assert "interrupted" in out, (out, err)
     assert "KeyboardInterrupt" in err
+
+
+def test_root_scores_pickle_field_for_field():
+    import pickle
+
+    result = te.Engine(hash_mb=2).root_scores(random_game("tablut", 6, 3), depth=2)
+    again = pickle.loads(pickle.dumps(result))
+    assert np.array_equal(again.scores, result.scores, equal_nan=True)
+    assert np.array_equal(again.legal_mask, result.legal_mask)
+    assert (again.moves, again.best_move, again.depth, again.nodes, again.time_ms) == (
+        result.moves,
+        result.best_move,
+        result.depth,
+        result.nodes,
+        result.time_ms,
+    )
+    assert np.array_equal(again.policy_target(0.5), result.policy_target(0.5))
+    with pytest.raises(ValueError, match="3 scores against 2 legal-mask entries"):
+        te.RootScores._restore([0.0, 1.0, 2.0], [1, 1], [], None, 0, 0, 0.0)

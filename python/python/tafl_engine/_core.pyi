@@ -594,6 +594,19 @@ class RootScores:
         Raises ValueError for a negative or non-finite temperature, or when there are no scores
         (the game is over, or no depth was completed)."""
 
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]: ...
+    @staticmethod
+    def _restore(
+        scores: List[float],
+        legal: List[int],
+        moves: List[Tuple[str, float]],
+        best_move: Optional[str],
+        depth: int,
+        nodes: int,
+        time_ms: float,
+    ) -> RootScores:
+        """Rebuilds a pickled result."""
+
 Evaluator = Callable[
     [numpy.typing.NDArray[numpy.uint8], BoolArray],
     Tuple[numpy.typing.ArrayLike, numpy.typing.ArrayLike],
