@@ -72,6 +72,16 @@ function statusText(game) {
   return capital(t('to_move', { side: sideName(game.to_move) }));
 }
 
+/** Scrolls `list` (and nothing else) so that `item` shows: `scrollIntoView` would scroll the
+ *  page too, and on a phone, where the list is below the board, the board would slide out of
+ *  sight at every move. */
+function showInList(list, item) {
+  const box = list.getBoundingClientRect();
+  const at = item.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
+}
+
 function render() {
   const game = page.game;
   if (!game) return;
@@ -118,7 +128,7 @@ function render() {
     item.appendChild(button);
   });
   const current = list.querySelector('.current');
-  if (current && !looking) current.scrollIntoView({ block: 'nearest' });
+  if (current && !looking) showInList(list, current);
   const analysis = game.mode === 'analysis';
   $('resign').hidden = analysis || game.finished;
   $('move-now').hidden = analysis || game.finished || yours;

@@ -418,10 +418,31 @@ fn play_game(
     let mut oracle = Oracle::new(created["rules"].as_str().expect("rules"));
     let mut choices = Choices(seed);
     let mut person_moves = 0;
+    // Whether the last move was clicked with the page scrolled to its top.
+    let mut clicked_at_top = false;
     loop {
         driver.wait("the person's turn or the end", |p| {
             p["turn"] == json!("person") || p["turn"] == json!("over")
         });
+        if clicked_at_top {
+            // The page stays where the person left it while the moves are shown: on a phone the
+            // move list is below the board, and keeping its last move in view must scroll the
+            // list, not the page (the board would slide out of sight at every move).
+            assert_eq!(
+                driver.run("return window.scrollY"),
+                json!(0),
+                "the page scrolled by itself after a move"
+            );
+            // ... and the list shows its last move.
+            let shown = driver.run(
+                "const list = document.getElementById('move-list'); \
+                 const item = list.querySelector('.current'); \
+                 if (!item) return true; \
+                 const box = list.getBoundingClientRect(), at = item.getBoundingClientRect(); \
+                 return at.top >= box.top - 1 && at.bottom <= box.bottom + 1;",
+            );
+            assert_eq!(shown, json!(true), "the move list shows the last move");
+        }
         let state = check(driver, server, &id, &mut oracle);
         if state["finished"] == json!(true) {
             let page = driver.page();
@@ -552,8 +573,10 @@ fn play_game(
             done.insert("drag");
             drag_move(driver, &from, &to);
         } else {
+            driver.run("window.scrollTo(0, 0)");
             click_move(driver, &from, &to);
         }
+        clicked_at_top = person_moves != 4;
         driver.wait("the move to be played", |p| {
             p["live"].as_u64().unwrap_or(0) > before as u64
         });
