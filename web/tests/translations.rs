@@ -1,0 +1,166 @@
+//! The page's words (`assets/i18n.js`) are whole in every language: each language has every
+//! key of English's, none more, none empty, with the same `{placeholders}`; and every key the
+//! page asks for exists: `data-i18n` in `index.html`, `t('key'` in the scripts, and each result
+//! reason the server sends (`result_json` in `src/table.rs`).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+/// A language's words: key to text.
+type Words = BTreeMap<String, String>;
+
+fn read(path: &str) -> String {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
+}
+
+/// The entries `key: 'text'` of one `const xx = { ... };` block (single-quoted strings with
+/// backslash escapes, as i18n.js writes them).
+fn entries(block: &str) -> Words {
+    let mut words = Words::new();
+    let mut rest = block;
+    while let Some(quote) = rest.find(": '") {
+        let key = rest[..quote]
+            .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let mut text = String::new();
+        let mut chars = rest[quote + 3..].char_indices();
+        let mut end = None;
+        while let Some((at, c)) = chars.next() {
+            match c {
+                '\\' => text.extend(chars.next().map(|(_, escaped)| escaped)),
+                '\'' => {
+                    end = Some(quote + 3 + at + 1);
+                    break;
+                }
+                c => text.push(c),
+            }
+        }
+        let end = end.unwrap_or_else(|| panic!("an unclosed string after {key:?}"));
+        assert!(
+            words.insert(key.clone(), text).is_none(),
+            "{key} twice in a language"
+        );
+        rest = &rest[end..];
+    }
+    words
+}
+
+/// Every language of i18n.js by its name, in the order of `LANGUAGES`.
+fn languages() -> Vec<(String, Words)> {
+    let source = read("assets/i18n.js");
+    let list = source
+        .split("export const LANGUAGES = {")
+        .nth(1)
+        .and_then(|rest| rest.split('}').next())
+        .expect("i18n.js exports LANGUAGES");
+    list.split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(|name| {
+            let start = format!("const {name} = {{");
+            let block = source
+                .split(&start)
+                .nth(1)
+                .and_then(|rest| rest.split("\n};").next())
+                .unwrap_or_else(|| panic!("no block `{start}` in i18n.js"));
+            (name.to_owned(), entries(block))
+        })
+        .collect()
+}
+
+/// The `{name}` placeholders of a text.
+fn placeholders(text: &str) -> BTreeSet<&str> {
+    text.split('{')
+        .skip(1)
+        .filter_map(|part| part.split_once('}').map(|(name, _)| name))
+        .collect()
+}
+
+/// The words after each `marker` up to the next `end` character, e.g. `data-i18n="` ... `"`.
+fn after<'a>(text: &'a str, marker: &str, end: char) -> BTreeSet<&'a str> {
+    text.split(marker)
+        .skip(1)
+        .filter_map(|part| part.split(end).next())
+        .collect()
+}
+
+/// The literal keys of the scripts' calls `t('key'` (not `split('+')`: the `t` stands alone).
+fn keys_of_t_calls(script: &str) -> BTreeSet<&str> {
+    script
+        .match_indices("t('")
+        .filter(|&(at, _)| {
+            !script[..at]
+                .chars()
+                .next_back()
+                .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+        })
+        .filter_map(|(at, _)| script[at + 3..].split('\'').next())
+        .collect()
+}
+
+#[test]
+fn every_language_has_every_word_with_the_same_placeholders() {
+    let languages = languages();
+    assert!(languages.len() >= 5, "en, ar, th, ru, ro at least");
+    let (first, english) = &languages[0];
+    assert_eq!(
+        first, "en",
+        "English is first: the others are checked against it"
+    );
+    assert!(
+        english.len() > 50,
+        "English has its words: {}",
+        english.len()
+    );
+    for (name, words) in &languages {
+        let keys: BTreeSet<&String> = words.keys().collect();
+        let expected: BTreeSet<&String> = english.keys().collect();
+        assert_eq!(keys, expected, "{name} has exactly English's keys");
+        for (key, text) in words {
+            assert!(!text.trim().is_empty(), "{name}.{key} is empty");
+            assert_eq!(
+                placeholders(text),
+                placeholders(&english[key]),
+                "{name}.{key}: {text:?} has English's placeholders"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_word_the_page_asks_for_exists() {
+    let languages = languages();
+    let english = &languages[0].1;
+    let html = read("assets/index.html");
+    let scripts = ["app.js", "board.js", "api.js"].map(|name| read(&format!("assets/{name}")));
+    let table = read("src/table.rs");
+    let results = table
+        .split("fn result_json")
+        .nth(1)
+        .and_then(|rest| rest.split("\n}\n").next())
+        .expect("src/table.rs has result_json");
+    let asked: Vec<(&str, BTreeSet<&str>)> = vec![
+        ("index.html data-i18n", after(&html, "data-i18n=\"", '"')),
+        (
+            "t('...') in the scripts",
+            scripts.iter().flat_map(|s| keys_of_t_calls(s)).collect(),
+        ),
+        ("result_json's reasons", after(results, "=> \"", '"')),
+    ];
+    for (place, keys) in asked {
+        assert!(
+            !keys.is_empty(),
+            "{place}: found no key (has the form changed?)"
+        );
+        for key in keys {
+            assert!(
+                english.contains_key(key),
+                "{place} asks for {key:?}, which is not a word"
+            );
+        }
+    }
+}
