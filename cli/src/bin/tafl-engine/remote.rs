@@ -15,6 +15,19 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// The search is stopped this long after its time is up if it has not stopped by itself.
 const WATCHDOG_GRACE: Duration = Duration::from_millis(10);
 
+/// The search's options, the same in every client's command line (`--threads`, `--hash`).
+#[derive(clap::Args, Debug)]
+pub struct SearchArgs {
+    /// search threads
+    #[arg(long, value_name = "n", default_value_t = 1,
+          value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// transposition table size
+    #[arg(long, value_name = "MiB", default_value_t = 64,
+          value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    pub hash: u32,
+}
+
 /// Connects to a server, trying each address the host name gives.
 pub fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
     let addresses: Vec<_> = (host, port)

@@ -17,6 +17,8 @@ use std::time::Duration;
 use clap::Parser;
 use tafl_engine::{Side, Variant};
 
+use crate::remote;
+
 /// White's port in the server's `Configuration.java`.
 pub const WHITE_PORT: u16 = 5800;
 /// Black's port in the server's `Configuration.java`.
@@ -98,14 +100,8 @@ struct Command {
     #[arg(long, value_name = "ms", default_value_t = DEFAULT_MOVE_TIME.as_millis() as u64,
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: u64,
-    /// search threads
-    #[arg(long, value_name = "n", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// transposition table size
-    #[arg(long, value_name = "MiB", default_value_t = 64,
-          value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    hash: u32,
+    #[command(flatten)]
+    search: remote::SearchArgs,
     /// how long to wait for the server's next message before giving up (the server waits 300 s
     /// for the second player, then 60 s a move; raise it with the server's -t). Once a message
     /// has begun, the rest must come within 10 s (or the timeout, if shorter)
@@ -138,8 +134,8 @@ pub fn options(args: &[String]) -> Result<Options, clap::Error> {
         }),
         name: command.name,
         move_time: Duration::from_millis(command.movetime),
-        threads: usize::from(command.threads),
-        hash_mb: command.hash as usize,
+        threads: usize::from(command.search.threads),
+        hash_mb: command.search.hash as usize,
         timeout: Duration::from_secs(command.timeout),
     })
 }

@@ -18,6 +18,8 @@ use std::time::Duration;
 use clap::Parser;
 use tafl_engine::Side;
 
+use crate::remote;
+
 /// The port hnefatafl.org's server listens on (its `SERVER_PORT`).
 pub const SERVER_PORT: u16 = 49152;
 
@@ -120,14 +122,8 @@ struct Command {
     #[arg(long, value_name = "ms", default_value_t = 5000,
           value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: u64,
-    /// search threads
-    #[arg(long, value_name = "n", default_value_t = 1,
-          value_parser = clap::value_parser!(u16).range(1..=256))]
-    threads: u16,
-    /// transposition table size
-    #[arg(long, value_name = "MiB", default_value_t = 64,
-          value_parser = clap::value_parser!(u32).range(1..=65_536))]
-    hash: u32,
+    #[command(flatten)]
+    search: remote::SearchArgs,
     /// the version id the server wants at login (the default is the server 6.4.1's)
     #[arg(long, value_name = "id", default_value = messages::SERVER_VERSION_ID)]
     server_version: String,
@@ -208,8 +204,8 @@ pub fn options(args: &[String]) -> Result<Options, clap::Error> {
         tournament: command.tournament,
         games: command.games.map(|games| games as usize),
         move_time: Duration::from_millis(command.movetime),
-        threads: usize::from(command.threads),
-        hash_mb: command.hash as usize,
+        threads: usize::from(command.search.threads),
+        hash_mb: command.search.hash as usize,
         server_version: command.server_version,
     })
 }
