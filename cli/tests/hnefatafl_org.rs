@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::client_process::{ClientProcess, Stderr};
+use common::client_process::{ClientProcess, Stderr, check_command_line};
 use common::seeded::Lcg;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpStream;
@@ -323,6 +323,21 @@ fn play_rounds<B: Board>(
     }
 }
 
+/// "human" joins game `id` of the client's (hnefatafl.org's Copenhagen, unrated, untimed), and
+/// two rounds are played: the client as the attackers, the opponent's moves drawn by `Lcg(seed)`.
+fn join_and_play_two_rounds(server: &Server, connection: &mut Connection, id: u64, seed: u64) {
+    connection.send("= join_game ai-test human unrated UnTimed 11");
+    let mut table = Table::new(id, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    play_rounds(
+        server,
+        connection,
+        &mut table,
+        Side::Attackers,
+        &mut Lcg(seed),
+        2,
+    );
+}
+
 #[test]
 fn a_game_as_the_attackers_through_the_server_s_noise() {
     let mut server = Server::start(&["--user", "ai-test", "--password", "pw word", "--games", "1"]);
@@ -563,37 +578,22 @@ fn the_empty_password_can_be_said_and_is_sent_as_it_is() {
 
 #[test]
 fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
-            .arg("hnefatafl-org")
-            .args(args)
-            .output()
-            .expect("the client runs")
-    };
-    let help = run(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&help.stdout);
-    for flag in [
-        "--user",
-        "--password",
-        "--new-game",
-        "--join-any",
-        "--games",
-        "--time",
-    ] {
-        assert!(text.contains(flag), "{flag} in {text}");
-    }
-    for args in [
-        &["--user", "ai-x", "--frob"][..],
-        &[],
-        &["--user", "ai-x", "--size", "9"],
-    ] {
-        let output = run(args);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.starts_with("error: "), "{stderr}");
-        assert!(stderr.contains("try '--help'"), "{stderr}");
-    }
+    check_command_line(
+        "hnefatafl-org",
+        &[
+            "--user",
+            "--password",
+            "--new-game",
+            "--join-any",
+            "--games",
+            "--time",
+        ],
+        &[
+            &["--user", "ai-x", "--frob"][..],
+            &[],
+            &["--user", "ai-x", "--size", "9"],
+        ],
+    );
 }
 
 /// The 13x13 start as the server writes it, by hand (the fake server writes its own from the
@@ -906,17 +906,7 @@ fn with_join_any_it_asks_to_play_an_offered_game_it_can_play() {
     ));
     connection.expect("join_game_pending 43", &server.stderr);
     // The creator accepts; the server starts the game and asks the attackers for a move.
-    connection.send("= join_game ai-test human unrated UnTimed 11");
-    let mut table = Table::new(43, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
-    let mut random = Lcg(43);
-    play_rounds(
-        &server,
-        &mut connection,
-        &mut table,
-        Side::Attackers,
-        &mut random,
-        2,
-    );
+    join_and_play_two_rounds(&server, &mut connection, 43, 43);
     connection.send("= game_over 43 defender_wins");
     let stderr = server.finished();
     assert!(
@@ -1004,17 +994,7 @@ fn after_a_restart_before_its_game_began_it_joins_again_and_plays() {
     let (mut connection, _) = server.logged_in();
     connection.send(&initial_display(&[listed_game(0, None, Some("human"), 11)]));
     connection.expect("join_game_pending 0", &server.stderr);
-    connection.send("= join_game ai-test human unrated UnTimed 11");
-    let mut table = Table::new(0, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
-    let mut random = Lcg(60);
-    play_rounds(
-        &server,
-        &mut connection,
-        &mut table,
-        Side::Attackers,
-        &mut random,
-        2,
-    );
+    join_and_play_two_rounds(&server, &mut connection, 0, 60);
     connection.send("= game_over 0 defender_wins");
     let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
@@ -1054,17 +1034,7 @@ fn after_a_restart_that_lost_its_game_it_offers_again_and_plays() {
     connection.send("= new_game 1");
     connection.send("= challenge_requested 1");
     connection.expect("join_game 1", &server.stderr);
-    connection.send("= join_game ai-test human unrated UnTimed 11");
-    let mut table = Table::new(1, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
-    let mut random = Lcg(61);
-    play_rounds(
-        &server,
-        &mut connection,
-        &mut table,
-        Side::Attackers,
-        &mut random,
-        2,
-    );
+    join_and_play_two_rounds(&server, &mut connection, 1, 61);
     connection.send("= game_over 1 attacker_wins");
     let stderr = server.finished();
     assert!(

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::client_process::ClientProcess;
+use common::client_process::{ClientProcess, check_command_line};
 use common::seeded::Lcg;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -366,38 +366,23 @@ fn under_a_limit_of_one_process_it_still_answers_within_its_move_time() {
 
 #[test]
 fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
-    let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
-            .arg("tablut-challenge")
-            .args(args)
-            .output()
-            .expect("the client runs")
-    };
-    let help = run(&["--help"]);
-    assert_eq!(help.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&help.stdout);
-    for flag in [
-        "<white|black>",
-        "--host",
-        "--port",
-        "--name",
-        "--movetime",
-        "--timeout",
-    ] {
-        assert!(text.contains(flag), "{flag} in {text}");
-    }
-    for args in [
-        &["white", "--frob"][..],
-        &[],
-        &["red"],
-        &["white", "--port", "0"],
-    ] {
-        let output = run(args);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.starts_with("error: "), "{stderr}");
-        assert!(stderr.contains("try '--help'"), "{stderr}");
-    }
+    check_command_line(
+        "tablut-challenge",
+        &[
+            "<white|black>",
+            "--host",
+            "--port",
+            "--name",
+            "--movetime",
+            "--timeout",
+        ],
+        &[
+            &["white", "--frob"][..],
+            &[],
+            &["red"],
+            &["white", "--port", "0"],
+        ],
+    );
 }
 
 #[test]

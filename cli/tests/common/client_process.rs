@@ -167,3 +167,28 @@ impl Drop for ClientProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Checks a client's command line as clap reads it: `tafl-engine <subcommand> --help` exits 0
+/// and names each of `flags`; each of `mistakes` exits 2 with clap's message.
+pub fn check_command_line(subcommand: &str, flags: &[&str], mistakes: &[&[&str]]) {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
+            .arg(subcommand)
+            .args(args)
+            .output()
+            .expect("the client runs")
+    };
+    let help = run(&["--help"]);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in flags {
+        assert!(text.contains(flag), "{flag} in {text}");
+    }
+    for args in mistakes {
+        let output = run(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(stderr.contains("try '--help'"), "{stderr}");
+    }
+}
