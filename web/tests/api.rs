@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 
-use common::{Server, scratch};
+use common::{Choices, Server, scratch, served_move_texts};
 use serde_json::{Value, json};
 use tafl_engine::record::GameRecord;
 use tafl_engine::{AnyVariant, Board, Game, Move, position_string};
@@ -70,26 +70,11 @@ impl Oracle {
     }
 }
 
-fn legal_of(state: &Value) -> BTreeSet<String> {
-    state["legal"]
-        .as_object()
-        .expect("legal")
-        .iter()
-        .flat_map(|(from, targets)| {
-            targets
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(move |to| format!("{from}-{}", to.as_str().unwrap_or_default()))
-        })
-        .collect()
-}
-
 /// The server's state equals the library's game.
 fn assert_same(state: &Value, oracle: &Oracle) {
     let (position, legal, result, captures) = oracle.view();
     assert_eq!(state["position"], json!(position));
-    assert_eq!(legal_of(state), legal);
+    assert_eq!(served_move_texts(state), legal);
     assert_eq!(state["result"]["text"].as_str().map(str::to_owned), result);
     let served_captures: Vec<String> = state["moves"]
         .as_array()
@@ -132,17 +117,6 @@ fn stream(server: &Server, path: &str) -> Vec<(String, Value)> {
         }
     }
     events
-}
-
-struct Choices(u64);
-
-impl Choices {
-    fn pick(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 #[test]
@@ -243,7 +217,7 @@ fn games_played_through_the_api_equal_the_librarys_move_for_move() {
         assert_same(&state, &oracle);
         for _ in 0..120 {
             let state = server.ok("GET", &format!("/api/games/{id}"), None);
-            let legal: Vec<String> = legal_of(&state).into_iter().collect();
+            let legal: Vec<String> = served_move_texts(&state).into_iter().collect();
             if legal.is_empty() {
                 assert!(state["result"].is_object());
                 break;
@@ -334,7 +308,7 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     assert_eq!(name, "hint");
     let best = found["best"].as_str().unwrap();
     let now = server.ok("GET", &format!("/api/games/{id}"), None);
-    assert!(legal_of(&now).contains(best));
+    assert!(served_move_texts(&now).contains(best));
     assert_eq!(now["ply"], json!(1));
     // The person plays it; the engine answers; a takeback goes back to the person's turn.
     server.ok(
@@ -517,7 +491,7 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
         let id = state["id"].as_str().unwrap().to_owned();
         for _ in 0..9 {
             let now = server.ok("GET", &format!("/api/games/{id}"), None);
-            let legal: Vec<String> = legal_of(&now).into_iter().collect();
+            let legal: Vec<String> = served_move_texts(&now).into_iter().collect();
             if legal.is_empty() {
                 break;
             }
@@ -543,7 +517,7 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
     for (id, acknowledged) in &ids {
         let after = server.ok("GET", &format!("/api/games/{id}"), None);
         assert_eq!(&after, acknowledged, "game {id} after kill -9");
-        let legal: Vec<String> = legal_of(&after).into_iter().collect();
+        let legal: Vec<String> = served_move_texts(&after).into_iter().collect();
         server.ok(
             "POST",
             &format!("/api/games/{id}/moves"),

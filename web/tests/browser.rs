@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{Server, scratch};
+use common::{Choices, Server, scratch, served_move_texts, served_moves};
 use serde_json::{Value, json};
 use tafl_engine::{AnyVariant, Board, Game, Move, Piece, Position};
 
@@ -334,18 +334,7 @@ fn check(driver: &Driver, server: &Server, id: &str, oracle: &mut Oracle) -> Val
         shown, pieces,
         "the page's board is not the library's after {moves:?}"
     );
-    let served: BTreeSet<String> = state["legal"]
-        .as_object()
-        .expect("legal")
-        .iter()
-        .flat_map(|(from, targets)| {
-            targets
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(move |to| format!("{from}-{}", to.as_str().unwrap_or_default()))
-        })
-        .collect();
+    let served = served_move_texts(&state);
     if state["to_move"] == state["human"] || state["finished"] == json!(true) {
         assert_eq!(
             served, legal,
@@ -358,18 +347,6 @@ fn check(driver: &Driver, server: &Server, id: &str, oracle: &mut Oracle) -> Val
         "the result"
     );
     state
-}
-
-/// A small deterministic generator for the person's choices.
-struct Choices(u64);
-
-impl Choices {
-    fn pick(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
 }
 
 /// Clicks `from` then `to` on the board.
@@ -456,18 +433,7 @@ fn play_game(
             return state;
         }
         assert!(oracle.ply() < 600, "the game does not end");
-        let legal: Vec<(String, String)> = state["legal"]
-            .as_object()
-            .expect("legal")
-            .iter()
-            .flat_map(|(from, targets)| {
-                targets
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(move |to| (from.clone(), to.as_str().unwrap_or_default().to_owned()))
-            })
-            .collect();
+        let legal = served_moves(&state);
         assert!(!legal.is_empty());
         match person_moves {
             1 => {

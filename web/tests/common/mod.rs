@@ -2,6 +2,7 @@
 //! own, and JSON requests to it.
 #![allow(dead_code)]
 
+use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -96,5 +97,43 @@ impl Server {
 impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
+    }
+}
+
+/// The legal moves a game state of the server lists (`"legal": {"e2": ["e3", ...]}`), as
+/// (from, to) pairs in its order.
+pub fn served_moves(state: &Value) -> Vec<(String, String)> {
+    state["legal"]
+        .as_object()
+        .expect("legal")
+        .iter()
+        .flat_map(|(from, targets)| {
+            targets
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(move |to| (from.clone(), to.as_str().unwrap_or_default().to_owned()))
+        })
+        .collect()
+}
+
+/// [`served_moves`] as move texts, `e2-e3`.
+pub fn served_move_texts(state: &Value) -> BTreeSet<String> {
+    served_moves(state)
+        .into_iter()
+        .map(|(from, to)| format!("{from}-{to}"))
+        .collect()
+}
+
+/// A small deterministic generator (xorshift) for the tests' choices.
+pub struct Choices(pub u64);
+
+impl Choices {
+    /// A number below `n` (at least 1).
+    pub fn pick(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
     }
 }
