@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use common::seeded::middlegame;
 use common::tactics::tactics;
-use tafl_engine::search::{Clock, Features, Limits, SearchConfig, Searcher, eval};
+use tafl_engine::search::{Clock, Features, Limits, Score, SearchConfig, Searcher, eval};
 use tafl_engine::{Game, Move, Position, Side, Variant, notation};
 
 /// The oracle: whether the side to move of `position` wins within `plies` plies against every
@@ -319,7 +319,7 @@ fn a_repetition_is_scored_as_a_draw() {
         .expect("every move gets a line");
     // A draw costs the side the search plays for its contempt.
     let draw = searcher.draw_score(&game).0;
-    assert!(draw <= -searcher.contempt());
+    assert!(draw <= shown(&searcher, &game, -searcher.contempt()));
     assert_eq!(
         line.score.0, draw,
         "moving back repeats the position: a draw"
@@ -371,6 +371,16 @@ fn a_cycle_whose_third_occurrence_loses_is_searched_to_its_end() {
     }
     let cycled = (0..seen.len()).any(|i| seen[i + 1..].contains(&seen[i]));
     assert!(cycled, "{:?}", result.pv);
+}
+
+/// `internal`, a score in the units of the evaluation `searcher` plays `game` with, on the
+/// shown scale searches report, for the side to move.
+fn shown<B: tafl_engine::Board>(searcher: &Searcher, game: &Game<B>, internal: i32) -> i32 {
+    let position = game.position();
+    searcher
+        .score_scale(position.rules())
+        .show(Score(internal), position.side_to_move())
+        .0
 }
 
 #[test]
@@ -426,9 +436,10 @@ fn contempt_sets_what_a_draw_costs_the_side_searched_for() {
         let draw = searcher.draw_score(&game).0;
         assert_eq!(line.score.0, draw, "contempt {contempt}");
         if contempt > 0 {
-            assert!(draw <= -contempt, "contempt {contempt}: {draw}");
+            let most = shown(&searcher, &game, -contempt);
+            assert!(draw <= most, "contempt {contempt}: {draw}");
         } else {
-            assert_eq!(draw, -contempt);
+            assert_eq!(draw, shown(&searcher, &game, -contempt));
         }
     }
 }
@@ -440,9 +451,14 @@ fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
     // even, so a draw costs the side it puts behind at least the contempt plus that tilt, at the
     // start and later, whatever the evaluation says of the position then. The side ahead by the
     // tilt pays the contempt alone at the start.
-    let searcher = Searcher::new(SearchConfig {
+    // The hand-written evaluation, whose tilt is known (a network's start is its own).
+    let mut searcher = Searcher::new(SearchConfig {
         threads: 1,
         hash_mb: 1,
+    });
+    searcher.set_features(Features {
+        learned_eval: false,
+        ..Features::default()
     });
     let contempt = searcher.contempt();
     let weights = searcher.eval_weights();
@@ -460,9 +476,15 @@ fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
         let mut game = Game::new(&variant);
         let at_start = searcher.draw_score(&game).0;
         if game.position().side_to_move() == ahead {
-            assert_eq!(at_start, -contempt, "{}", variant.name());
+            assert_eq!(
+                at_start,
+                shown(&searcher, &game, -contempt),
+                "{}",
+                variant.name()
+            );
         } else {
-            assert_eq!(at_start, -(contempt + tilt), "{}", variant.name());
+            let expected = shown(&searcher, &game, -(contempt + tilt));
+            assert_eq!(at_start, expected, "{}", variant.name());
         }
         // Seeded moves, checking the price of the side behind at each of its turns.
         for ply in 0..16 {
@@ -474,17 +496,18 @@ fn a_draw_costs_a_side_at_least_what_the_start_says_it_is_behind() {
             }
             if game.position().side_to_move() == behind {
                 let draw = searcher.draw_score(&game).0;
+                let most = shown(&searcher, &game, -(contempt + tilt));
                 assert!(
-                    draw <= -(contempt + tilt),
-                    "{} ply {ply}: {draw} above {}",
+                    draw <= most,
+                    "{} ply {ply}: {draw} above {most}",
                     variant.name(),
-                    -(contempt + tilt)
                 );
                 // A game set up at this position has no other start: the position's own
                 // evaluation prices the draw, never above the contempt.
                 let from_here = Game::from_position(*game.position());
                 assert!(searcher.draw_score(&from_here).0 >= draw);
-                assert!(searcher.draw_score(&from_here).0 <= -contempt);
+                let most = shown(&searcher, &from_here, -contempt);
+                assert!(searcher.draw_score(&from_here).0 <= most);
             }
         }
     }
@@ -598,4 +621,51 @@ fn harvest_tactics() {
             }
         }
     }
+}
+
+#[test]
+fn every_start_reads_within_three_soldiers_on_the_shown_scale_whichever_evaluation_plays() {
+    // The shown scale is calibrated to results (docs/search.md, "The shown score"): a game's
+    // start is not a lost position for either side, whatever evaluation reads it, and the
+    // network and the hand-written evaluation read Copenhagen's start alike.
+    fn start_score<B: tafl_engine::Board>(variant: &Variant<B>, depth: u32, learned: bool) -> i32 {
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            hash_mb: 16,
+        });
+        searcher.set_features(Features {
+            learned_eval: learned,
+            ..Features::default()
+        });
+        let result = searcher.search(&Game::new(variant), &Limits::depth(depth), |_| {});
+        assert!(!result.score.is_forced(), "{}", variant.name());
+        result.score.0
+    }
+    let mut copenhagen = Vec::new();
+    for learned in [true, false] {
+        for variant in [
+            Variant::tablut(),
+            Variant::tawlbwrdd(),
+            Variant::copenhagen(),
+            Variant::brandub(),
+        ] {
+            let score = start_score(&variant, 8, learned);
+            assert!(
+                score.abs() <= 300,
+                "{} ({learned}): {score}",
+                variant.name()
+            );
+            if variant == Variant::copenhagen() {
+                copenhagen.push(score);
+            }
+        }
+        let thirteen = Variant::<tafl_engine::Wide>::hnefatafl_org_copenhagen_13();
+        let score = start_score(&thirteen, 6, learned);
+        assert!(score.abs() <= 300, "13x13 ({learned}): {score}");
+    }
+    let (network, hand_written) = (copenhagen[0], copenhagen[1]);
+    assert!(
+        (network - hand_written).abs() <= 100,
+        "Copenhagen's start: the network reads {network}, the hand-written evaluation {hand_written}"
+    );
 }

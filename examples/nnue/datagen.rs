@@ -105,7 +105,12 @@ fn play_game(plan: &Plan, searcher: &mut Searcher, index: u64) -> (String, Optio
                 game.moves().len(),
                 record,
                 position.side_to_move(),
-                result.score.0,
+                // The trainer learns the evaluation's own units (its margins are the search's),
+                // not the shown scale the search reports.
+                searcher
+                    .score_scale(position.rules())
+                    .internal(result.score, position.side_to_move())
+                    .0,
             ));
         }
         if game.play(best).is_err() {

@@ -10,10 +10,13 @@
 //!     --epochs 12 --threads 2 --seed 1
 //! # 3. what a network says of a position, against the hand-written evaluation
 //! cargo run --release --example nnue -- show --network corner-11.nnue --variant copenhagen
+//! # 4. does the shown score say what came of self-play games? (docs/search.md)
+//! cargo run --release --example nnue -- calibrate --variant copenhagen --data gen1.tsv
 //! ```
 //!
 //! `scripts/train-nnue.sh` runs the whole pipeline that made the built-in network.
 
+mod calibrate;
 mod cli;
 mod datagen;
 mod train;
@@ -29,7 +32,9 @@ const HELP: &str = "usage:
   nnue train --data FILE[,FILE...] --out FILE [--epochs N] [--batch N] [--lr X] [--lambda X]
              [--threads N] [--seed S] [--scale X] [--decay X] [--description TEXT] [--balance]
              [--no-augment] [--on-hand-written] [--td DECAY]
-  nnue show --network FILE --variant NAME [--record RECORD --side attackers|defenders]";
+  nnue show --network FILE --variant NAME [--record RECORD --side attackers|defenders]
+  nnue calibrate --variant NAME --data FILE[,FILE...] [--network FILE | --hand-eval]
+                 [--rescore NODES]";
 
 fn show(options: &Options) -> Result<(), String> {
     use tafl_engine::search::eval::{EvalWeights, evaluate};
@@ -81,6 +86,9 @@ fn main() -> ExitCode {
                 )
             }),
         Some("show") => Options::parse(&args[1..], &[], HELP).and_then(|o| show(&o)),
+        Some("calibrate") => {
+            Options::parse(&args[1..], &["hand-eval"], HELP).and_then(|o| calibrate::run(&o))
+        }
         _ => Err(HELP.to_string()),
     };
     match outcome {

@@ -828,6 +828,9 @@ fn check_reply(reply: &str, before: Option<&Game>, after: Option<&Game>, line: &
                 assert!(is_decimal_number(pair[1]), "{}: bad evaluation", context());
             }
         }
+        "info" if rest.first() == Some(&"string") => {
+            assert!(rest.len() >= 2, "{}: an empty note", context());
+        }
         "info" => {
             let labels = ["depth", "score", "nodes", "nps", "time", "pv"];
             assert!(rest.len() >= 11, "{}", context());
@@ -863,7 +866,7 @@ fn check_reply(reply: &str, before: Option<&Game>, after: Option<&Game>, line: &
                 assert_eq!(rest[1], expected.to_string(), "{}: perft count", context());
             }
         }
-        "status" | "help" | "variant" | "result" => {
+        "status" | "help" | "variant" | "evaluation" | "result" => {
             assert!(!rest.concat().trim().is_empty(), "{}: no text", context());
         }
         "error" => {

@@ -142,9 +142,10 @@ pub fn run<B: Board>(
 /// What a search found.
 ///
 /// `best_move` is None only when the game is over. `score` is from the point of view of the
-/// side to move, in soldiers; a forced win in n plies scores 1000 - n, a forced loss in n plies
-/// -(1000 - n) (`forced_in` gives n, negative for a loss). Results compare equal field by
-/// field, and pickle.
+/// side to move, in soldiers of the engine's calibrated scale (docs/search.md, "The shown
+/// score": `expected_result` = 1 / (1 + e^-score)); a forced win in n plies scores 1000 - n, a
+/// forced loss in n plies -(1000 - n) (`forced_in` gives n, negative for a loss). Results
+/// compare equal field by field, and pickle.
 #[pyclass(module = "tafl_engine", name = "SearchResult", frozen, eq)]
 #[derive(Clone, PartialEq)]
 pub struct SearchResult {
@@ -203,6 +204,17 @@ type ResultFields = (
 
 #[pymethods]
 impl SearchResult {
+    /// The result the side to move is expected to score (a win 1, a draw 0.5, a loss 0), as
+    /// the calibrated score promises it: 1 / (1 + e^-score), 1 or 0 for a forced result.
+    #[getter]
+    fn expected_result(&self) -> f64 {
+        match self.forced_in {
+            Some(plies) if plies >= 0 => 1.0,
+            Some(_) => 0.0,
+            None => 1.0 / (1.0 + (-self.score).exp()),
+        }
+    }
+
     /// Pickling: the fields.
     fn __reduce__<'py>(
         &self,

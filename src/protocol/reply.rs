@@ -11,7 +11,7 @@ use crate::moves::Move;
 use crate::notation;
 use crate::play::Board;
 use crate::position::Position;
-use crate::search::Score;
+use crate::search::{PlayingEvaluation, Score};
 
 /// Longest free text in an `error` or `status` line, in characters.
 const MAX_TEXT_CHARS: usize = 400;
@@ -81,17 +81,20 @@ pub fn join_moves<B: Board>(moves: &[Move<B>], sep: &str) -> String {
         .join(sep)
 }
 
-/// The lines of `show`: the diagram, then `to-move`, `hash`, `record`, `result` lines.
+/// The lines of `show`: the diagram, then `variant`, `evaluation`, `to-move`, `hash`, `record`,
+/// `result` lines.
 pub fn show_lines<B: Board>(
     position: &Position<B>,
     result: Option<String>,
     variant: &str,
+    evaluation: &PlayingEvaluation,
 ) -> Vec<String> {
     let mut lines: Vec<String> = notation::diagram(position)
         .lines()
         .map(str::to_string)
         .collect();
     lines.push(format!("variant {}", sanitize(variant)));
+    lines.push(format!("evaluation {}", sanitize(&evaluation.to_string())));
     lines.push(format!("to-move {}", position.side_to_move()));
     lines.push(format!("hash {:016x}", position.hash()));
     lines.push(format!("record {}", notation::position_record(position)));
@@ -238,7 +241,7 @@ pub fn is_documented_reply(line: &str) -> bool {
     match word {
         "move" => is_simple_move(rest),
         "analysis" => is_analysis(rest),
-        "status" | "help" | "variant" => is_free_text(rest),
+        "status" | "help" | "variant" | "evaluation" => is_free_text(rest),
         "error" => {
             let (code, text) = rest.split_once(' ').unwrap_or((rest, ""));
             matches!(code, "0" | "-1") && is_free_text(text)
@@ -305,6 +308,8 @@ mod tests {
             "legal-moves 0",
             "help perft <depth>: count move paths",
             "variant Tablut",
+            "evaluation network edge-9 (built-in)",
+            "evaluation hand-written",
         ] {
             assert!(is_documented_reply(line), "{line:?}");
         }
@@ -350,12 +355,18 @@ mod tests {
     #[test]
     fn show_lines_are_documented() {
         for position in [Position::tablut(), Position::tawlbwrdd()] {
-            for line in show_lines(&position, Some("draw: agreed".into()), "Tablut") {
+            let given = PlayingEvaluation::Given("a\nnetwork".to_string());
+            for line in show_lines(&position, Some("draw: agreed".into()), "Tablut", &given) {
                 assert!(is_documented_reply(&line), "{line:?}");
             }
         }
         let thirteen = crate::Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
-        let lines = show_lines(&thirteen, None, "Copenhagen 13x13");
+        let lines = show_lines(
+            &thirteen,
+            None,
+            "Copenhagen 13x13",
+            &PlayingEvaluation::HandWritten,
+        );
         assert!(
             lines[0].starts_with("13  + . . a a a a a a a . . +"),
             "{lines:?}"

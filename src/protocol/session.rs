@@ -25,9 +25,11 @@ use crate::piece::Side;
 use crate::play::Board;
 use crate::position::Position;
 use crate::rules::Rules;
+use crate::search::evaluator;
 use crate::search::nnue::Network;
 use crate::search::{
-    Features, Limits, MAX_DRAW_COST, SearchConfig, SearchInfo, SearchResult, Searcher,
+    Features, Limits, MAX_DRAW_COST, PlayingEvaluation, SearchConfig, SearchInfo, SearchResult,
+    Searcher,
 };
 use crate::variant::{AnyVariant, Variant};
 
@@ -77,6 +79,15 @@ pub enum Evaluation {
 }
 
 impl Evaluation {
+    /// The evaluation a search of a game under `rules` plays with this way.
+    pub(crate) fn playing<B: Board>(&self, rules: Rules<B>) -> PlayingEvaluation {
+        let network = match self {
+            Evaluation::Network(network) => Some(network),
+            _ => None,
+        };
+        evaluator::choose(!matches!(self, Evaluation::HandWritten), network, rules).1
+    }
+
     /// Sets up `searcher` to evaluate this way.
     pub(crate) fn apply(&self, searcher: &mut Searcher) {
         let features = Features {
@@ -241,6 +252,12 @@ impl<B: Board> Job<B> {
                     limits = Limits::depth(1);
                 }
                 let started = Instant::now();
+                // Which evaluation plays, before the search's lines.
+                let playing = searcher.evaluation(self.game.position().rules());
+                match kind {
+                    JobKind::Go => out(format!("info string evaluation {playing}")),
+                    _ => out(reply::status(&format!("evaluation {playing}"))),
+                }
                 let mut on_info = |info: &SearchInfo<B>| {
                     if cancel.load(Ordering::Relaxed) {
                         stop.stop();
@@ -945,7 +962,8 @@ fn table_command<B: Board>(
             } else {
                 table.variant.name()
             };
-            for line in reply::show_lines(table.game.position(), result, name) {
+            let evaluation = (settings.options.evaluation).playing(table.game.position().rules());
+            for line in reply::show_lines(table.game.position(), result, name, &evaluation) {
                 out(line);
             }
             None
@@ -1305,6 +1323,7 @@ fn read_record<B: Board>(
 mod tests {
     use super::*;
     use crate::protocol::is_documented_reply;
+    use crate::search::Score;
 
     fn run(session: &mut Session, line: &str) -> Vec<String> {
         let mut replies = Vec::new();
@@ -1356,11 +1375,58 @@ mod tests {
         let position =
             notation::parse_position_record(RECORD, crate::Rules::TABLUT, Side::Attackers)
                 .expect("valid record");
-        let weights = crate::search::eval::EvalWeights::DEFAULT;
-        let behind = -crate::search::eval::evaluate(&position, &weights).0;
-        assert_eq!(walled_in(0), 0);
-        assert_eq!(walled_in(SessionOptions::default().contempt), -1500);
-        assert_eq!(walled_in(100), -100 - behind.max(0));
+        // What the library's searcher with that contempt prices the draw at, on the shown scale.
+        let game = Game::from_position(position);
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        let scale = searcher.score_scale(position.rules());
+        let mut draw_score = |contempt: i32| {
+            searcher.set_contempt(contempt);
+            searcher.draw_score(&game).0
+        };
+        assert_eq!(walled_in(0), draw_score(0));
+        assert_eq!(walled_in(0), scale.show(Score::DRAW, Side::Attackers).0);
+        let full = SessionOptions::default().contempt;
+        assert_eq!(walled_in(full), draw_score(full));
+        assert_eq!(walled_in(full), scale.show(Score(-1500), Side::Attackers).0);
+        assert_eq!(walled_in(100), draw_score(100));
+        assert!(walled_in(100) <= scale.show(Score(-100), Side::Attackers).0);
+    }
+
+    #[test]
+    fn show_and_every_search_say_which_evaluation_plays() {
+        let evaluation_line = |session: &mut Session| -> String {
+            let replies = run(session, "show");
+            replies
+                .into_iter()
+                .find(|line| line.starts_with("evaluation "))
+                .expect("show has an evaluation line")
+        };
+        let mut session = tablut();
+        assert_eq!(
+            evaluation_line(&mut session),
+            "evaluation network edge-9 (built-in)"
+        );
+        let go = run(&mut session, "go depth 2");
+        assert_eq!(go[0], "info string evaluation network edge-9 (built-in)");
+        assert!(go[1].starts_with("info depth 1 "), "{go:?}");
+        let play = run(&mut session, "play attackers");
+        assert_eq!(play[0], "status evaluation network edge-9 (built-in)");
+        assert!(play.last().is_some_and(|line| line.starts_with("move ")));
+        // A game without a network: OpenTafl's Tablut plays other rules than this project's.
+        assert!(run(&mut session, "rules opentafl-tablut").is_empty());
+        assert_eq!(evaluation_line(&mut session), "evaluation hand-written");
+        let go = run(&mut session, "go depth 1");
+        assert_eq!(go[0], "info string evaluation hand-written");
+        // The hand-written evaluation asked for everywhere.
+        let mut session = Session::new(SessionOptions {
+            evaluation: Evaluation::HandWritten,
+            ..SessionOptions::quick()
+        });
+        assert!(run(&mut session, "rules copenhagen").is_empty());
+        assert_eq!(evaluation_line(&mut session), "evaluation hand-written");
     }
 
     #[test]

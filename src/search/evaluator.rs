@@ -11,7 +11,72 @@ use crate::rules::Rules;
 use super::eval::{EvalWeights, evaluate};
 use super::interface::Features;
 use super::nnue::{self, Network};
+use super::scale::ScoreScale;
 use super::score::Score;
+
+/// Which static evaluation a search plays with ([`Searcher::evaluation`](super::Searcher::evaluation)).
+///
+/// ```
+/// use tafl_engine::Variant;
+/// use tafl_engine::search::{Features, PlayingEvaluation, SearchConfig, Searcher};
+/// let mut searcher = Searcher::new(SearchConfig { threads: 1, hash_mb: 1 });
+/// let copenhagen = Variant::copenhagen().rules();
+/// assert_eq!(searcher.evaluation(copenhagen).to_string(), "network corner-11 (built-in)");
+/// searcher.set_features(Features { learned_eval: false, ..Features::default() });
+/// assert_eq!(searcher.evaluation(copenhagen), PlayingEvaluation::HandWritten);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayingEvaluation {
+    /// The hand-written terms ([`eval`](super::eval)).
+    HandWritten,
+    /// The built-in network of the game's family.
+    BuiltIn(nnue::Family),
+    /// A network given to the searcher ([`Searcher::set_network`](super::Searcher::set_network)),
+    /// by its description.
+    Given(String),
+}
+
+impl std::fmt::Display for PlayingEvaluation {
+    /// `hand-written`, `network corner-11 (built-in)` or `network given: <description>`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PlayingEvaluation::HandWritten => write!(f, "hand-written"),
+            PlayingEvaluation::BuiltIn(family) => write!(f, "network {} (built-in)", family.name()),
+            PlayingEvaluation::Given(description) => write!(f, "network given: {description}"),
+        }
+    }
+}
+
+/// The network a search of a game under `rules` plays with, if any, and which evaluation that
+/// is: `chosen` (a network the searcher was given) or else the built-in one for the rules, when
+/// `learned` asks for a network.
+pub(crate) fn choose<B: Board>(
+    learned: bool,
+    chosen: Option<&Arc<Network>>,
+    rules: Rules<B>,
+) -> (Option<Arc<Network>>, PlayingEvaluation) {
+    // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
+    // that) play with the hand-written terms.
+    let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
+        rules.on::<Narrow>().ok()
+    } else {
+        None
+    };
+    match chosen {
+        _ if !learned => (None, PlayingEvaluation::HandWritten),
+        _ if narrow_rules.is_none() => (None, PlayingEvaluation::HandWritten),
+        Some(network) => (
+            Some(Arc::clone(network)),
+            PlayingEvaluation::Given(network.description().to_string()),
+        ),
+        None => match narrow_rules
+            .and_then(|rules| Some((nnue::Family::of(rules)?, nnue::network_for(rules)?)))
+        {
+            Some((family, network)) => (Some(network), PlayingEvaluation::BuiltIn(family)),
+            None => (None, PlayingEvaluation::HandWritten),
+        },
+    }
+}
 
 /// The static evaluation a search plays with: the built-in network for its rules when the
 /// features ask for it and one exists ([`nnue::network_for`]), else the hand-written terms with
@@ -20,6 +85,9 @@ use super::score::Score;
 pub(crate) struct Evaluator {
     pub(crate) weights: EvalWeights,
     pub(crate) network: Option<Arc<Network>>,
+    /// Which evaluation this is, and how its scores are shown.
+    pub(crate) playing: PlayingEvaluation,
+    pub(crate) scale: ScoreScale,
 }
 
 impl Evaluator {
@@ -31,22 +99,18 @@ impl Evaluator {
         chosen: Option<&Arc<Network>>,
         rules: Rules<B>,
     ) -> Evaluator {
-        // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
-        // that) play with the hand-written terms.
-        let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
-            rules.on::<Narrow>().ok()
-        } else {
-            None
-        };
-        let network = match chosen {
-            _ if !features.learned_eval => None,
-            _ if narrow_rules.is_none() => None,
-            Some(network) => Some(Arc::clone(network)),
-            None => narrow_rules.and_then(nnue::network_for),
+        let (network, playing) = choose(features.learned_eval, chosen, rules);
+        // A network's output is a logit of the expected result times its own scale; the
+        // hand-written evaluation's scale is fitted game by game.
+        let scale = match &network {
+            Some(network) => ScoreScale::new(network.scale(), 0),
+            None => ScoreScale::hand_written(rules),
         };
         Evaluator {
             weights: *weights,
             network,
+            playing,
+            scale,
         }
     }
 

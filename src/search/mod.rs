@@ -11,12 +11,13 @@
 mod alphabeta;
 mod deepening;
 pub mod eval;
-mod evaluator;
+pub(crate) mod evaluator;
 mod interface;
 mod limits;
 pub mod nnue;
 mod ordering;
 mod root_scores;
+mod scale;
 mod score;
 mod table;
 mod threats;
@@ -24,15 +25,18 @@ mod threats;
 use std::sync::Arc;
 
 pub use eval::EvalWeights;
+pub use evaluator::PlayingEvaluation;
 pub use interface::{
     Features, MAX_DRAW_COST, PvLine, SearchConfig, SearchInfo, SearchResult, StopHandle,
 };
 pub use limits::{Clock, Limits};
 pub use root_scores::{RootMove, RootScores};
+pub use scale::ScoreScale;
 pub use score::Score;
 
 use crate::game::Game;
 use crate::play::Board;
+use crate::rules::Rules;
 
 /// Searches games for the best move.
 ///
@@ -102,32 +106,32 @@ impl Searcher {
     }
 
     /// The score of a draw inside a search of `game` from its current position, from the view of
-    /// the side to move: `-contempt`, or lower when the static evaluation says that side is
+    /// the side to move, on the shown scale that searches report ([`ScoreScale`]): `-contempt`
+    /// (in the evaluation's units), or lower when the static evaluation says that side is
     /// behind, now or at the game's start (the start is taken as even: the evaluation's zero is
     /// not, each game's start is tilted to one side).
     ///
     /// ```
     /// use tafl_engine::{Game, Variant};
-    /// use tafl_engine::search::{SearchConfig, Searcher};
+    /// use tafl_engine::search::{Score, SearchConfig, Searcher};
     /// let mut searcher = Searcher::new(SearchConfig { threads: 1, hash_mb: 1 });
     /// let game = Game::new(&Variant::tablut());
-    /// assert!(searcher.draw_score(&game).0 <= -searcher.contempt());
+    /// let (scale, side) = (searcher.score_scale(game.position().rules()), game.position().side_to_move());
+    /// assert!(searcher.draw_score(&game) <= scale.show(Score(-searcher.contempt()), side));
     /// searcher.set_contempt(0);
-    /// assert_eq!(searcher.draw_score(&game).0, 0);
+    /// assert_eq!(searcher.draw_score(&game), scale.show(Score::DRAW, side));
     /// ```
     pub fn draw_score<B: Board>(&self, game: &Game<B>) -> Score {
-        let evaluation = evaluator::Evaluator::new(
-            &self.weights,
-            &self.features,
-            self.network.as_ref(),
-            game.position().rules(),
-        );
-        Score(-deepening::draw_cost(
+        let evaluator = self.evaluator(game.position().rules());
+        let internal = Score(-deepening::draw_cost(
             self.contempt,
             game.position(),
             game.start_position(),
-            &evaluation,
-        ))
+            &evaluator,
+        ));
+        evaluator
+            .scale
+            .show(internal, game.position().side_to_move())
     }
 
     /// Uses other evaluation weights from the next search on (for tuning and matches).
@@ -197,12 +201,29 @@ impl Searcher {
         self.table.clear();
     }
 
+    /// The static evaluation a search of a game under `rules` plays with now: the built-in
+    /// network of the rules' family ([`nnue::network_for`]), a network given by
+    /// [`Searcher::set_network`], or the hand-written one (see [`Features::learned_eval`]).
+    pub fn evaluation<B: Board>(&self, rules: Rules<B>) -> PlayingEvaluation {
+        self.evaluator(rules).playing
+    }
+
+    /// How the scores of that evaluation are turned into the shown scale that searches report
+    /// ([`ScoreScale`]; the module `scale`'s documentation says what a shown score means).
+    pub fn score_scale<B: Board>(&self, rules: Rules<B>) -> ScoreScale {
+        self.evaluator(rules).scale
+    }
+
+    fn evaluator<B: Board>(&self, rules: Rules<B>) -> evaluator::Evaluator {
+        evaluator::Evaluator::new(&self.weights, &self.features, self.network.as_ref(), rules)
+    }
+
     fn run<B: Board>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,
         lines: usize,
-        on_info: impl FnMut(&SearchInfo<B>),
+        mut on_info: impl FnMut(&SearchInfo<B>),
     ) -> SearchResult<B> {
         self.stop.reset();
         let setup = deepening::Setup {
@@ -215,7 +236,20 @@ impl Searcher {
             contempt: self.contempt,
             fixed_draw_cost: None,
         };
-        deepening::run(&setup, game, limits, lines, on_info)
+        // The search works in its evaluation's units; what it reports is on the shown scale.
+        let side = game.position().side_to_move();
+        let scale = self.score_scale(game.position().rules());
+        let mut result = deepening::run(&setup, game, limits, lines, |info| {
+            on_info(&SearchInfo {
+                score: scale.show(info.score, side),
+                ..info.clone()
+            })
+        });
+        result.score = scale.show(result.score, side);
+        for line in &mut result.lines {
+            line.score = scale.show(line.score, side);
+        }
+        result
     }
 
     /// Searches the current position of `game` within `limits`, calling `on_info` after each
@@ -300,6 +334,18 @@ impl Searcher {
             contempt: self.contempt,
             fixed_draw_cost: None,
         };
-        root_scores::run(&setup, game, limits, on_depth)
+        // Each move's score is from the view of the root's side to move, shown like a search's.
+        let side = game.position().side_to_move();
+        let scale = self.score_scale(game.position().rules());
+        let show = |scores: &RootScores<B>| {
+            let mut shown = scores.clone();
+            for line in &mut shown.moves {
+                line.score = scale.show(line.score, side);
+            }
+            shown
+        };
+        let mut on_depth = on_depth;
+        let scores = root_scores::run(&setup, game, limits, |scores| on_depth(&show(scores)));
+        show(&scores)
     }
 }

@@ -588,25 +588,60 @@ impl Accumulator {
 
 /// The kinds of game a built-in network is trained for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Family {
     /// Corner-escape games on 11x11 boards: Copenhagen, Fetlar and their relatives.
     Corner11,
+    /// This project's Tablut (the classic rules on 9x9, edge escape).
+    Edge9,
+    /// This project's Tawlbwrdd (the classic rules on 11x11, edge escape).
+    Edge11,
+    /// Corner-escape games on 7x7 boards: Brandub, hnefatafl.org's Brandubh.
+    Corner7,
 }
 
 impl Family {
     /// The family of games under `rules`, if a network could be trained for it.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// use tafl_engine::search::nnue::Family;
+    /// assert_eq!(Family::of(Variant::tablut().rules()), Some(Family::Edge9));
+    /// assert_eq!(Family::of(Variant::brandub().rules()), Some(Family::Corner7));
+    /// // OpenTafl's Tablut plays other rules than this project's.
+    /// assert_eq!(Family::of(Variant::opentafl_tablut().rules()), None);
+    /// ```
     pub fn of(rules: Rules) -> Option<Family> {
-        (rules.escape() == Escape::Corner && rules.size() == 11).then_some(Family::Corner11)
+        match (rules.escape(), rules.size()) {
+            (Escape::Corner, 11) => Some(Family::Corner11),
+            (Escape::Corner, 7) => Some(Family::Corner7),
+            _ if rules.is_classic() && rules.size() == 9 => Some(Family::Edge9),
+            _ if rules.is_classic() && rules.size() == 11 => Some(Family::Edge11),
+            _ => None,
+        }
+    }
+
+    /// The family's name, which is also its network file's (`src/search/networks/NAME.nnue`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Corner11 => "corner-11",
+            Family::Edge9 => "edge-9",
+            Family::Edge11 => "edge-11",
+            Family::Corner7 => "corner-7",
+        }
     }
 }
 
 /// The networks compiled into the library, by family, with their files
 /// (`src/search/networks/`). A family without one plays with the hand-written evaluation.
-const BUILT_IN: &[(Family, &[u8])] = &[(
-    Family::Corner11,
-    // Trained by scripts/train-nnue.sh on Copenhagen self-play (docs/nnue.md).
-    include_bytes!("networks/corner-11.nnue"),
-)];
+/// Each was trained by `scripts/train-nnue.sh NAME` from self-play (docs/nnue.md); the file
+/// `NAME.txt` beside it records the commands, the data and the trainer's report.
+const BUILT_IN: &[(Family, &[u8])] = &[
+    (Family::Corner11, include_bytes!("networks/corner-11.nnue")),
+    (Family::Edge9, include_bytes!("networks/edge-9.nnue")),
+    (Family::Edge11, include_bytes!("networks/edge-11.nnue")),
+    (Family::Corner7, include_bytes!("networks/corner-7.nnue")),
+];
 
 /// The built-in network that plays games under `rules`, if there is one (see [`Family`]);
 /// games without one play with the hand-written evaluation.
@@ -664,21 +699,30 @@ mod tests {
             assert!(network.scale() > 0);
             let rules = match family {
                 Family::Corner11 => Variant::copenhagen().rules(),
+                Family::Edge9 => Variant::tablut().rules(),
+                Family::Edge11 => Variant::tawlbwrdd().rules(),
+                Family::Corner7 => Variant::brandub().rules(),
             };
+            assert_eq!(Family::of(rules), Some(family));
             assert_eq!(network_for(rules).as_deref(), Some(&network));
         }
+        let family_of = |variant: Variant| Family::of(variant.rules());
+        assert_eq!(family_of(Variant::copenhagen()), Some(Family::Corner11));
+        assert_eq!(family_of(Variant::fetlar()), Some(Family::Corner11));
+        assert_eq!(family_of(Variant::tablut()), Some(Family::Edge9));
+        assert_eq!(family_of(Variant::tawlbwrdd()), Some(Family::Edge11));
+        assert_eq!(family_of(Variant::brandub()), Some(Family::Corner7));
         assert_eq!(
-            Family::of(Variant::copenhagen().rules()),
-            Some(Family::Corner11)
+            family_of(Variant::hnefatafl_org_brandubh()),
+            Some(Family::Corner7)
         );
-        assert_eq!(
-            Family::of(Variant::fetlar().rules()),
-            Some(Family::Corner11)
-        );
-        assert_eq!(Family::of(Variant::tablut().rules()), None);
-        assert_eq!(Family::of(Variant::tawlbwrdd().rules()), None);
-        assert_eq!(Family::of(Variant::brandub().rules()), None);
-        assert!(network_for(Variant::tablut().rules()).is_none());
+        for other in [
+            Variant::opentafl_tablut(),
+            Variant::opentafl_tawlbwrdd(),
+            Variant::ashton(),
+        ] {
+            assert_eq!(Family::of(other.rules()), None, "{}", other.name());
+        }
     }
 
     #[test]

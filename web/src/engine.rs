@@ -51,18 +51,11 @@ pub const LEVELS: [Level; 6] = [
     },
 ];
 
-/// Hundredths of a soldier that make the logistic's unit: a lead of this much is a win chance
-/// of 1/(1+e^-1) = 73% (docs/web.md).
-pub const WIN_CHANCE_SCALE: f64 = 200.0;
-
-/// The chance in percent that the side whose score this is wins: a logistic of the score,
-/// 100 and 0 for forced wins and losses.
+/// The chance in percent that the side whose score this is wins, a draw counting half: the
+/// expected result the shown scale promises ([`Score::expected_result`]: a lead of one soldier
+/// is 73 %), 100 and 0 for forced wins and losses.
 pub fn win_chance(score: Score) -> f64 {
-    match score.forced_in() {
-        Some(plies) if plies >= 0 => 100.0,
-        Some(_) => 0.0,
-        None => 100.0 / (1.0 + (-f64::from(score.0) / WIN_CHANCE_SCALE).exp()),
-    }
+    100.0 * score.expected_result()
 }
 
 /// What a search tells its page while it runs.
@@ -357,11 +350,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn win_chance_is_a_logistic_of_the_score_and_certain_for_forced_results() {
+    fn win_chance_is_the_expected_result_of_the_shown_score() {
         assert_eq!(win_chance(Score(0)), 50.0);
-        let ahead = win_chance(Score(200));
+        let ahead = win_chance(Score(100));
         assert!((ahead - 73.105).abs() < 0.01, "{ahead}");
-        assert!((win_chance(Score(-200)) + ahead - 100.0).abs() < 1e-9);
+        assert!((win_chance(Score(-100)) + ahead - 100.0).abs() < 1e-9);
         assert_eq!(win_chance(Score::win_in(3)), 100.0);
         assert_eq!(win_chance(Score::loss_in(4)), 0.0);
         let mut last = 0.0;

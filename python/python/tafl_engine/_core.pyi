@@ -495,9 +495,11 @@ class Engine:
     def __reduce__(self) -> Tuple[Any, Tuple[int, int]]: ...
 
 class SearchResult:
-    """What a search found. `score` is from the point of view of the side to move, in soldiers;
-    a forced win in n plies scores 1000 - n, a forced loss in n plies -(1000 - n) (`forced_in`
-    gives n, negative for a loss). Results compare equal field by field, and pickle."""
+    """What a search found. `score` is from the point of view of the side to move, in soldiers
+    of the engine's calibrated scale (docs/search.md, "The shown score": `expected_result` =
+    1 / (1 + e^-score)); a forced win in n plies scores 1000 - n, a forced loss in n plies
+    -(1000 - n) (`forced_in` gives n, negative for a loss). Results compare equal field by
+    field, and pickle."""
 
     @property
     def best_move(self) -> Optional[str]:
@@ -510,6 +512,11 @@ class SearchResult:
     @property
     def score_text(self) -> str:
         """The score as the engine prints it: `0.35`, `win in 3`, `loss in 4`."""
+
+    @property
+    def expected_result(self) -> float:
+        """The result the side to move is expected to score (a win 1, a draw 0.5, a loss 0), as
+        the calibrated score promises it: 1 / (1 + e^-score), 1 or 0 for a forced result."""
 
     @property
     def forced_in(self) -> Optional[int]:

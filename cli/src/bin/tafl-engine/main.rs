@@ -56,8 +56,9 @@ struct EngineOptions {
     #[arg(long, value_name = "N", allow_negative_numbers = true,
           value_parser = clap::value_parser!(i32).range(0..=i64::from(MAX_DRAW_COST)))]
     contempt: Option<i32>,
-    /// built-in: the learned evaluation where the game has a network (corner-escape games on
-    /// 11x11 boards), else the hand-written one; hand-written: the hand-written one everywhere
+    /// built-in: the learned evaluation where the game has a network (Tablut, Tawlbwrdd, the
+    /// 7x7 and the corner-escape 11x11 games; `show` says which plays), else the hand-written
+    /// one; hand-written: the hand-written one everywhere
     #[arg(long, value_enum, default_value_t = EvalChoice::BuiltIn)]
     eval: EvalChoice,
     /// Evaluate every game with this network file (docs/nnue.md)
