@@ -1,39 +1,97 @@
 #!/usr/bin/env bash
-# Trains Copenhagen's network (the corner-escape 11x11 family) from nothing but this project:
-# self-play with the hand-written evaluation, then a network fitted to look-ahead targets.
-# It is how src/search/networks/corner-11.nnue was made (docs/nnue.md); about two and a half
-# hours on 2 cores. Not part of CI.
+# Trains one of the built-in networks from nothing but this project: self-play with the
+# hand-written evaluation, then a network fitted to look-ahead targets (docs/nnue.md).
 #
-#   scripts/train-nnue.sh [OUTPUT-DIR]      (default target/nnue-training)
+#   scripts/train-nnue.sh NETWORK [OUTPUT-DIR]      (default OUTPUT-DIR: target/nnue-NETWORK)
 #
-# The network is OUTPUT-DIR/corner-11.nnue. Try it before committing it:
-#   cargo run --release -- --network OUTPUT-DIR/corner-11.nnue
-# and measure it against the built-in one with tafl-match (docs/nnue.md).
+# NETWORK is the name of a file in src/search/networks/ without .nnue:
+#   corner-11   Copenhagen and the corner-escape 11x11 games  (about 2.5 hours on 2 cores)
+#   edge-9      this project's Tablut                          (about 15 minutes)
+#   edge-11     this project's Tawlbwrdd                       (about 15 minutes)
+#   corner-7    the 7x7 games: Brandub, hnefatafl.org's Brandubh (about 5 minutes)
+#
+# It writes OUTPUT-DIR/NETWORK.nnue and OUTPUT-DIR/NETWORK.txt: the commands run, the data
+# files' sizes and checksums and the trainer's report, which is what sits beside each built-in
+# network in src/search/networks/. Try a network before committing it:
+#   cargo run --release -- --network OUTPUT-DIR/NETWORK.nnue
+# and measure it against the hand-written evaluation with tafl-match (docs/nnue.md). Not part
+# of CI. THREADS (default 2) sets the threads of every step.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out="${1:-target/nnue-training}"
+network="${1:?usage: scripts/train-nnue.sh corner-11|edge-9|edge-11|corner-7 [OUTPUT-DIR]}"
+out="${2:-target/nnue-$network}"
 mkdir -p "$out"
 threads="${THREADS:-2}"
+recipe="$out/$network.txt"
 
 cargo build --release --example nnue
 nnue=target/release/examples/nnue
 
-run() { echo "+ $*"; "$@"; }
+{
+    echo "# $network.nnue: how it was made (scripts/train-nnue.sh $network)"
+    echo "# $(date -u +%Y-%m-%d) at $(git rev-parse --short HEAD 2>/dev/null || echo '?'), THREADS=$threads"
+} >"$recipe"
+run() {
+    echo "+ $*" | tee -a "$recipe"
+    "$@" 2>&1 | tee -a "$recipe"
+}
+# Data files are made once: an existing one is kept (delete it to make it again).
+datagen() {
+    local file="$1"
+    shift
+    if [ -s "$out/$file" ]; then
+        echo "+ (kept) nnue datagen $* --out $out/$file" | tee -a "$recipe"
+    else
+        run "$nnue" datagen "$@" --threads "$threads" --out "$out/$file"
+    fi
+    echo "  $file: $(wc -l <"$out/$file") positions, md5 $(md5sum "$out/$file" | cut -d' ' -f1)" \
+        | tee -a "$recipe"
+}
+train() {
+    run "$nnue" train "$@" --out "$out/$network.nnue" --epochs 10 --batch 1024 --lr 0.002 \
+        --td 0.9 --seed 1 --threads "$threads"
+}
 
-# 1. Self-play with the hand-written evaluation. The attackers get more nodes than the
-#    defenders (4x, then 8x), else the defenders win nearly every game and the positions
-#    teach little about attacking; random opening plies spread the games out.
-[ -s "$out/gen0.tsv" ] || run "$nnue" datagen --variant copenhagen --hand-eval \
-    --games 1600 --nodes 3000 --attacker-nodes 12000 --opening-plies 4 --seed 1 \
-    --threads "$threads" --out "$out/gen0.tsv"
-[ -s "$out/gen0b.tsv" ] || run "$nnue" datagen --variant copenhagen --hand-eval \
-    --games 3000 --nodes 1000 --attacker-nodes 8000 --opening-plies 8 --seed 2 \
-    --threads "$threads" --out "$out/gen0b.tsv"
+# Self-play with the hand-written evaluation, random opening plies to spread the games out;
+# where one side wins nearly every game at equal nodes, the other gets more nodes, so that the
+# positions teach something about both sides' play. The targets look ahead in each game (the
+# search's later scores, then the result, weighed by 0.9 per ply of distance), and the epoch
+# that validates best is kept.
+case "$network" in
+corner-11)
+    datagen gen0.tsv --variant copenhagen --hand-eval --games 1600 --nodes 3000 \
+        --attacker-nodes 12000 --opening-plies 4 --seed 1
+    datagen gen0b.tsv --variant copenhagen --hand-eval --games 3000 --nodes 1000 \
+        --attacker-nodes 8000 --opening-plies 8 --seed 2
+    train --variant copenhagen --data "$out/gen0.tsv,$out/gen0b.tsv"
+    show=copenhagen
+    ;;
+edge-9)
+    datagen gen0.tsv --variant tablut --hand-eval --games 10000 --nodes 8000 \
+        --opening-plies 6 --seed 1
+    train --variant tablut --data "$out/gen0.tsv"
+    show=tablut
+    ;;
+edge-11)
+    datagen gen0.tsv --variant tawlbwrdd --hand-eval --games 6000 --nodes 8000 \
+        --opening-plies 6 --seed 1
+    train --variant tawlbwrdd --data "$out/gen0.tsv"
+    show=tawlbwrdd
+    ;;
+corner-7)
+    datagen gen0.tsv --variant brandub --hand-eval --games 12000 --nodes 6000 \
+        --attacker-nodes 12000 --opening-plies 4 --seed 1
+    datagen gen0b.tsv --variant hnefatafl-org-brandubh --hand-eval --games 12000 --nodes 6000 \
+        --attacker-nodes 12000 --opening-plies 4 --seed 2
+    train --variant brandub --data "$out/gen0.tsv,$out/gen0b.tsv"
+    show=brandub
+    ;;
+*)
+    echo "unknown network $network: corner-11, edge-9, edge-11 or corner-7" >&2
+    exit 2
+    ;;
+esac
 
-# 2. The network: targets that look ahead in each game (the search's later scores, then the
-#    result, weighed by 0.9 per ply of distance); the epoch that validates best is kept.
-run "$nnue" train --data "$out/gen0.tsv,$out/gen0b.tsv" --out "$out/corner-11.nnue" \
-    --epochs 10 --batch 1024 --lr 0.002 --td 0.9 --seed 1 --threads "$threads"
-
-# 3. What it thinks of the start, beside the hand-written evaluation.
-run "$nnue" show --network "$out/corner-11.nnue" --variant copenhagen
+# What the network thinks of the start, beside the hand-written evaluation.
+run "$nnue" show --network "$out/$network.nnue" --variant "$show"
+echo "wrote $out/$network.nnue and $recipe"
