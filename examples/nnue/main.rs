@@ -53,7 +53,9 @@ fn show(options: &Options) -> Result<(), String> {
     println!("{}", notation::diagram(&position));
     println!(
         "network {} centi-soldiers, hand-written {} (side to move's view)",
-        network.evaluate(&position),
+        network
+            .evaluate(&position)
+            .map_err(|e| format!("{path}: {e}"))?,
         evaluate(&position, &EvalWeights::DEFAULT).0
     );
     Ok(())

@@ -18,7 +18,8 @@ use std::time::Instant;
 
 use tafl_engine::search::eval::{EvalWeights, evaluate};
 use tafl_engine::search::nnue::{
-    FloatNetwork, HIDDEN, INPUTS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, features,
+    FloatNetwork, HIDDEN, INPUTS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, NetworkGrid,
+    features,
 };
 use tafl_engine::{Position, Side, Variant, notation};
 
@@ -639,6 +640,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         parameters = kept;
     }
     let float = FloatNetwork {
+        grid: NetworkGrid::Narrow,
         input_weights: parameters.w1.clone(),
         input_biases: parameters.b1.clone(),
         output_weights: parameters.w2.clone(),
@@ -680,7 +682,9 @@ pub fn run(options: &Options) -> Result<Report, String> {
     };
     let quantized = |position: &Position| {
         let side = position.side_to_move();
-        defenders_view(side, network.evaluate(position) as f32) / network.scale() as f32
+        // The network is of the positions' grid: it evaluates them.
+        let score = network.evaluate(position).unwrap_or(0);
+        defenders_view(side, score as f32) / network.scale() as f32
     };
     let (hand_scale, hand_offset) = fit_scale(&samples.hand, &samples);
     let hand = |i: usize| sigmoid(samples.hand[i] / hand_scale + hand_offset);

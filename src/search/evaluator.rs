@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use crate::board::Narrow;
 use crate::play::Board;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -19,6 +18,7 @@ use super::score::Score;
 #[derive(Clone, Debug)]
 pub(crate) struct Evaluator {
     pub(crate) weights: EvalWeights,
+    /// A network of the grid of the games searched (`Evaluator::new` keeps no other).
     pub(crate) network: Option<Arc<Network>>,
 }
 
@@ -31,18 +31,13 @@ impl Evaluator {
         chosen: Option<&Arc<Network>>,
         rules: Rules<B>,
     ) -> Evaluator {
-        // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
-        // that) play with the hand-written terms.
-        let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
-            rules.on::<Narrow>().ok()
-        } else {
-            None
-        };
+        // A network reads the squares of one grid: a chosen network of the other grid (11x11
+        // boards' network in a 13x13 game, or the reverse) is not used, and the hand-written
+        // terms play (docs/nnue.md).
         let network = match chosen {
             _ if !features.learned_eval => None,
-            _ if narrow_rules.is_none() => None,
-            Some(network) => Some(Arc::clone(network)),
-            None => narrow_rules.and_then(nnue::network_for),
+            Some(network) => network.reads::<B>().then(|| Arc::clone(network)),
+            None => nnue::network_for(rules),
         };
         Evaluator {
             weights: *weights,
@@ -52,8 +47,12 @@ impl Evaluator {
 
     /// The score of `position` from the side to move's point of view, computed from scratch.
     pub(crate) fn evaluate<B: Board>(&self, position: &Position<B>) -> Score {
-        match (&self.network, B::as_narrow(position)) {
-            (Some(network), Some(position)) => Score(network.evaluate(position)),
+        match self
+            .network
+            .as_deref()
+            .map(|network| network.evaluate(position))
+        {
+            Some(Ok(score)) => Score(score),
             _ => evaluate(position, &self.weights),
         }
     }
