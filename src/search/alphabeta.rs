@@ -227,9 +227,12 @@ impl<'a, B: Board> Thread<'a, B> {
             pv: filled(MAX_PLY + 1, [None; MAX_PLY + 1])?,
             pv_length: [0; MAX_PLY + 1],
             reductions,
-            // The evaluator's network reads this grid (`Evaluator::new`).
+            // The evaluator keeps only a network of this grid (`Evaluator::new`); the test here
+            // is once a search, and keeps the stack's rows in range whatever the caller.
             network: match (&shared.evaluator.network, history.last()) {
-                (Some(network), Some(root)) => Some(NetworkStack::new(Arc::clone(network), root)?),
+                (Some(network), Some(root)) if network.reads::<B>() => {
+                    Some(NetworkStack::new(Arc::clone(network), root)?)
+                }
                 _ => None,
             },
         })
