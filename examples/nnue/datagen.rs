@@ -9,7 +9,8 @@
 //! search chose captures nothing, the side to move cannot win at once and the king has no free
 //! line to where he escapes: the positions the search evaluates, not those it searches through.
 //! Games are written in the order of their numbers whatever the threads, so a seed gives the
-//! same file.
+//! same file. Any game of `AnyVariant::by_name` plays, on the grid its board needs (the 13x13
+//! `hnefatafl-org-copenhagen-13` on the wide one); a `--network` must read that grid.
 
 use std::collections::BTreeMap;
 use std::fs;
@@ -21,13 +22,13 @@ use std::time::Instant;
 use tafl_engine::search::eval::{EvalWeights, evaluate};
 use tafl_engine::search::nnue::Network;
 use tafl_engine::search::{Features, Limits, SearchConfig, Searcher};
-use tafl_engine::{Game, Outcome, Position, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Board, Game, Outcome, Position, Side, Variant, notation};
 
 use crate::cli::{Options, Rng};
 
-/// What one worker needs to play games.
-struct Plan {
-    variant: Variant,
+/// What one worker needs to play games of the grid `B`.
+struct Plan<B: Board> {
+    variant: Variant<B>,
     name: String,
     games: u64,
     nodes: u64,
@@ -43,7 +44,7 @@ struct Plan {
 }
 
 /// Whether the side to move can win with one move.
-fn wins_at_once(position: &Position) -> bool {
+fn wins_at_once<B: Board>(position: &Position<B>) -> bool {
     let me = position.side_to_move();
     position.legal_moves().iter().any(|&m| {
         let mut next = *position;
@@ -53,7 +54,7 @@ fn wins_at_once(position: &Position) -> bool {
 }
 
 /// Whether the king has a free line to where he escapes: the evaluation with only that term.
-fn king_has_open_line(position: &Position) -> bool {
+fn king_has_open_line<B: Board>(position: &Position<B>) -> bool {
     let mut only = EvalWeights::BASIC;
     for term in EvalWeights::TERMS {
         if let Some(weight) = only.term_mut(term) {
@@ -66,7 +67,11 @@ fn king_has_open_line(position: &Position) -> bool {
 }
 
 /// One self-play game: its lines of output and its result.
-fn play_game(plan: &Plan, searcher: &mut Searcher, index: u64) -> (String, Option<Side>) {
+fn play_game<B: Board>(
+    plan: &Plan<B>,
+    searcher: &mut Searcher,
+    index: u64,
+) -> (String, Option<Side>) {
     let mut rng = Rng::new(plan.seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03));
     let mut game = Game::new(&plan.variant);
     for _ in 0..plan.opening_plies {
@@ -95,8 +100,9 @@ fn play_game(plan: &Plan, searcher: &mut Searcher, index: u64) -> (String, Optio
             break;
         };
         let position = *game.position();
+        let mut after = position;
         let quiet = !result.score.is_forced()
-            && position.captures_of(best).is_empty()
+            && after.play_unchecked(best).is_empty()
             && !wins_at_once(&position)
             && !king_has_open_line(&position);
         if quiet {
@@ -136,13 +142,22 @@ fn play_game(plan: &Plan, searcher: &mut Searcher, index: u64) -> (String, Optio
 
 pub fn run(options: &Options) -> Result<(), String> {
     let name = options.required("variant")?.to_ascii_lowercase();
-    let variant = Variant::by_name(&name).ok_or(format!("unknown variant {name}"))?;
+    match AnyVariant::by_name(&name).ok_or(format!("unknown variant {name}"))? {
+        AnyVariant::Narrow(variant) => run_on(options, variant, name),
+        AnyVariant::Wide(variant) => run_on(options, variant, name),
+    }
+}
+
+/// `run` on the grid of the variant's board.
+fn run_on<B: Board>(options: &Options, variant: Variant<B>, name: String) -> Result<(), String> {
     let network = match options.text("network") {
         Some(path) => {
             let bytes = fs::read(path).map_err(|e| format!("{path}: {e}"))?;
-            Some(Arc::new(
-                Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?,
-            ))
+            let network = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            network
+                .check_grid::<B>()
+                .map_err(|e| format!("{path}: {e}"))?;
+            Some(Arc::new(network))
         }
         None => None,
     };

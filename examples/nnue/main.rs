@@ -14,7 +14,9 @@
 //! cargo run --release --example nnue -- calibrate --variant copenhagen --data gen1.tsv
 //! ```
 //!
-//! `scripts/train-nnue.sh` runs the whole pipeline that made the built-in network.
+//! `--variant` takes any name of `AnyVariant::by_name`: the games up to 11x11 make networks of
+//! the narrow grid, `hnefatafl-org-copenhagen-13` one of the wide grid (docs/nnue.md).
+//! `scripts/train-nnue.sh` runs the whole pipeline that made each built-in network.
 
 mod calibrate;
 mod cli;
@@ -37,14 +39,25 @@ const HELP: &str = "usage:
                  [--rescore NODES]";
 
 fn show(options: &Options) -> Result<(), String> {
+    use tafl_engine::AnyVariant;
+    let name = options.required("variant")?;
+    match AnyVariant::by_name(name).ok_or(format!("unknown variant {name}"))? {
+        AnyVariant::Narrow(variant) => show_on(options, &variant),
+        AnyVariant::Wide(variant) => show_on(options, &variant),
+    }
+}
+
+/// `show` on the grid of the variant's board.
+fn show_on<B: tafl_engine::Board>(
+    options: &Options,
+    variant: &tafl_engine::Variant<B>,
+) -> Result<(), String> {
     use tafl_engine::search::eval::{EvalWeights, evaluate};
     use tafl_engine::search::nnue::Network;
-    use tafl_engine::{Side, Variant, notation};
+    use tafl_engine::{Side, notation};
     let path = options.required("network")?;
     let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
     let network = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-    let name = options.required("variant")?;
-    let variant = Variant::by_name(name).ok_or(format!("unknown variant {name}"))?;
     let position = match options.text("record") {
         Some(record) => {
             let side = options.text("side").unwrap_or("attackers");
@@ -58,7 +71,9 @@ fn show(options: &Options) -> Result<(), String> {
     println!("{}", notation::diagram(&position));
     println!(
         "network {} centi-soldiers, hand-written {} (side to move's view)",
-        network.evaluate(&position),
+        network
+            .evaluate(&position)
+            .map_err(|e| format!("{path}: {e}"))?,
         evaluate(&position, &EvalWeights::DEFAULT).0
     );
     Ok(())

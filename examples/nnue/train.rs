@@ -11,21 +11,23 @@
 //! that no game's positions are on both sides; the validation loss is printed each epoch for the
 //! float network, and at the end for the quantized one and for the hand-written evaluation (with
 //! its own fitted scale and offset), which is what the network has to beat.
-//! Same data, same seed, same threads: the same network.
+//! Same data, same seed, same threads: the same network. The network reads the grid of the
+//! variant's board (`--variant`, any name of `AnyVariant::by_name`): a network of the narrow
+//! grid up to 11x11, of the wide grid above.
 
 use std::fs;
 use std::time::Instant;
 
 use tafl_engine::search::eval::{EvalWeights, evaluate};
 use tafl_engine::search::nnue::{
-    FloatNetwork, HIDDEN, INPUTS, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, features,
+    FloatNetwork, HIDDEN, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, NetworkGrid, features,
 };
-use tafl_engine::{Position, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Board, Position, Side, Variant, notation};
 
 use crate::cli::{Options, Rng};
 
-/// The positions, their inputs packed one after another.
-struct Samples {
+/// The positions, their inputs packed one after another, on the grid `B`.
+struct Samples<B: Board> {
     /// The active inputs of every position, back to back.
     inputs: Vec<u16>,
     /// Where each position's inputs start in `inputs` (one more entry than positions).
@@ -49,10 +51,10 @@ struct Samples {
     game: Vec<(u32, u64)>,
     ply: Vec<u32>,
     /// The validation positions themselves, by index, for the quantized network.
-    validation_positions: Vec<(usize, Position)>,
+    validation_positions: Vec<(usize, Position<B>)>,
 }
 
-impl Samples {
+impl<B: Board> Samples<B> {
     fn len(&self) -> usize {
         self.side.len()
     }
@@ -69,7 +71,7 @@ fn defenders_view(side: Side, score: f32) -> f32 {
     }
 }
 
-fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
+fn read_samples<B: Board>(paths: &str, variant: &Variant<B>) -> Result<Samples<B>, String> {
     let mut samples = Samples {
         inputs: Vec::new(),
         starts: vec![0],
@@ -102,8 +104,9 @@ fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
                 "draw" => 0.5,
                 other => return Err(format!("{}: result {other:?}", at())),
             };
-            let position: Position = notation::parse_position_record(record, variant.rules(), side)
-                .map_err(|e| format!("{}: {e}", at()))?;
+            let position: Position<B> =
+                notation::parse_position_record(record, variant.rules(), side)
+                    .map_err(|e| format!("{}: {e}", at()))?;
             samples.inputs.extend(features(&position).map(|f| f as u16));
             samples.starts.push(samples.inputs.len() as u32);
             samples.side.push(u8::from(side == Side::Defenders));
@@ -132,7 +135,7 @@ fn read_samples(paths: &str, variant: &Variant) -> Result<Samples, String> {
 /// weighed by `DECAY` to the power of its distance in plies, with the game's result standing for
 /// every ply after the last position kept (the weight left over). So a position some plies
 /// before the king broke through already carries what came of it.
-fn future_targets(samples: &Samples, scale: f32, offset: f32, decay: f32) -> Vec<f32> {
+fn future_targets<B: Board>(samples: &Samples<B>, scale: f32, offset: f32, decay: f32) -> Vec<f32> {
     let mut targets = vec![0.0f32; samples.len()];
     // Positions of one game are consecutive in the file, in the order of their plies.
     let mut start = 0;
@@ -163,7 +166,7 @@ fn future_targets(samples: &Samples, scale: f32, offset: f32, decay: f32) -> Vec
 /// as one each), the mean weight staying 1: self-play results lean far to one side (Copenhagen's
 /// defenders win most games), and a network trained on them as they are learns little of what
 /// the other side's wins look like.
-fn balance(samples: &mut Samples) {
+fn balance<B: Board>(samples: &mut Samples<B>) {
     let count = |result: f32| samples.result.iter().filter(|&&r| r == result).count() as f32;
     let (defenders, attackers) = (count(1.0), count(0.0));
     if defenders == 0.0 || attackers == 0.0 {
@@ -195,7 +198,7 @@ fn cross_entropy(p: f32, target: f32) -> f32 {
 
 /// Fits `sigmoid(value / k + offset)` to the results of the training positions: K by a search
 /// over its logarithm, the offset by Newton's steps at each K.
-fn fit_scale(values: &[f32], samples: &Samples) -> (f32, f32) {
+fn fit_scale<B: Board>(values: &[f32], samples: &Samples<B>) -> (f32, f32) {
     let loss = |k: f32, offset: f32| {
         let mut total = 0.0f64;
         for i in (0..samples.len()).filter(|&i| !samples.validation[i]) {
@@ -245,18 +248,19 @@ struct Parameters {
 }
 
 impl Parameters {
-    fn zeros() -> Parameters {
+    /// Zeros for a network of `inputs` inputs.
+    fn zeros(inputs: usize) -> Parameters {
         Parameters {
-            w1: vec![0.0; INPUTS * HIDDEN],
+            w1: vec![0.0; inputs * HIDDEN],
             b1: vec![0.0; HIDDEN],
             w2: vec![0.0; 2 * HIDDEN],
             b2: [0.0; 2],
         }
     }
 
-    fn random(rng: &mut Rng, offset: f32) -> Parameters {
+    fn random(rng: &mut Rng, inputs: usize, offset: f32) -> Parameters {
         Parameters {
-            w1: (0..INPUTS * HIDDEN)
+            w1: (0..inputs * HIDDEN)
                 .map(|_| rng.symmetric() * 0.08)
                 .collect(),
             b1: (0..HIDDEN).map(|_| 0.1 + rng.symmetric() * 0.05).collect(),
@@ -298,9 +302,9 @@ impl Parameters {
 }
 
 /// Adds to `gradients` the cross-entropy's gradient over `batch`, and returns its loss.
-fn gradient(
+fn gradient<B: Board>(
     parameters: &Parameters,
-    samples: &Samples,
+    samples: &Samples<B>,
     targets: &[f32],
     batch: &[(u32, u8)],
     symmetries: &Symmetries,
@@ -355,14 +359,15 @@ type Transform = fn(usize, usize, usize) -> (usize, usize);
 /// is as good for each side as before (every built-in corner-escape game is symmetric), so each
 /// training position is shown in a random one of its 8 forms each epoch.
 struct Symmetries {
-    maps: Vec<[u16; INPUTS]>,
+    /// For each symmetry, the input each input goes to (the grid's inputs).
+    maps: Vec<Vec<u16>>,
 }
 
 impl Symmetries {
-    /// The maps for a `size` x `size` board; with `augment` off, the identity alone.
-    fn new(size: usize, augment: bool) -> Symmetries {
-        const GRID: usize = INPUTS / 3;
-        const STRIDE: usize = 11;
+    /// The maps for a `size` x `size` board on `grid`; with `augment` off, the identity alone.
+    fn new(grid: NetworkGrid, size: usize, augment: bool) -> Symmetries {
+        let squares = grid.squares();
+        let stride = grid.width();
         let last = size - 1;
         let transforms: [Transform; 8] = [
             |x, y, _| (x, y),
@@ -378,13 +383,13 @@ impl Symmetries {
         let maps = transforms[..count]
             .iter()
             .map(|transform| {
-                let mut map = [0u16; INPUTS];
+                let mut map = vec![0u16; grid.inputs()];
                 for (input, slot) in map.iter_mut().enumerate() {
-                    let (kind, square) = (input / GRID, input % GRID);
-                    let (x, y) = (square % STRIDE, square / STRIDE);
+                    let (kind, square) = (input / squares, input % squares);
+                    let (x, y) = (square % stride, square / stride);
                     *slot = if x < size && y < size {
                         let (x, y) = transform(x, y, last);
-                        (kind * GRID + y * STRIDE + x) as u16
+                        (kind * squares + y * stride + x) as u16
                     } else {
                         input as u16
                     };
@@ -455,7 +460,11 @@ impl Adam {
 }
 
 /// The mean loss of the float network over the validation positions.
-fn validation_loss(parameters: &Parameters, samples: &Samples, targets: &[f32]) -> f64 {
+fn validation_loss<B: Board>(
+    parameters: &Parameters,
+    samples: &Samples<B>,
+    targets: &[f32],
+) -> f64 {
     let mut hidden = [0.0f32; HIDDEN];
     let (mut total, mut weights) = (0.0f64, 0.0f64);
     for i in (0..samples.len()).filter(|&i| samples.validation[i]) {
@@ -487,7 +496,16 @@ pub struct Report {
 
 pub fn run(options: &Options) -> Result<Report, String> {
     let name = options.text("variant").unwrap_or("copenhagen");
-    let variant = Variant::by_name(name).ok_or(format!("unknown variant {name}"))?;
+    match AnyVariant::by_name(name).ok_or(format!("unknown variant {name}"))? {
+        AnyVariant::Narrow(variant) => run_on(options, name, &variant),
+        AnyVariant::Wide(variant) => run_on(options, name, &variant),
+    }
+}
+
+/// `run` on the grid of the variant's board.
+fn run_on<B: Board>(options: &Options, name: &str, variant: &Variant<B>) -> Result<Report, String> {
+    let grid = NetworkGrid::of::<B>();
+    let inputs = grid.inputs();
     let data = options.required("data")?;
     let out_path = options.required("out")?;
     let epochs: usize = options.number("epochs", 12)?;
@@ -498,11 +516,12 @@ pub fn run(options: &Options) -> Result<Report, String> {
     let seed: u64 = options.number("seed", 1)?;
     let decay: f32 = options.number("decay", 0.0)?;
     let symmetries = Symmetries::new(
+        grid,
         usize::from(variant.rules().size()),
         !options.has("no-augment"),
     );
     let started = Instant::now();
-    let mut samples = read_samples(data, &variant)?;
+    let mut samples = read_samples(data, variant)?;
     if options.has("balance") {
         balance(&mut samples);
     }
@@ -553,10 +572,10 @@ pub fn run(options: &Options) -> Result<Report, String> {
             .collect(),
     };
     let mut rng = Rng::new(seed);
-    let mut parameters = Parameters::random(&mut rng, offset);
+    let mut parameters = Parameters::random(&mut rng, inputs, offset);
     let mut adam = Adam {
-        first: Parameters::zeros(),
-        second: Parameters::zeros(),
+        first: Parameters::zeros(inputs),
+        second: Parameters::zeros(inputs),
         steps: 0,
     };
     let training_weight: f64 = training
@@ -595,7 +614,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
                         let (parameters, samples, targets, symmetries) =
                             (&parameters, &samples, &targets, &symmetries);
                         scope.spawn(move || {
-                            let mut gradients = Parameters::zeros();
+                            let mut gradients = Parameters::zeros(inputs);
                             let loss = gradient(
                                 parameters,
                                 samples,
@@ -614,7 +633,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
                     .map(|handle| handle.join().expect("a training thread does not panic"))
                     .collect()
             });
-            let mut gradients = Parameters::zeros();
+            let mut gradients = Parameters::zeros(inputs);
             for (part, loss) in &results {
                 gradients.add(part);
                 train_loss += loss;
@@ -639,6 +658,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
         parameters = kept;
     }
     let float = FloatNetwork {
+        grid,
         input_weights: parameters.w1.clone(),
         input_biases: parameters.b1.clone(),
         output_weights: parameters.w2.clone(),
@@ -665,7 +685,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
     // logit by its scale) and the hand-written evaluation (read with its own fitted scale and
     // offset), against the targets and against the results alone.
     let validation = &samples.validation_positions;
-    let mean = |loss: &dyn Fn(usize, &Position) -> f64| {
+    let mean = |loss: &dyn Fn(usize, &Position<B>) -> f64| {
         let weight = |i: usize| f64::from(samples.weight[i]);
         let total: f64 = validation
             .iter()
@@ -678,9 +698,11 @@ pub fn run(options: &Options) -> Result<Report, String> {
                 .sum::<f64>()
                 .max(1e-9)
     };
-    let quantized = |position: &Position| {
+    let quantized = |position: &Position<B>| {
         let side = position.side_to_move();
-        defenders_view(side, network.evaluate(position) as f32) / network.scale() as f32
+        // The network is of the positions' grid: it evaluates them.
+        let score = network.evaluate(position).unwrap_or(0);
+        defenders_view(side, score as f32) / network.scale() as f32
     };
     let (hand_scale, hand_offset) = fit_scale(&samples.hand, &samples);
     let hand = |i: usize| sigmoid(samples.hand[i] / hand_scale + hand_offset);

@@ -100,33 +100,35 @@ pub(crate) struct Thread<'a, B: Board = Narrow> {
     pv_length: [usize; MAX_PLY + 1],
     reductions: [[u8; 64]; 64],
     /// The network's accumulators along the path, when a network evaluates.
-    network: Option<NetworkStack>,
+    network: Option<NetworkStack<B>>,
 }
 
 /// The positions of the search path and their accumulators, computed lazily: a node records its
 /// position, and an evaluation brings the accumulators up to its ply from the nearest ancestor
 /// that has one, move by move ([`Accumulator::update`]). Nodes that are never evaluated (cut by
-/// the table, won, repeated) cost only the copy of their position.
-struct NetworkStack {
+/// the table, won, repeated) cost only the copy of their position. The network reads the grid
+/// `B` (the evaluator keeps no other).
+struct NetworkStack<B: Board> {
     network: Arc<Network>,
-    plies: Vec<PlyEntry>,
+    plies: Vec<PlyEntry<B>>,
 }
 
 #[derive(Clone)]
-struct PlyEntry {
-    position: Position,
+struct PlyEntry<B: Board> {
+    position: Position<B>,
     accumulator: Accumulator,
     /// Whether `accumulator` is that of `position`.
     fresh: bool,
 }
 
-impl NetworkStack {
-    /// The stack of a search from `root`, or `None` when its memory (about 80 KB) cannot be
-    /// had (see `ordering::filled`).
-    fn new(network: Arc<Network>, root: &Position) -> Option<NetworkStack> {
+impl<B: Board> NetworkStack<B> {
+    /// The stack of a search from `root`, or `None` when its memory (about 80 KB on the narrow
+    /// grid, 90 KB on the wide one) cannot be had (see `ordering::filled`).
+    fn new(network: Arc<Network>, root: &Position<B>) -> Option<NetworkStack<B>> {
+        debug_assert!(network.reads::<B>(), "a network of the other grid");
         let entry = PlyEntry {
             position: *root,
-            accumulator: network.accumulator(root),
+            accumulator: network.accumulator_of(root),
             fresh: false,
         };
         let plies = filled(MAX_PLY + 2, entry)?;
@@ -135,7 +137,7 @@ impl NetworkStack {
 
     /// Records the position of the node at `ply` (its parent is the one at `ply - 1`).
     #[inline]
-    fn enter(&mut self, position: &Position, ply: usize) {
+    fn enter(&mut self, position: &Position<B>, ply: usize) {
         let entry = &mut self.plies[ply];
         entry.position = *position;
         entry.fresh = false;
@@ -149,7 +151,7 @@ impl NetworkStack {
         }
         if !self.plies[base].fresh {
             let entry = &mut self.plies[base];
-            entry.accumulator = self.network.accumulator(&entry.position);
+            entry.accumulator = self.network.accumulator_of(&entry.position);
             entry.fresh = true;
         }
         for next in base + 1..=ply {
@@ -158,13 +160,13 @@ impl NetworkStack {
             after.accumulator.clone_from(&before.accumulator);
             after
                 .accumulator
-                .update(&self.network, &before.position, &after.position);
+                .update_of(&self.network, &before.position, &after.position);
             after.fresh = true;
         }
         let entry = &self.plies[ply];
         debug_assert_eq!(
             entry.accumulator,
-            self.network.accumulator(&entry.position),
+            self.network.accumulator_of(&entry.position),
             "the accumulator at ply {ply} is not its position's"
         );
         let side = entry.position.side_to_move();
@@ -225,12 +227,12 @@ impl<'a, B: Board> Thread<'a, B> {
             pv: filled(MAX_PLY + 1, [None; MAX_PLY + 1])?,
             pv_length: [0; MAX_PLY + 1],
             reductions,
-            // Networks read the narrow grid's squares: the evaluator of a wide game has none.
-            network: match (
-                &shared.evaluator.network,
-                history.last().and_then(B::as_narrow),
-            ) {
-                (Some(network), Some(root)) => Some(NetworkStack::new(Arc::clone(network), root)?),
+            // The evaluator keeps only a network of this grid (`Evaluator::new`); the test here
+            // is once a search, and keeps the stack's rows in range whatever the caller.
+            network: match (&shared.evaluator.network, history.last()) {
+                (Some(network), Some(root)) if network.reads::<B>() => {
+                    Some(NetworkStack::new(Arc::clone(network), root)?)
+                }
                 _ => None,
             },
         })
@@ -276,7 +278,7 @@ impl<'a, B: Board> Thread<'a, B> {
     ) -> Option<RootResult<B>> {
         let mut best: Option<(usize, i32)> = None;
         self.pv_length[0] = 0;
-        if let (Some(stack), Some(root)) = (&mut self.network, B::as_narrow(root)) {
+        if let Some(stack) = &mut self.network {
             stack.enter(root, 0);
         }
         let order: Vec<Move<B>> = root_moves.iter().map(|&(m, _)| m).collect();
@@ -378,7 +380,7 @@ impl<'a, B: Board> Thread<'a, B> {
     #[inline(always)]
     fn enter_node(&mut self, position: &Position<B>, ply: usize) -> Option<i32> {
         self.pv_length[ply] = ply;
-        if let (Some(stack), Some(position)) = (&mut self.network, B::as_narrow(position)) {
+        if let Some(stack) = &mut self.network {
             stack.enter(position, ply);
         }
         self.count_node();

@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use crate::board::Narrow;
 use crate::play::Board;
 use crate::position::Position;
 use crate::rules::Rules;
@@ -55,25 +54,19 @@ pub(crate) fn choose<B: Board>(
     chosen: Option<&Arc<Network>>,
     rules: Rules<B>,
 ) -> (Option<Arc<Network>>, PlayingEvaluation) {
-    // Networks read the squares of boards up to 11x11: games of the wide grid (boards above
-    // that) play with the hand-written terms.
-    let narrow_rules = if B::MAX_SIZE <= Narrow::MAX_SIZE {
-        rules.on::<Narrow>().ok()
-    } else {
-        None
-    };
+    // A network reads the squares of one grid: a chosen network of the other grid (11x11
+    // boards' network in a 13x13 game, or the reverse) is not used, and the hand-written terms
+    // play (docs/nnue.md).
     match chosen {
         _ if !learned => (None, PlayingEvaluation::HandWritten),
-        _ if narrow_rules.is_none() => (None, PlayingEvaluation::HandWritten),
-        Some(network) => (
+        Some(network) if network.reads::<B>() => (
             Some(Arc::clone(network)),
             PlayingEvaluation::Given(network.description().to_string()),
         ),
-        None => match narrow_rules
-            .and_then(|rules| Some((nnue::Family::of(rules)?, nnue::network_for(rules)?)))
-        {
-            Some((family, network)) => (Some(network), PlayingEvaluation::BuiltIn(family)),
-            None => (None, PlayingEvaluation::HandWritten),
+        Some(_) => (None, PlayingEvaluation::HandWritten),
+        None => match (nnue::Family::of(rules), nnue::network_for(rules)) {
+            (Some(family), Some(network)) => (Some(network), PlayingEvaluation::BuiltIn(family)),
+            _ => (None, PlayingEvaluation::HandWritten),
         },
     }
 }
@@ -84,6 +77,7 @@ pub(crate) fn choose<B: Board>(
 #[derive(Clone, Debug)]
 pub(crate) struct Evaluator {
     pub(crate) weights: EvalWeights,
+    /// A network of the grid of the games searched (`Evaluator::new` keeps no other).
     pub(crate) network: Option<Arc<Network>>,
     /// Which evaluation this is, and how its scores are shown.
     pub(crate) playing: PlayingEvaluation,
@@ -116,8 +110,12 @@ impl Evaluator {
 
     /// The score of `position` from the side to move's point of view, computed from scratch.
     pub(crate) fn evaluate<B: Board>(&self, position: &Position<B>) -> Score {
-        match (&self.network, B::as_narrow(position)) {
-            (Some(network), Some(position)) => Score(network.evaluate(position)),
+        match self
+            .network
+            .as_deref()
+            .map(|network| network.evaluate(position))
+        {
+            Some(Ok(score)) => Score(score),
             _ => evaluate(position, &self.weights),
         }
     }

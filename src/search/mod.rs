@@ -152,13 +152,16 @@ impl Searcher {
     /// Plays with `network` from the next search on, whatever the game's rules, instead of the
     /// built-in network of the rules ([`nnue::network_for`]); `None` goes back to the built-in
     /// ones. Only while [`Features::learned_eval`] is on (it is by default): the network is for
-    /// games like those it was trained on (docs/nnue.md).
+    /// games like those it was trained on (docs/nnue.md). Only in games of the network's grid
+    /// ([`nnue::Network::grid`]): a game on the other grid (a 13x13 game for a network of 11x11
+    /// boards, or the reverse) is played with the hand-written evaluation.
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use tafl_engine::search::nnue::{FloatNetwork, Network, HIDDEN, INPUTS};
+    /// use tafl_engine::search::nnue::{FloatNetwork, Network, NetworkGrid, HIDDEN, INPUTS};
     /// use tafl_engine::search::{SearchConfig, Searcher};
     /// let zero = FloatNetwork {
+    ///     grid: NetworkGrid::Narrow,
     ///     input_weights: vec![0.0; INPUTS * HIDDEN],
     ///     input_biases: vec![0.0; HIDDEN],
     ///     output_weights: vec![0.0; 2 * HIDDEN],

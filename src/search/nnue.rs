@@ -1,15 +1,17 @@
 //! The learned evaluation: an efficiently updatable neural network (NNUE) over piece-square
 //! inputs, with integer inference on the CPU.
 //!
-//! **Inputs.** One input a piece and square: [`INPUTS`] = 3 × 121, the attacking soldiers' squares,
-//! the defending soldiers' squares and the king's square, each by the square's index on the
-//! 11-wide grid ([`Square::index`]), so one encoding serves every board up to 11x11
-//! ([`feature_index`]). A position has one active input a piece, and a move changes two to a few
-//! (the mover's from and to squares, the captured pieces), so the first layer's sums, the
-//! *accumulator*, are updated by adding and subtracting those rows instead of being computed
-//! again ([`Accumulator::update`]).
+//! **Inputs.** One input a piece and square: three kinds of piece (the attacking soldiers, the
+//! defending soldiers, the king), each on every square of the network's **grid**
+//! ([`NetworkGrid`]), by the square's index ([`Square::index`]). A network of the narrow grid
+//! has [`INPUTS`] = 3 × 121 inputs and reads every board up to 11x11 (the board type
+//! [`Narrow`]); one of the wide grid has [`WIDE_INPUTS`] = 3 × 361 and reads the boards above
+//! that, up to 19x19 (the board type [`Wide`]). [`feature_index`] numbers them. A position has
+//! one active input a piece, and a move changes two to a few (the mover's from and to squares,
+//! the captured pieces), so the first layer's sums, the *accumulator*, are updated by adding
+//! and subtracting those rows instead of being computed again ([`Accumulator::update`]).
 //!
-//! **Layers.** `INPUTS → HIDDEN` (weights and biases in `i16`, scale [`QA`]), clipped ReLU to
+//! **Layers.** `inputs → HIDDEN` (weights and biases in `i16`, scale [`QA`]), clipped ReLU to
 //! `0..=QA`, then one output of the [`HIDDEN`] activations per side to move (weights `i16`, scale
 //! [`QB`]; bias `i32`, scale `QA × QB`). The output is a logit of the defenders' chance to win
 //! (a draw counts half) and is turned into hundredths of a soldier by the network's own scale
@@ -20,7 +22,11 @@
 //! any; the weights are compiled into the library (`include_bytes!`). They are trained by this
 //! project's own tools from its own self-play (`examples/nnue`, docs/nnue.md). The search uses
 //! the network when [`Features::learned_eval`](super::Features::learned_eval) is on and one
-//! exists for the rules; the hand-written evaluation ([`super::eval`]) plays otherwise.
+//! exists for the rules; the hand-written evaluation ([`super::eval`]) plays otherwise. A network
+//! plays only games of its own grid: a network given to a search of the other grid
+//! (`Searcher::set_network`) is not used, the hand-written evaluation plays, and
+//! [`Network::accumulator`], [`Network::evaluate`] and [`Accumulator::update`] refuse such a
+//! position ([`NetworkError::Grid`]).
 //!
 //! A network may also be trained **on top of the hand-written evaluation**
 //! ([`Network::adds_hand_written`]): its output is then a correction, and the search's score is
@@ -28,12 +34,15 @@
 //!
 //! **File format** (little endian), what [`Network::to_bytes`] writes and
 //! [`Network::from_bytes`] reads: the 8 bytes `TAFLNNUE`; `u32` format version (1); `u32`
-//! inputs, hidden size, outputs (must be [`INPUTS`], [`HIDDEN`], 2); `i32` scale (centi-soldiers
-//! a logit); `u32` flags (bit 0: on top of the hand-written evaluation; no other bit may be
-//! set); `u32` length of a UTF-8 description, then the description; the `HIDDEN` `i16`
-//! first-layer biases; the `INPUTS × HIDDEN` `i16` first-layer weights, input by input; the
-//! `2 × HIDDEN` `i16` output weights (attackers to move, then defenders); the two `i32` output
-//! biases; a `u64` FNV-1a hash of everything before it.
+//! inputs, hidden size, outputs (inputs [`INPUTS`] for a network of the narrow grid or
+//! [`WIDE_INPUTS`] for one of the wide grid: the input count says the grid; hidden [`HIDDEN`];
+//! outputs 2); `i32` scale (centi-soldiers a logit); `u32` flags (bit 0: on top of the
+//! hand-written evaluation; no other bit may be set); `u32` length of a UTF-8 description, then
+//! the description; the `HIDDEN` `i16` first-layer biases; the `inputs × HIDDEN` `i16`
+//! first-layer weights, input by input; the `2 × HIDDEN` `i16` output weights (attackers to
+//! move, then defenders); the two `i32` output biases; a `u64` FNV-1a hash of everything before
+//! it. (The wide grid came later with the same version: a file of the narrow grid is what it
+//! always was.)
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -42,14 +51,20 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
+use crate::board::{Grid, Narrow, Wide};
 use crate::piece::Side;
+use crate::play::Board;
 use crate::position::Position;
 use crate::rules::{Escape, Rules};
-use crate::square::{MAX_BOARD_SIZE, Square};
+use crate::square::Square;
 
-/// Inputs of the network: three kinds of piece (attacking soldier, defending soldier, king) on
-/// each square of the 11-wide grid.
-pub const INPUTS: usize = 3 * GRID;
+/// Inputs of a network of the narrow grid: three kinds of piece (attacking soldier, defending
+/// soldier, king) on each square of the 11-wide grid.
+pub const INPUTS: usize = 3 * Narrow::GRID_SQUARES;
+
+/// Inputs of a network of the wide grid: the three kinds of piece on each square of the
+/// 19-wide grid.
+pub const WIDE_INPUTS: usize = 3 * Wide::GRID_SQUARES;
 
 /// Size of the hidden layer (the accumulator).
 pub const HIDDEN: usize = 256;
@@ -61,17 +76,16 @@ pub const QA: i32 = 255;
 /// Scale of the output layer's integer weights: a float weight `w` is stored as `round(w × QB)`.
 pub const QB: i32 = 64;
 
-/// The largest magnitude a first-layer float weight or bias may have, so that a sum of a full
-/// board's inputs (at most 1 + 121 rows, a bias and a piece on every square) can never leave
-/// `i16`: 122 × 1.05 × 255 < 32 767.
+/// The largest magnitude a first-layer float weight or bias may have, so that the sums of a
+/// position of at most 121 pieces (a bias and 121 rows: every piece of an 11x11 board full, and
+/// more than any built-in game of the wide grid starts with) can never leave `i16`:
+/// 122 × 1.05 × 255 < 32 767. (A position of more pieces, which only a rules string of the wide
+/// grid can set up, may wrap round: a wrong score, never a panic.)
 pub const MAX_INPUT_WEIGHT: f32 = 1.05;
 
 /// The largest magnitude an output float weight may have: 256 activations of at most `QA` times
 /// a weight of at most `8 × QB` stay far inside `i32`.
 pub const MAX_OUTPUT_WEIGHT: f32 = 8.0;
-
-/// Squares of the 11-wide grid.
-const GRID: usize = (MAX_BOARD_SIZE as usize) * (MAX_BOARD_SIZE as usize);
 
 /// What the file format starts with.
 const MAGIC: &[u8; 8] = b"TAFLNNUE";
@@ -87,26 +101,96 @@ pub const MAX_DESCRIPTION_BYTES: usize = 1 << 16;
 
 /// The largest network file this library reads, in bytes: the header (8 bytes of `TAFLNNUE` and
 /// seven `u32`/`i32` fields), a description of at most [`MAX_DESCRIPTION_BYTES`], the weights
-/// and biases, and the checksum. A larger file is refused before it is read whole.
+/// and biases of the larger grid's network, and the checksum. A larger file is refused before it
+/// is read whole.
 pub const MAX_FILE_BYTES: usize = 8
     + 7 * 4
     + MAX_DESCRIPTION_BYTES
-    + 2 * (HIDDEN + INPUTS * HIDDEN + OUTPUTS * HIDDEN)
+    + 2 * (HIDDEN + WIDE_INPUTS * HIDDEN + OUTPUTS * HIDDEN)
     + 4 * OUTPUTS
     + 8;
 
-/// The input a piece of `kind` on `square` switches on: `kind × 121 + square.index()`, where
-/// `kind` is 0 for an attacking soldier, 1 for a defending soldier, 2 for the king.
+/// The grid whose squares a network's inputs are: which board type's games it can play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NetworkGrid {
+    /// The 11-wide grid ([`Narrow`]): boards up to 11x11, [`INPUTS`] inputs.
+    Narrow,
+    /// The 19-wide grid ([`Wide`]): boards above 11x11, up to 19x19, [`WIDE_INPUTS`] inputs.
+    Wide,
+}
+
+impl NetworkGrid {
+    /// The grid of the board type `B`.
+    ///
+    /// ```
+    /// use tafl_engine::search::nnue::NetworkGrid;
+    /// use tafl_engine::{Narrow, Wide};
+    /// assert_eq!(NetworkGrid::of::<Narrow>(), NetworkGrid::Narrow);
+    /// assert_eq!(NetworkGrid::of::<Wide>(), NetworkGrid::Wide);
+    /// ```
+    pub const fn of<B: Grid>() -> NetworkGrid {
+        if B::GRID_SQUARES == Narrow::GRID_SQUARES {
+            NetworkGrid::Narrow
+        } else {
+            NetworkGrid::Wide
+        }
+    }
+
+    /// Squares of the grid: 121 or 361.
+    pub const fn squares(self) -> usize {
+        match self {
+            NetworkGrid::Narrow => Narrow::GRID_SQUARES,
+            NetworkGrid::Wide => Wide::GRID_SQUARES,
+        }
+    }
+
+    /// The grid's width, the stride of its square indices (`y * width + x`): 11 or 19.
+    pub const fn width(self) -> usize {
+        match self {
+            NetworkGrid::Narrow => Narrow::MAX_SIZE as usize,
+            NetworkGrid::Wide => Wide::MAX_SIZE as usize,
+        }
+    }
+
+    /// Inputs of a network of the grid: [`INPUTS`] or [`WIDE_INPUTS`].
+    pub const fn inputs(self) -> usize {
+        3 * self.squares()
+    }
+
+    /// The grid whose networks have `inputs` inputs, if any.
+    fn with_inputs(inputs: u32) -> Option<NetworkGrid> {
+        [NetworkGrid::Narrow, NetworkGrid::Wide]
+            .into_iter()
+            .find(|grid| grid.inputs() as u64 == u64::from(inputs))
+    }
+}
+
+impl std::fmt::Display for NetworkGrid {
+    /// `11x11 grid` or `19x19 grid`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let width = self.width();
+        write!(f, "{width}x{width} grid")
+    }
+}
+
+/// The input a piece of `kind` on `square` switches on: `kind × squares + square.index()`,
+/// where `kind` is 0 for an attacking soldier, 1 for a defending soldier, 2 for the king, and
+/// `squares` is the grid's number of squares (121 on the narrow grid, 361 on the wide one).
 ///
 /// ```
-/// use tafl_engine::search::nnue::{feature_index, PieceKind, INPUTS};
-/// let e5 = "e5".parse().unwrap();
+/// use tafl_engine::search::nnue::{feature_index, PieceKind, INPUTS, WIDE_INPUTS};
+/// use tafl_engine::{Narrow, Square, Wide};
+/// let e5: Square = "e5".parse().unwrap();
 /// assert_eq!(feature_index(PieceKind::AttackingSoldier, e5), 48);
 /// assert_eq!(feature_index(PieceKind::King, e5), 2 * 121 + 48);
-/// assert!(feature_index(PieceKind::King, "k11".parse().unwrap()) < INPUTS);
+/// assert!(feature_index::<Narrow>(PieceKind::King, "k11".parse().unwrap()) < INPUTS);
+/// let wide_e5: Square<Wide> = "e5".parse().unwrap();
+/// assert_eq!(feature_index(PieceKind::King, wide_e5), 2 * 361 + 4 * 19 + 4);
+/// assert!(feature_index::<Wide>(PieceKind::King, "s19".parse().unwrap()) < WIDE_INPUTS);
 /// ```
-pub fn feature_index(kind: PieceKind, square: Square) -> usize {
-    kind as usize * GRID + square.index() as usize
+#[inline(always)]
+pub fn feature_index<B: Grid>(kind: PieceKind, square: Square<B>) -> usize {
+    kind as usize * B::GRID_SQUARES + square.index().into()
 }
 
 /// The three kinds of piece the network tells apart.
@@ -129,7 +213,8 @@ impl PieceKind {
     ];
 
     /// The squares of `position` where pieces of this kind stand.
-    pub fn squares(self, position: &Position) -> Bitboard {
+    #[inline(always)]
+    pub fn squares<B: Board>(self, position: &Position<B>) -> Bitboard<B> {
         match self {
             PieceKind::AttackingSoldier => position.attackers(),
             PieceKind::DefendingSoldier => position.defenders(),
@@ -138,15 +223,18 @@ impl PieceKind {
     }
 }
 
-/// The active inputs of `position` (one a piece), in increasing order.
+/// The active inputs of `position` (one a piece), in increasing order, for a network of the
+/// position's grid.
 ///
 /// ```
-/// use tafl_engine::Position;
+/// use tafl_engine::{Position, Variant, Wide};
 /// use tafl_engine::search::nnue::features;
 /// let start = Position::tablut();
 /// assert_eq!(features(&start).count(), 16 + 8 + 1);
+/// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
+/// assert_eq!(features(&thirteen).count(), 32 + 16 + 1);
 /// ```
-pub fn features(position: &Position) -> impl Iterator<Item = usize> + '_ {
+pub fn features<B: Board>(position: &Position<B>) -> impl Iterator<Item = usize> + '_ {
     PieceKind::ALL.into_iter().flat_map(move |kind| {
         kind.squares(position)
             .into_iter()
@@ -168,7 +256,7 @@ pub enum NetworkError {
     UnsupportedVersion(u32),
     /// The layer sizes are not this library's.
     #[error(
-        "the network has {inputs} inputs, {hidden} hidden and {outputs} outputs; this library plays {INPUTS}, {HIDDEN} and 2"
+        "the network has {inputs} inputs, {hidden} hidden and {outputs} outputs; this library plays {INPUTS} (11x11 grid) or {WIDE_INPUTS} (19x19 grid), {HIDDEN} and 2"
     )]
     Shape {
         /// Inputs in the file.
@@ -196,6 +284,15 @@ pub enum NetworkError {
     /// More bytes than any network file has ([`MAX_FILE_BYTES`]).
     #[error("{0} bytes or more: larger than any network file (at most {MAX_FILE_BYTES} bytes)")]
     TooLarge(usize),
+    /// The network reads the squares of one grid and the position is on the other (a network
+    /// of 11x11 boards given a 13x13 game, or the reverse).
+    #[error("the network reads the {network} and the game is on the {game}")]
+    Grid {
+        /// The network's grid.
+        network: NetworkGrid,
+        /// The position's grid.
+        game: NetworkGrid,
+    },
 }
 
 /// Why a network file could not be read ([`Network::from_file`]).
@@ -223,7 +320,10 @@ pub enum NetworkFileError {
 /// into the integer network the search plays with.
 #[derive(Clone, Debug, PartialEq)]
 pub struct FloatNetwork {
-    /// First-layer weights, `INPUTS × HIDDEN`, input by input (`[input * HIDDEN + hidden]`).
+    /// The grid whose squares the inputs are: which games the network plays.
+    pub grid: NetworkGrid,
+    /// First-layer weights, `inputs × HIDDEN` (the grid's [`NetworkGrid::inputs`]), input by
+    /// input (`[input * HIDDEN + hidden]`).
     pub input_weights: Vec<f32>,
     /// First-layer biases, `HIDDEN`.
     pub input_biases: Vec<f32>,
@@ -242,6 +342,8 @@ pub struct FloatNetwork {
 /// A network with integer weights, ready for the search.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Network {
+    grid: NetworkGrid,
+    /// `grid.inputs()` rows of `HIDDEN` weights.
     input_weights: Vec<i16>,
     input_biases: Vec<i16>,
     output_weights: Vec<i16>,
@@ -254,6 +356,7 @@ pub struct Network {
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
+            .field("grid", &self.grid)
             .field("scale", &self.scale)
             .field("description", &self.description)
             .finish_non_exhaustive()
@@ -313,14 +416,15 @@ fn quantize_i16(value: f32, limit: f32, scale: i32) -> i16 {
 impl Network {
     /// The integer network of a float one: each weight clamped to its layer's limit
     /// ([`MAX_INPUT_WEIGHT`], [`MAX_OUTPUT_WEIGHT`]) and rounded to its scale ([`QA`], [`QB`]).
-    /// Vectors of the wrong length are cut or padded with zeros to the shapes above.
+    /// Vectors of the wrong length are cut or padded with zeros to the shapes above (the input
+    /// weights to those of the float network's grid).
     pub fn quantize(float: &FloatNetwork) -> Network {
         let sized = |values: &[f32], length: usize| {
             let mut out = values.to_vec();
             out.resize(length, 0.0);
             out
         };
-        let input_weights = sized(&float.input_weights, INPUTS * HIDDEN)
+        let input_weights = sized(&float.input_weights, float.grid.inputs() * HIDDEN)
             .iter()
             .map(|&w| quantize_i16(w, MAX_INPUT_WEIGHT, QA))
             .collect();
@@ -334,6 +438,7 @@ impl Network {
             .collect();
         let bias = |b: f32| (f64::from(b) * f64::from(QA * QB)).round() as i32;
         Network {
+            grid: float.grid,
             input_weights,
             input_biases,
             output_weights,
@@ -400,13 +505,13 @@ impl Network {
             reader.u32("header")?,
             reader.u32("header")?,
         );
-        if (inputs as usize, hidden as usize, outputs as usize) != (INPUTS, HIDDEN, OUTPUTS) {
-            return Err(NetworkError::Shape {
+        let grid = NetworkGrid::with_inputs(inputs)
+            .filter(|_| (hidden as usize, outputs as usize) == (HIDDEN, OUTPUTS))
+            .ok_or(NetworkError::Shape {
                 inputs,
                 hidden,
                 outputs,
-            });
-        }
+            })?;
         let scale = reader.i32("header")?;
         if scale <= 0 {
             return Err(NetworkError::Scale(scale));
@@ -420,7 +525,7 @@ impl Network {
             .map_err(|_| NetworkError::Description)?
             .to_string();
         let input_biases = reader.i16s(HIDDEN, "first-layer biases")?;
-        let input_weights = reader.i16s(INPUTS * HIDDEN, "first-layer weights")?;
+        let input_weights = reader.i16s(grid.inputs() * HIDDEN, "first-layer weights")?;
         let output_weights = reader.i16s(OUTPUTS * HIDDEN, "output weights")?;
         let output_biases = [reader.i32("output biases")?, reader.i32("output biases")?];
         let body = reader.at;
@@ -433,6 +538,7 @@ impl Network {
             return Err(NetworkError::TrailingBytes(bytes.len() - reader.at));
         }
         Ok(Network {
+            grid,
             input_weights,
             input_biases,
             output_weights,
@@ -445,9 +551,10 @@ impl Network {
 
     /// The network as a file ([`Network::from_bytes`] reads it back).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64 + 2 * (INPUTS + 3) * HIDDEN);
+        let inputs = self.grid.inputs();
+        let mut out = Vec::with_capacity(64 + self.description.len() + 2 * (inputs + 3) * HIDDEN);
         out.extend_from_slice(MAGIC);
-        for value in [VERSION, INPUTS as u32, HIDDEN as u32, OUTPUTS as u32] {
+        for value in [VERSION, inputs as u32, HIDDEN as u32, OUTPUTS as u32] {
             out.extend_from_slice(&value.to_le_bytes());
         }
         out.extend_from_slice(&self.scale.to_le_bytes());
@@ -476,6 +583,40 @@ impl Network {
         out
     }
 
+    /// The grid whose squares the network reads: the board type of the games it plays.
+    pub fn grid(&self) -> NetworkGrid {
+        self.grid
+    }
+
+    /// Whether the network reads positions of the board type `B` (its grid is `B`'s).
+    ///
+    /// ```
+    /// use tafl_engine::search::nnue::{network_for, Network, NetworkError, NetworkGrid};
+    /// use tafl_engine::{Narrow, Variant, Wide};
+    /// let copenhagen = network_for(Variant::copenhagen().rules()).unwrap();
+    /// assert!(copenhagen.reads::<Narrow>() && !copenhagen.reads::<Wide>());
+    /// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
+    /// assert_eq!(
+    ///     copenhagen.evaluate(&thirteen),
+    ///     Err(NetworkError::Grid { network: NetworkGrid::Narrow, game: NetworkGrid::Wide })
+    /// );
+    /// ```
+    pub fn reads<B: Grid>(&self) -> bool {
+        self.grid == NetworkGrid::of::<B>()
+    }
+
+    /// `Ok` when the network reads positions of the board type `B`, else why not.
+    pub fn check_grid<B: Grid>(&self) -> Result<(), NetworkError> {
+        if self.reads::<B>() {
+            Ok(())
+        } else {
+            Err(NetworkError::Grid {
+                network: self.grid,
+                game: NetworkGrid::of::<B>(),
+            })
+        }
+    }
+
     /// What the network was trained on, as its trainer wrote it.
     pub fn description(&self) -> &str {
         &self.description
@@ -496,14 +637,27 @@ impl Network {
     #[inline]
     fn row(&self, input: usize) -> &[i16; HIDDEN] {
         let start = input * HIDDEN;
-        // Every input index is below INPUTS (`feature_index`), and the vector holds INPUTS rows.
+        // Every input is a `feature_index` of a position on the network's grid (each caller
+        // checks the grid: `accumulator`, `Accumulator::update`, and the search's evaluator keeps
+        // no network of the other grid), so below `grid.inputs()`; the vector holds that many
+        // rows.
         self.input_weights[start..start + HIDDEN]
             .try_into()
             .expect("a row of HIDDEN weights")
     }
 
-    /// The accumulator of `position`, computed from its pieces.
-    pub fn accumulator(&self, position: &Position) -> Accumulator {
+    /// The accumulator of `position`, computed from its pieces, or [`NetworkError::Grid`] when
+    /// the network reads the other grid.
+    pub fn accumulator<B: Board>(
+        &self,
+        position: &Position<B>,
+    ) -> Result<Accumulator, NetworkError> {
+        self.check_grid::<B>()?;
+        Ok(self.accumulator_of(position))
+    }
+
+    /// The accumulator of `position`, whose grid the caller has checked to be the network's.
+    pub(crate) fn accumulator_of<B: Board>(&self, position: &Position<B>) -> Accumulator {
         let mut accumulator = Accumulator([0; HIDDEN]);
         accumulator.0.copy_from_slice(&self.input_biases);
         for input in features(position) {
@@ -532,19 +686,20 @@ impl Network {
 
     /// The evaluation of `position` from the side to move's point of view, in centi-soldiers,
     /// computed from scratch (the search updates its accumulators move by move instead), the
-    /// hand-written evaluation included where the network adds to it.
-    pub fn evaluate(&self, position: &Position) -> i32 {
+    /// hand-written evaluation included where the network adds to it; or
+    /// [`NetworkError::Grid`] when the network reads the other grid.
+    pub fn evaluate<B: Board>(&self, position: &Position<B>) -> Result<i32, NetworkError> {
         let side = position.side_to_move();
-        let defenders_view = self.output(&self.accumulator(position), side);
+        let defenders_view = self.output(&self.accumulator(position)?, side);
         let own_view = match side {
             Side::Defenders => defenders_view,
             Side::Attackers => -defenders_view,
         };
-        if self.adds_hand_written {
+        Ok(if self.adds_hand_written {
             own_view + super::eval::evaluate(position, &super::eval::EvalWeights::DEFAULT).0
         } else {
             own_view
-        }
+        })
     }
 }
 
@@ -571,9 +726,28 @@ impl Accumulator {
     /// Turns the accumulator of `before` into that of `after`, by the pieces that left and came:
     /// the same as [`Network::accumulator`] of `after`, for a few rows' work when a move lies
     /// between them. (The sums are exact in `i16`: [`MAX_INPUT_WEIGHT`] bounds every partial
-    /// sum of a real board.)
+    /// sum of a real board.) [`NetworkError::Grid`], the accumulator left as it was, when the
+    /// positions are on the other grid than the network's.
+    pub fn update<B: Board>(
+        &mut self,
+        network: &Network,
+        before: &Position<B>,
+        after: &Position<B>,
+    ) -> Result<(), NetworkError> {
+        network.check_grid::<B>()?;
+        self.update_of(network, before, after);
+        Ok(())
+    }
+
+    /// [`Accumulator::update`] for positions whose grid the caller has checked to be the
+    /// network's.
     #[inline]
-    pub fn update(&mut self, network: &Network, before: &Position, after: &Position) {
+    pub(crate) fn update_of<B: Board>(
+        &mut self,
+        network: &Network,
+        before: &Position<B>,
+        after: &Position<B>,
+    ) {
         for kind in PieceKind::ALL {
             let (old, new) = (kind.squares(before), kind.squares(after));
             for square in old - new {
@@ -590,7 +764,8 @@ impl Accumulator {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Family {
-    /// Corner-escape games on 11x11 boards: Copenhagen, Fetlar and their relatives.
+    /// Corner-escape games on 11x11 boards: Copenhagen, Fetlar and their relatives (the narrow
+    /// grid).
     Corner11,
     /// This project's Tablut (the classic rules on 9x9, edge escape).
     Edge9,
@@ -598,25 +773,42 @@ pub enum Family {
     Edge11,
     /// Corner-escape games on 7x7 boards: Brandub, hnefatafl.org's Brandubh.
     Corner7,
+    /// Corner-escape games on 13x13 boards: hnefatafl.org's 13x13 Copenhagen and its relatives
+    /// (the wide grid).
+    Corner13,
 }
 
 impl Family {
+    /// Every family, in the order of their declaration.
+    pub const ALL: [Family; 5] = [
+        Family::Corner11,
+        Family::Edge9,
+        Family::Edge11,
+        Family::Corner7,
+        Family::Corner13,
+    ];
+
     /// The family of games under `rules`, if a network could be trained for it.
     ///
     /// ```
-    /// use tafl_engine::Variant;
     /// use tafl_engine::search::nnue::Family;
+    /// use tafl_engine::{Variant, Wide};
+    /// assert_eq!(Family::of(Variant::copenhagen().rules()), Some(Family::Corner11));
+    /// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+    /// assert_eq!(Family::of(thirteen.rules()), Some(Family::Corner13));
     /// assert_eq!(Family::of(Variant::tablut().rules()), Some(Family::Edge9));
     /// assert_eq!(Family::of(Variant::brandub().rules()), Some(Family::Corner7));
     /// // OpenTafl's Tablut plays other rules than this project's.
     /// assert_eq!(Family::of(Variant::opentafl_tablut().rules()), None);
     /// ```
-    pub fn of(rules: Rules) -> Option<Family> {
+    pub fn of<B: Board>(rules: Rules<B>) -> Option<Family> {
+        let classic = rules.on::<Narrow>().is_ok_and(Rules::is_classic);
         match (rules.escape(), rules.size()) {
-            (Escape::Corner, 11) => Some(Family::Corner11),
             (Escape::Corner, 7) => Some(Family::Corner7),
-            _ if rules.is_classic() && rules.size() == 9 => Some(Family::Edge9),
-            _ if rules.is_classic() && rules.size() == 11 => Some(Family::Edge11),
+            (Escape::Corner, 11) => Some(Family::Corner11),
+            (Escape::Corner, 13) => Some(Family::Corner13),
+            (Escape::Edge, 9) if classic => Some(Family::Edge9),
+            (Escape::Edge, 11) if classic => Some(Family::Edge11),
             _ => None,
         }
     }
@@ -628,6 +820,18 @@ impl Family {
             Family::Edge9 => "edge-9",
             Family::Edge11 => "edge-11",
             Family::Corner7 => "corner-7",
+            Family::Corner13 => "corner-13",
+        }
+    }
+
+    /// The grid of the family's games, which its network reads: boards up to 11x11 are the
+    /// narrow grid's, 13x13 the wide grid's.
+    pub const fn grid(self) -> NetworkGrid {
+        match self {
+            Family::Corner11 | Family::Edge9 | Family::Edge11 | Family::Corner7 => {
+                NetworkGrid::Narrow
+            }
+            Family::Corner13 => NetworkGrid::Wide,
         }
     }
 }
@@ -644,35 +848,50 @@ const BUILT_IN: &[(Family, &[u8])] = &[
 ];
 
 /// The built-in network that plays games under `rules`, if there is one (see [`Family`]);
-/// games without one play with the hand-written evaluation.
-pub fn network_for(rules: Rules) -> Option<Arc<Network>> {
+/// games without one play with the hand-written evaluation. A network is only ever given to
+/// games of its own grid: the 11x11 games of the wide grid (a rules string read for
+/// `Variant<Wide>`) have none.
+///
+/// ```
+/// use tafl_engine::search::nnue::{network_for, NetworkGrid};
+/// use tafl_engine::{Variant, Wide};
+/// let copenhagen = network_for(Variant::copenhagen().rules()).unwrap();
+/// assert_eq!(copenhagen.grid(), NetworkGrid::Narrow);
+/// let on_the_wide_grid = Variant::copenhagen().to_string().parse::<Variant<Wide>>().unwrap();
+/// assert!(network_for(on_the_wide_grid.rules()).is_none());
+/// assert!(network_for(Variant::opentafl_tablut().rules()).is_none());
+/// ```
+pub fn network_for<B: Board>(rules: Rules<B>) -> Option<Arc<Network>> {
     static LOADED: OnceLock<Vec<(Family, Arc<Network>)>> = OnceLock::new();
     let family = Family::of(rules)?;
     LOADED
         .get_or_init(|| {
-            // A built-in file that does not read is caught by the tests; a build with one
-            // would play that family with the hand-written evaluation rather than stop.
+            // A built-in file that does not read, or reads another grid than its family's, is
+            // caught by the tests; a build with one would play that family with the
+            // hand-written evaluation rather than stop.
             BUILT_IN
                 .iter()
                 .filter_map(|&(family, bytes)| {
                     Network::from_bytes(bytes)
                         .ok()
+                        .filter(|network| network.grid() == family.grid())
                         .map(|network| (family, Arc::new(network)))
                 })
                 .collect()
         })
         .iter()
-        .find(|(of, _)| *of == family)
+        .find(|(of, network)| *of == family && network.reads::<B>())
         .map(|(_, network)| Arc::clone(network))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::Features;
     use crate::variant::Variant;
 
-    /// A small deterministic network with weights all over their range.
-    fn pseudo_random_network() -> Network {
+    /// A deterministic network of `grid` with weights all over their range.
+    fn pseudo_random_network(grid: NetworkGrid) -> Network {
         let mut state = 0x1234_5678_9abc_def1u64;
         let mut next = move || {
             state ^= state << 13;
@@ -681,7 +900,8 @@ mod tests {
             (state >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0
         };
         let float = FloatNetwork {
-            input_weights: (0..INPUTS * HIDDEN).map(|_| next() * 1.2).collect(),
+            grid,
+            input_weights: (0..grid.inputs() * HIDDEN).map(|_| next() * 1.2).collect(),
             input_biases: (0..HIDDEN).map(|_| next()).collect(),
             output_weights: (0..2 * HIDDEN).map(|_| next() * 9.0).collect(),
             output_biases: [next(), next()],
@@ -697,14 +917,17 @@ mod tests {
         for &(family, bytes) in BUILT_IN {
             let network = Network::from_bytes(bytes).expect("a built-in network reads");
             assert!(network.scale() > 0);
-            let rules = match family {
-                Family::Corner11 => Variant::copenhagen().rules(),
-                Family::Edge9 => Variant::tablut().rules(),
-                Family::Edge11 => Variant::tawlbwrdd().rules(),
-                Family::Corner7 => Variant::brandub().rules(),
+            assert_eq!(network.grid(), family.grid(), "{family:?}");
+            let served = match family {
+                Family::Corner11 => network_for(Variant::copenhagen().rules()),
+                Family::Edge9 => network_for(Variant::tablut().rules()),
+                Family::Edge11 => network_for(Variant::tawlbwrdd().rules()),
+                Family::Corner7 => network_for(Variant::brandub().rules()),
+                Family::Corner13 => {
+                    network_for(Variant::<Wide>::hnefatafl_org_copenhagen_13().rules())
+                }
             };
-            assert_eq!(Family::of(rules), Some(family));
-            assert_eq!(network_for(rules).as_deref(), Some(&network));
+            assert_eq!(served.as_deref(), Some(&network), "{family:?}");
         }
         let family_of = |variant: Variant| Family::of(variant.rules());
         assert_eq!(family_of(Variant::copenhagen()), Some(Family::Corner11));
@@ -723,13 +946,42 @@ mod tests {
         ] {
             assert_eq!(Family::of(other.rules()), None, "{}", other.name());
         }
+        let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        assert_eq!(Family::of(thirteen.rules()), Some(Family::Corner13));
+        for family in Family::ALL {
+            let grid = family.grid();
+            assert_eq!(grid.width() >= 13, family == Family::Corner13, "{family:?}");
+        }
+    }
+
+    #[test]
+    fn the_built_in_11x11_network_reads_as_it_always_did() {
+        // The file of before the wide grid: format version 1, 363 inputs, the narrow grid.
+        let bytes = include_bytes!("networks/corner-11.nnue");
+        assert_eq!(&bytes[8..16], &[1, 0, 0, 0, 0x6b, 1, 0, 0]);
+        let network = Network::from_bytes(bytes).expect("the built-in network reads");
+        assert_eq!(network.grid(), NetworkGrid::Narrow);
+        assert_eq!(network.to_bytes(), bytes.to_vec());
     }
 
     #[test]
     fn a_network_file_reads_back_and_damage_is_caught() {
-        let network = pseudo_random_network();
+        for grid in [NetworkGrid::Narrow, NetworkGrid::Wide] {
+            a_network_file_of_the_grid_reads_back_and_damage_is_caught(grid);
+        }
+    }
+
+    fn a_network_file_of_the_grid_reads_back_and_damage_is_caught(grid: NetworkGrid) {
+        let network = pseudo_random_network(grid);
         let bytes = network.to_bytes();
-        assert_eq!(Network::from_bytes(&bytes).as_ref(), Ok(&network));
+        assert_eq!(
+            bytes.len(),
+            8 + 7 * 4 + 4 + 2 * (grid.inputs() + 3) * HIDDEN + 8 + 8
+        );
+        assert!(bytes.len() <= MAX_FILE_BYTES);
+        let read = Network::from_bytes(&bytes).expect("the file reads back");
+        assert_eq!(read, network);
+        assert_eq!(read.grid(), grid);
         // Every cut is refused, none panics.
         for length in (0..bytes.len()).step_by(997) {
             assert!(Network::from_bytes(&bytes[..length]).is_err(), "{length}");
@@ -746,8 +998,104 @@ mod tests {
     }
 
     #[test]
+    fn a_network_of_another_shape_is_refused_by_its_input_count() {
+        let mut bytes = pseudo_random_network(NetworkGrid::Narrow).to_bytes();
+        // 3 × 169 inputs (a 13x13 board's squares): no grid of this library.
+        bytes[12..16].copy_from_slice(&(3u32 * 169).to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bytes),
+            Err(NetworkError::Shape {
+                inputs: 3 * 169,
+                hidden: HIDDEN as u32,
+                outputs: 2
+            })
+        );
+        // A narrow file that says it is wide ends early; nothing panics.
+        bytes[12..16].copy_from_slice(&(WIDE_INPUTS as u32).to_le_bytes());
+        assert_eq!(
+            Network::from_bytes(&bytes),
+            Err(NetworkError::Truncated("first-layer weights"))
+        );
+    }
+
+    #[test]
+    fn a_network_refuses_positions_of_the_other_grid() {
+        let narrow = pseudo_random_network(NetworkGrid::Narrow);
+        let wide = pseudo_random_network(NetworkGrid::Wide);
+        let copenhagen = Variant::copenhagen().start();
+        let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
+        let refused = |network: NetworkGrid, game: NetworkGrid| {
+            Err::<i32, _>(NetworkError::Grid { network, game })
+        };
+        assert_eq!(
+            narrow.evaluate(&thirteen),
+            refused(NetworkGrid::Narrow, NetworkGrid::Wide)
+        );
+        assert_eq!(
+            wide.evaluate(&copenhagen),
+            refused(NetworkGrid::Wide, NetworkGrid::Narrow)
+        );
+        assert!(narrow.accumulator(&thirteen).is_err());
+        assert!(wide.accumulator(&copenhagen).is_err());
+        assert!(narrow.evaluate(&copenhagen).is_ok() && wide.evaluate(&thirteen).is_ok());
+        assert_eq!(
+            narrow.check_grid::<Wide>().map_err(|e| e.to_string()),
+            Err("the network reads the 11x11 grid and the game is on the 19x19 grid".to_string())
+        );
+        // An update on the other grid is refused, the sums left alone.
+        let mut sums = narrow.accumulator_of(&copenhagen);
+        let after = crate::test_support::positions_along_random_games(&[thirteen], 1, 1, 3)[1];
+        assert_eq!(
+            sums.update(&narrow, &thirteen, &after),
+            Err(NetworkError::Grid {
+                network: NetworkGrid::Narrow,
+                game: NetworkGrid::Wide
+            })
+        );
+        assert_eq!(sums, narrow.accumulator_of(&copenhagen));
+    }
+
+    #[test]
+    fn a_searcher_given_a_network_of_the_other_grid_plays_hand_written() {
+        use crate::game::Game;
+        use crate::search::{Limits, SearchConfig, Searcher};
+        let thirteen = Game::new(&Variant::<Wide>::hnefatafl_org_copenhagen_13());
+        let copenhagen = Game::new(&Variant::copenhagen());
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        // Each search from an empty table, so that equal evaluations search equal trees.
+        searcher.set_features(Features {
+            learned_eval: false,
+            ..Features::default()
+        });
+        searcher.clear();
+        let thirteen_hand = searcher.search(&thirteen, &Limits::depth(3), |_| {});
+        searcher.clear();
+        let copenhagen_hand = searcher.search(&copenhagen, &Limits::depth(3), |_| {});
+        searcher.set_features(Features::default());
+        searcher.set_network(Some(Arc::new(pseudo_random_network(NetworkGrid::Narrow))));
+        searcher.clear();
+        let thirteen_narrow = searcher.search(&thirteen, &Limits::depth(3), |_| {});
+        searcher.set_network(Some(Arc::new(pseudo_random_network(NetworkGrid::Wide))));
+        searcher.clear();
+        let copenhagen_wide = searcher.search(&copenhagen, &Limits::depth(3), |_| {});
+        for (given, hand) in [
+            (&thirteen_narrow.score, &thirteen_hand.score),
+            (&copenhagen_wide.score, &copenhagen_hand.score),
+        ] {
+            assert_eq!(given, hand);
+        }
+        assert_eq!(thirteen_narrow.nodes, thirteen_hand.nodes);
+        assert_eq!(copenhagen_wide.nodes, copenhagen_hand.nodes);
+        assert_eq!(thirteen_narrow.best_move, thirteen_hand.best_move);
+        assert_eq!(copenhagen_wide.best_move, copenhagen_hand.best_move);
+    }
+
+    #[test]
     fn the_incremental_accumulator_equals_the_one_from_scratch() {
-        let network = pseudo_random_network();
+        let network = pseudo_random_network(NetworkGrid::Narrow);
         let starts = [
             Variant::copenhagen().start(),
             Variant::fetlar().start(),
@@ -757,10 +1105,44 @@ mod tests {
         let positions = crate::test_support::positions_along_random_games(&starts, 6, 120, 77);
         for pair in positions.windows(2) {
             let (before, after) = (&pair[0], &pair[1]);
-            let mut accumulator = network.accumulator(before);
-            accumulator.update(&network, before, after);
-            assert_eq!(accumulator, network.accumulator(after), "{after:?}");
+            let mut accumulator = network.accumulator_of(before);
+            accumulator.update_of(&network, before, after);
+            assert_eq!(accumulator, network.accumulator_of(after), "{after:?}");
         }
+    }
+
+    #[test]
+    fn the_incremental_accumulator_equals_the_one_from_scratch_on_the_wide_grid() {
+        let network = pseudo_random_network(NetworkGrid::Wide);
+        // hnefatafl.org's 13x13 game, and the starts and midgames of OpenTafl's 13x13, 15x15
+        // and 19x19 games (their rules and captures differ).
+        let mut starts = vec![Variant::<Wide>::hnefatafl_org_copenhagen_13().start()];
+        starts.extend(
+            include_str!("../../tests/data/opentafl-wide.txt")
+                .lines()
+                .filter_map(|line| line.strip_prefix("rules "))
+                .filter_map(|rules| rules.parse::<Variant<Wide>>().ok())
+                .map(|variant| variant.start()),
+        );
+        assert!(starts.len() >= 10, "{} wide starts", starts.len());
+        assert!(starts.iter().any(|start| start.rules().size() == 19));
+        let positions = crate::test_support::positions_along_random_games(&starts, 2, 150, 78);
+        let mut captures = 0;
+        for pair in positions.windows(2) {
+            let (before, after) = (&pair[0], &pair[1]);
+            captures += usize::from(after.occupied().count() < before.occupied().count());
+            let mut accumulator = network.accumulator(before).expect("a wide position");
+            accumulator
+                .update(&network, before, after)
+                .expect("a wide network");
+            assert_eq!(
+                accumulator,
+                network.accumulator_of(after),
+                "{}",
+                crate::notation::position_record(after)
+            );
+        }
+        assert!(captures > 10, "{captures} captures");
     }
 
     #[test]
@@ -782,6 +1164,7 @@ mod tests {
         let output_weights: Vec<f64> = (0..2 * HIDDEN).map(|_| next(200) as f64 / qb).collect();
         let output_biases = [next(5000) as f64 / (qa * qb), next(5000) as f64 / (qa * qb)];
         let float = FloatNetwork {
+            grid: NetworkGrid::Narrow,
             input_weights: input_weights.iter().map(|&w| w as f32).collect(),
             input_biases: input_biases.iter().map(|&w| w as f32).collect(),
             output_weights: output_weights.iter().map(|&w| w as f32).collect(),
@@ -812,7 +1195,7 @@ mod tests {
                     .sum::<f64>()
                     + output_biases[head];
                 let exact = logit * 200.0;
-                let integer = network.output(&network.accumulator(&position), side);
+                let integer = network.output(&network.accumulator_of(&position), side);
                 assert!(
                     (exact - f64::from(integer)).abs() < 1.0 + 1e-6,
                     "{exact} against {integer}"
@@ -828,12 +1211,11 @@ mod tests {
         // quiescence) on middlegames of a game that has a network.
         use crate::game::Game;
         use crate::search::{Limits, SearchConfig, Searcher};
-        let network = Arc::new(pseudo_random_network());
         let mut searcher = Searcher::new(SearchConfig {
             threads: 1,
             hash_mb: 1,
         });
-        searcher.set_network(Some(network));
+        searcher.set_network(Some(Arc::new(pseudo_random_network(NetworkGrid::Narrow))));
         let positions = crate::test_support::positions_along_random_games(
             &[Variant::copenhagen().start()],
             4,
@@ -841,6 +1223,22 @@ mod tests {
             11,
         );
         for position in positions.iter().step_by(11) {
+            if position.winner().is_some() {
+                continue;
+            }
+            let game = Game::from_position(*position);
+            let result = searcher.search(&game, &Limits::depth(3), |_| {});
+            assert!(result.best_move.is_some());
+        }
+        // The same on the wide grid, with a network of it.
+        searcher.set_network(Some(Arc::new(pseudo_random_network(NetworkGrid::Wide))));
+        let positions = crate::test_support::positions_along_random_games(
+            &[Variant::<Wide>::hnefatafl_org_copenhagen_13().start()],
+            3,
+            40,
+            12,
+        );
+        for position in positions.iter().step_by(13) {
             if position.winner().is_some() {
                 continue;
             }
