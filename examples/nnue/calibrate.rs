@@ -11,7 +11,8 @@
 //! With `--rescore NODES`, each position is searched again with the evaluation asked for (at
 //! `NODES` nodes, one thread) and that score is shown instead of the one in the data: so one
 //! evaluation is calibrated on the games of another (the hand-written evaluation on the games
-//! of a game's network, which is what every score of that game promises).
+//! of a game's network, which is what every score of that game promises); `--save FILE` writes
+//! the data with those scores, to calibrate again without searching.
 
 use std::fs;
 
@@ -222,6 +223,21 @@ pub fn run(options: &Options) -> Result<(), String> {
         }
         // Forced results are not what a scale is fitted to (the data has none either).
         samples.retain(|s| !Score(s.score).is_forced());
+        if let Some(path) = options.text("save") {
+            // The data again, with the new scores: calibrating it again needs no search.
+            let text: String = samples
+                .iter()
+                .map(|s| {
+                    let result = match s.result {
+                        1.0 => s.side.name(),
+                        0.0 => s.side.opponent().name(),
+                        _ => "draw",
+                    };
+                    format!("0\t{}\t{}\t{}\t{result}\t0\n", s.record, s.side.name(), s.score)
+                })
+                .collect();
+            fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;
+        }
     }
     let (scale, evaluation) = match &variant {
         AnyVariant::Narrow(v) => (

@@ -36,7 +36,7 @@ const HELP: &str = "usage:
              [--no-augment] [--on-hand-written] [--td DECAY]
   nnue show --network FILE --variant NAME [--record RECORD --side attackers|defenders]
   nnue calibrate --variant NAME --data FILE[,FILE...] [--network FILE | --hand-eval]
-                 [--rescore NODES]";
+                 [--rescore NODES [--save FILE]]";
 
 fn show(options: &Options) -> Result<(), String> {
     use tafl_engine::AnyVariant;

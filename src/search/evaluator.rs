@@ -94,11 +94,14 @@ impl Evaluator {
         rules: Rules<B>,
     ) -> Evaluator {
         let (network, playing) = choose(features.learned_eval, chosen, rules);
-        // A network's output is a logit of the expected result times its own scale; the
-        // hand-written evaluation's scale is fitted game by game.
-        let scale = match &network {
-            Some(network) => ScoreScale::new(network.scale(), 0),
-            None => ScoreScale::hand_written(rules),
+        // A built-in network's scale and the hand-written evaluation's were fitted to
+        // self-play; another network's output is read as what it was trained to be, a logit of
+        // the expected result times its own scale.
+        let scale = match (&playing, &network) {
+            (PlayingEvaluation::BuiltIn(family), _) => nnue::built_in_scale(*family)
+                .unwrap_or_else(|| ScoreScale::hand_written(rules)),
+            (_, Some(network)) => ScoreScale::new(network.scale(), 0),
+            (_, None) => ScoreScale::hand_written(rules),
         };
         Evaluator {
             weights: *weights,

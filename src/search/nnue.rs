@@ -58,6 +58,8 @@ use crate::position::Position;
 use crate::rules::{Escape, Rules};
 use crate::square::Square;
 
+use super::scale::ScoreScale;
+
 /// Inputs of a network of the narrow grid: three kinds of piece (attacking soldier, defending
 /// soldier, king) on each square of the 11-wide grid.
 pub const INPUTS: usize = 3 * Narrow::GRID_SQUARES;
@@ -839,13 +841,39 @@ impl Family {
 /// The networks compiled into the library, by family, with their files
 /// (`src/search/networks/`). A family without one plays with the hand-written evaluation.
 /// Each was trained by `scripts/train-nnue.sh NAME` from self-play (docs/nnue.md); the file
-/// `NAME.txt` beside it records the commands, the data and the trainer's report.
-const BUILT_IN: &[(Family, &[u8])] = &[
-    (Family::Corner11, include_bytes!("networks/corner-11.nnue")),
-    (Family::Edge9, include_bytes!("networks/edge-9.nnue")),
-    (Family::Edge11, include_bytes!("networks/edge-11.nnue")),
-    (Family::Corner7, include_bytes!("networks/corner-7.nnue")),
+/// `NAME.txt` beside it records the commands, the data and the trainer's report. Beside each,
+/// its shown scale: fitted by `nnue calibrate` to the network's own self-play (docs/search.md,
+/// "The shown score"); a network replaced is calibrated again.
+const BUILT_IN: &[(Family, &[u8], ScoreScale)] = &[
+    (
+        Family::Corner11,
+        include_bytes!("networks/corner-11.nnue"),
+        ScoreScale::new(623, 54),
+    ),
+    (
+        Family::Edge9,
+        include_bytes!("networks/edge-9.nnue"),
+        ScoreScale::new(203, -15),
+    ),
+    (
+        Family::Edge11,
+        include_bytes!("networks/edge-11.nnue"),
+        ScoreScale::new(387, -4),
+    ),
+    (
+        Family::Corner7,
+        include_bytes!("networks/corner-7.nnue"),
+        ScoreScale::new(91, -36),
+    ),
 ];
+
+/// The shown scale of `family`'s built-in network, fitted to its self-play.
+pub(crate) fn built_in_scale(family: Family) -> Option<ScoreScale> {
+    BUILT_IN
+        .iter()
+        .find(|(of, ..)| *of == family)
+        .map(|&(.., scale)| scale)
+}
 
 /// The built-in network that plays games under `rules`, if there is one (see [`Family`]);
 /// games without one play with the hand-written evaluation. A network is only ever given to
@@ -871,7 +899,7 @@ pub fn network_for<B: Board>(rules: Rules<B>) -> Option<Arc<Network>> {
             // hand-written evaluation rather than stop.
             BUILT_IN
                 .iter()
-                .filter_map(|&(family, bytes)| {
+                .filter_map(|&(family, bytes, _)| {
                     Network::from_bytes(bytes)
                         .ok()
                         .filter(|network| network.grid() == family.grid())
@@ -914,7 +942,7 @@ mod tests {
 
     #[test]
     fn every_built_in_network_reads_and_serves_its_family() {
-        for &(family, bytes) in BUILT_IN {
+        for &(family, bytes, _) in BUILT_IN {
             let network = Network::from_bytes(bytes).expect("a built-in network reads");
             assert!(network.scale() > 0);
             assert_eq!(network.grid(), family.grid(), "{family:?}");

@@ -130,14 +130,21 @@ fn div_round(numerator: i64, denominator: i64) -> i64 {
     }
 }
 
-// The hand-written evaluation's scales, fitted by `nnue calibrate` to self-play with it
-// (docs/search.md, "The shown score").
-const HAND_WRITTEN_EDGE_9: ScoreScale = ScoreScale::new(215, 0);
-const HAND_WRITTEN_EDGE_11: ScoreScale = ScoreScale::new(215, 0);
+// The hand-written evaluation's scales, fitted by `nnue calibrate` (docs/search.md, "The shown
+// score"): where the game has a network, to the network's self-play (`--rescore`), else to the
+// hand-written evaluation's own.
+/// Tablut (on the `edge-9` network's games).
+const HAND_WRITTEN_EDGE_9: ScoreScale = ScoreScale::new(237, -34);
+/// Tawlbwrdd (on the `edge-11` network's games).
+const HAND_WRITTEN_EDGE_11: ScoreScale = ScoreScale::new(367, -50);
+/// Brandub (on the `corner-7` network's games).
 const HAND_WRITTEN_CORNER_7: ScoreScale = ScoreScale::new(215, 0);
-const HAND_WRITTEN_CORNER_11: ScoreScale = ScoreScale::new(215, 0);
+/// Copenhagen (on the `corner-11` network's games).
+const HAND_WRITTEN_CORNER_11: ScoreScale = ScoreScale::new(528, 197);
+/// hnefatafl.org's 13x13 Copenhagen (its own self-play).
 const HAND_WRITTEN_CORNER_13: ScoreScale = ScoreScale::new(215, 0);
-const HAND_WRITTEN_EDGE_13: ScoreScale = ScoreScale::new(215, 0);
+/// Edge-escape games above 11x11: not fitted; Tawlbwrdd's.
+const HAND_WRITTEN_EDGE_13: ScoreScale = HAND_WRITTEN_EDGE_11;
 
 impl Score {
     /// The result the side to move is expected to score, from 0 (a loss) to 1 (a win), when
