@@ -9,7 +9,7 @@
 #   edge-9      this project's Tablut                          (about 15 minutes)
 #   edge-11     this project's Tawlbwrdd                       (about 15 minutes)
 #   corner-7    the 7x7 games: Brandub, hnefatafl.org's Brandubh (about 5 minutes)
-#   corner-13   hnefatafl.org's 13x13 Copenhagen (the wide grid)   (about 30 minutes, THREADS=1)
+#   corner-13   hnefatafl.org's 13x13 Copenhagen (the wide grid)   (about 25 minutes, THREADS=1)
 #
 # It writes OUTPUT-DIR/NETWORK.nnue and OUTPUT-DIR/NETWORK.txt: the commands run, the data
 # files' sizes and checksums and the trainer's report, which is what sits beside each built-in
@@ -90,7 +90,7 @@ corner-7)
 corner-13)
     # hnefatafl.org draws a game at its 141st move (H10): at these budgets most games run to
     # it, so the data holds many draws; the attackers' extra nodes are corner-11's. A 13x13
-    # game takes about a second at 3 000 / 12 000 nodes on one thread.
+    # game takes about 1.4 s at 3 000 / 12 000 nodes on one thread, 0.7 s at 1 000 / 8 000.
     datagen gen0.tsv --variant hnefatafl-org-copenhagen-13 --hand-eval --games 500 \
         --nodes 3000 --attacker-nodes 12000 --opening-plies 4 --seed 1
     datagen gen0b.tsv --variant hnefatafl-org-copenhagen-13 --hand-eval --games 900 \
