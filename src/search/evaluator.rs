@@ -98,8 +98,9 @@ impl Evaluator {
         // self-play; another network's output is read as what it was trained to be, a logit of
         // the expected result times its own scale.
         let scale = match (&playing, &network) {
-            (PlayingEvaluation::BuiltIn(family), _) => nnue::built_in_scale(*family)
-                .unwrap_or_else(|| ScoreScale::hand_written(rules)),
+            (PlayingEvaluation::BuiltIn(family), _) => {
+                nnue::built_in_scale(*family).unwrap_or_else(|| ScoreScale::hand_written(rules))
+            }
             (_, Some(network)) => ScoreScale::new(network.scale(), 0),
             (_, None) => ScoreScale::hand_written(rules),
         };

@@ -113,8 +113,11 @@ impl ScoreScale {
             (Escape::Corner, ..=7) => HAND_WRITTEN_CORNER_7,
             // Copenhagen and the corner-escape 9x9 and 11x11 games.
             (Escape::Corner, 8..=11) => HAND_WRITTEN_CORNER_11,
-            // hnefatafl.org's 13x13 and the larger corner-escape games.
-            (Escape::Corner, _) => HAND_WRITTEN_CORNER_13,
+            // hnefatafl.org's 13x13, whose move limit draws most games, and the larger
+            // corner-escape games with a move limit.
+            (Escape::Corner, _) if rules.move_limit().is_some() => HAND_WRITTEN_CORNER_13,
+            // The larger corner-escape games without one: not fitted; Copenhagen's.
+            (Escape::Corner, _) => HAND_WRITTEN_CORNER_11,
         }
     }
 }
@@ -138,11 +141,12 @@ const HAND_WRITTEN_EDGE_9: ScoreScale = ScoreScale::new(237, -34);
 /// Tawlbwrdd (on the `edge-11` network's games).
 const HAND_WRITTEN_EDGE_11: ScoreScale = ScoreScale::new(367, -50);
 /// Brandub (on the `corner-7` network's games).
-const HAND_WRITTEN_CORNER_7: ScoreScale = ScoreScale::new(215, 0);
+const HAND_WRITTEN_CORNER_7: ScoreScale = ScoreScale::new(97, 153);
 /// Copenhagen (on the `corner-11` network's games).
 const HAND_WRITTEN_CORNER_11: ScoreScale = ScoreScale::new(528, 197);
-/// hnefatafl.org's 13x13 Copenhagen (its own self-play).
-const HAND_WRITTEN_CORNER_13: ScoreScale = ScoreScale::new(215, 0);
+/// hnefatafl.org's 13x13 Copenhagen (its own self-play): two games in three reach the move
+/// limit's draw, so the evaluation says little about the result and the scale is flat.
+const HAND_WRITTEN_CORNER_13: ScoreScale = ScoreScale::new(3414, 39);
 /// Edge-escape games above 11x11: not fitted; Tawlbwrdd's.
 const HAND_WRITTEN_EDGE_13: ScoreScale = HAND_WRITTEN_EDGE_11;
 
@@ -211,6 +215,39 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn each_game_takes_its_kind_s_hand_written_scale() {
+        use crate::board::Wide;
+        use crate::variant::Variant;
+        let of = |variant: Variant| ScoreScale::hand_written(variant.rules());
+        assert_eq!(of(Variant::tablut()), HAND_WRITTEN_EDGE_9);
+        assert_eq!(of(Variant::tawlbwrdd()), HAND_WRITTEN_EDGE_11);
+        assert_eq!(of(Variant::brandub()), HAND_WRITTEN_CORNER_7);
+        assert_eq!(of(Variant::copenhagen()), HAND_WRITTEN_CORNER_11);
+        let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
+        assert_eq!(
+            ScoreScale::hand_written(thirteen.rules()),
+            HAND_WRITTEN_CORNER_13
+        );
+        // The same board without hnefatafl.org's move limit is another kind of game.
+        let unlimited: Variant<Wide> =
+            "dim:13 esc:c start:/13/13/13/13/13/13/6K6/13/13/13/13/13/t12/"
+                .parse()
+                .expect("a rules string");
+        assert_eq!(
+            ScoreScale::hand_written(unlimited.rules()),
+            HAND_WRITTEN_CORNER_11
+        );
+        let sea_battle: Variant<Wide> =
+            "dim:13 esc:e start:/13/13/13/13/13/13/6K6/13/13/13/13/13/t12/"
+                .parse()
+                .expect("a rules string");
+        assert_eq!(
+            ScoreScale::hand_written(sea_battle.rules()),
+            HAND_WRITTEN_EDGE_13
+        );
     }
 
     #[test]

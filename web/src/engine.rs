@@ -80,7 +80,7 @@ pub struct Thought {
     pub depth: u32,
     /// Win chance of the person (or of the side to move, in analysis), in percent.
     pub win: f64,
-    /// The score from that side's view, in hundredths of a soldier (forced results: ±100000).
+    /// The score from that side's view, in hundredths of a soldier of the shown scale (docs/search.md; forced results: ±100000).
     pub score: i32,
     /// Plies to a forced result, positive when that side wins.
     pub forced: Option<i32>,

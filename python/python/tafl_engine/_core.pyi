@@ -476,6 +476,12 @@ class Engine:
         searches, whatever `threads` is; each move is searched as on an empty table (the table
         is emptied every 64 moves, 16 above 11x11: a small `hash_mb` suits it). The GIL is released; Ctrl-C stops it (KeyboardInterrupt)."""
 
+    def score_scale(self, game: Game) -> Tuple[int, int]:
+        """How the evaluation that plays `game` turns its own units into the scores searches
+        report (docs/search.md, "The shown score"): `(per_logit, defenders_edge)`, so many of
+        its units a logit of the expected result, and how far the game leans to the defenders
+        at an evaluation of 0, in hundredths of a logit. Waits for a running search to end."""
+
     def stop(self) -> None:
         """Asks the running search, if any, to stop as soon as it can; it then returns its best
         move so far. A search started after this call is not affected."""

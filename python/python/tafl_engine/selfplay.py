@@ -13,8 +13,9 @@ with its targets, played in this process or spread over a Ray cluster (``pip ins
 
   - ``selfplay.tsv``: the NNUE trainer's lines (``cargo run --release --example nnue -- train
     --data DIR/selfplay.tsv``): ``game<TAB>record<TAB>side<TAB>score<TAB>result<TAB>ply``, the
-    score in hundredths of a soldier from the side to move's point of view, for the *quiet*
-    positions only (the rule of ``nnue datagen``, see ``SelfPlayGame.quiet``);
+    score in the playing evaluation's own units (``score_units``) from the side to move's point
+    of view, for the *quiet* positions only (the rule of ``nnue datagen``, see
+    ``SelfPlayGame.quiet``);
   - ``selfplay-NNNNN.npz``: numpy arrays of *every* searched position (``ARRAY_FIELDS``), a
     file every ``shard_games`` games; the shards are the record of which games are written;
   - ``manifest.json``: the settings, the seed, the package's version and the totals.
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import os
 import random
 import sys
@@ -49,9 +51,10 @@ import numpy.typing as npt
 from ._core import PLANES, Engine, Game, SearchResult, __version__
 
 SCORE_UNITS_PER_SOLDIER = 100
-"""The trainer's (and the search's own) score unit: hundredths of a soldier.
-``SearchResult.score`` is in soldiers; a forced result is kept as the search's own integer,
-``±(1_000_000 - plies)``."""
+"""Hundredths of a soldier: ``SearchResult.score`` is in soldiers of the shown scale; the
+trainer's scores are in the evaluation's own units (hundredths of a soldier of the hand-written
+evaluation, or a network's), which ``score_units`` gives back with the engine's ``score_scale``.
+A forced result is kept as the search's own integer, ``±(1_000_000 - plies)``."""
 
 _FORCED_WIN = 1_000_000
 """The search's score of a win now (``Score::WIN``); a win in n plies scores this minus n."""
@@ -74,8 +77,8 @@ ARRAY_FIELDS: Tuple[str, ...] = (
 """The arrays of each ``.npz`` shard. Per position (one row each, in the order played):
 ``planes`` (``uint8``, ``len(PLANES) x n x n``, as ``Game.planes``), ``masks`` (``bool``, the
 legal actions), ``actions`` (``int64``, the move the search played: the policy target, one-hot
-at this action), ``scores`` (``int32``, the search's score in hundredths of a soldier from the
-side to move's point of view, a forced result as ``±(1_000_000 - plies)``), ``results``
+at this action), ``scores`` (``int32``, the search's score in the evaluation's own units from
+the side to move's point of view, a forced result as ``±(1_000_000 - plies)``), ``results``
 (``int8``, how the game ended for the side to move: 1 won, 0 drawn or cut at ``max_plies``, -1
 lost), ``sides`` (``int8``, 0 attackers to move, 1 defenders), ``game`` (``int64``, the game's
 index), ``ply`` (``int32``), ``quiet`` (``bool``, whether the position is also in the TSV),
@@ -140,8 +143,8 @@ class SelfPlayGame:
     """One self-play game: every searched position, in the order played, with its targets.
 
     The per-position fields are aligned: position ``i`` is ``records[i]`` with ``sides[i]`` to
-    move at ``plies[i]``; the search scored it ``scores[i]`` (hundredths of a soldier, side to
-    move's view) and played ``actions[i]``; ``quiet[i]`` says whether ``nnue datagen`` would
+    move at ``plies[i]``; the search scored it ``scores[i]`` (the evaluation's own units, side
+    to move's view) and played ``actions[i]``; ``quiet[i]`` says whether ``nnue datagen`` would
     keep it: the score is not a forced result, the move captures nothing, the side to move
     cannot win with one move, and the king has no free line to a square he escapes on (a move
     of his that would win, whichever side is to move): the positions the search evaluates
@@ -181,11 +184,24 @@ class SelfPlayGame:
         )
 
 
-def score_units(result: SearchResult) -> int:
-    """A search's score as the search holds it: hundredths of a soldier from the side to move's
-    point of view, a forced win in n plies ``1_000_000 - n``, a loss ``-(1_000_000 - n)``."""
+def score_units(
+    result: SearchResult,
+    scale: Optional[Tuple[int, int]] = None,
+    side: Optional[str] = None,
+) -> int:
+    """A search's score as the search holds it, from the side to move's point of view: with
+    ``scale`` (``Engine.score_scale(game)``) and the side to move, in the evaluation's own units,
+    as ``nnue datagen`` writes them for the trainer; without, in hundredths of a soldier of the
+    shown scale. A forced win in n plies is ``1_000_000 - n``, a loss ``-(1_000_000 - n)``."""
     if result.forced_in is None:
-        return round(result.score * SCORE_UNITS_PER_SOLDIER)
+        shown = round(result.score * SCORE_UNITS_PER_SOLDIER)
+        if scale is None:
+            return shown
+        per_logit, defenders_edge = scale
+        edge = defenders_edge if side == "defenders" else -defenders_edge
+        # The inverse of the shown scale (ScoreScale::internal), halves rounded away from 0.
+        units = (shown - edge) * per_logit / 100
+        return int(math.copysign(math.floor(abs(units) + 0.5), units))
     if result.forced_in >= 0:
         return _FORCED_WIN - result.forced_in
     return -_FORCED_WIN - result.forced_in
@@ -258,6 +274,7 @@ def play_game(
             "self-play needs an engine of one thread (a game must not depend on timing)"
         )
     engine.clear()
+    scale = engine.score_scale(game)
     space = game.action_space
     played = SelfPlayGame(index=index, winner=None, plies=0)
     planes: List[npt.NDArray[np.uint8]] = []
@@ -268,7 +285,7 @@ def play_game(
         best = result.best_move
         if best is None:
             break
-        score = score_units(result)
+        score = score_units(result, scale, side)
         quiet = result.forced_in is None and not king_has_open_line(game) and not wins_at_once(game)
         played.records.append(game.record)
         played.sides.append(side)
@@ -411,7 +428,7 @@ class _Output:
                 "tsv": TSV_NAME,
                 "tsv_fields": ["game", "record", "side", "score", "result", "ply"],
                 "array_fields": list(ARRAY_FIELDS),
-                "score_units": "hundredths of a soldier, side to move's view",
+                "score_units": "the evaluation's own units (as nnue datagen), side to move's view",
             }
         )
         temporary = self.dir / (MANIFEST_NAME + ".tmp")
