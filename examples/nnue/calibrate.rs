@@ -228,10 +228,13 @@ pub fn run(options: &Options) -> Result<(), String> {
             let text: String = samples
                 .iter()
                 .map(|s| {
-                    let result = match s.result {
-                        1.0 => s.side.name(),
-                        0.0 => s.side.opponent().name(),
-                        _ => "draw",
+                    // The result as `read` took it in: 1, 0 or ½ for the side to move.
+                    let result = if s.result > 0.75 {
+                        s.side.name()
+                    } else if s.result < 0.25 {
+                        s.side.opponent().name()
+                    } else {
+                        "draw"
                     };
                     format!(
                         "0\t{}\t{}\t{}\t{result}\t0\n",

@@ -962,7 +962,10 @@ fn table_command<B: Board>(
             } else {
                 table.variant.name()
             };
-            let evaluation = (settings.options.evaluation).playing(table.game.position().rules());
+            let evaluation = settings
+                .options
+                .evaluation
+                .playing(table.game.position().rules());
             for line in reply::show_lines(table.game.position(), result, name, &evaluation) {
                 out(line);
             }

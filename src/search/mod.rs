@@ -212,7 +212,7 @@ impl Searcher {
     }
 
     /// How the scores of that evaluation are turned into the shown scale that searches report
-    /// ([`ScoreScale`]; the module `scale`'s documentation says what a shown score means).
+    /// ([`ScoreScale`] says what a shown score means).
     pub fn score_scale<B: Board>(&self, rules: Rules<B>) -> ScoreScale {
         self.evaluator(rules).scale
     }

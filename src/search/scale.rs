@@ -1,27 +1,29 @@
-//! The shown score: one scale for every evaluation and every game, calibrated to results.
-//!
-//! Inside the search, scores are in the playing evaluation's own units (the hand-written
-//! evaluation's hundredths of a soldier, or a network's), which the search's margins are
-//! measured in. What a search reports ([`SearchResult`](super::SearchResult),
-//! [`SearchInfo`](super::SearchInfo), [`RootScores`](super::RootScores)) is on the **shown
-//! scale** instead: a score `s` (in soldiers, [`Score::as_decimal`]) says that the side to move
-//! is expected to score `1 / (1 + e^-s)` (a win 1, a draw ½, a loss 0) in self-play from the
-//! position ([`Score::expected_result`]): 0 is an even game, +1 about 73 %, +2 about 88 %, +3
-//! about 95 %. Forced wins and losses are passed on unchanged.
-//!
-//! Each evaluation's units are turned into the shown scale by a [`ScoreScale`]: so many of its
-//! units a logit of the expected result, and how far the game leans to the defenders at an
-//! evaluation of 0. They were fitted to the results of self-play games, game by game
-//! (`nnue calibrate`, docs/search.md has the tables that check them).
+//! The shown score: one scale for every evaluation and every game, calibrated to results
+//! ([`ScoreScale`]).
 
 use crate::piece::Side;
 use crate::rules::{Escape, Rules};
 
 use super::score::Score;
 
-/// How one evaluation's scores are turned into the shown scale (see the module's
-/// documentation): `shown = 100 × internal / per_logit`, plus the defenders' edge for the
-/// defenders to move (minus it for the attackers), in hundredths.
+/// How one evaluation's scores are turned into the shown scale.
+///
+/// Inside the search, scores are in the playing evaluation's own units (the hand-written
+/// evaluation's hundredths of a soldier, or a network's), which the search's margins are
+/// measured in. What a search reports ([`SearchResult`](super::SearchResult),
+/// [`SearchInfo`](super::SearchInfo), [`RootScores`](super::RootScores),
+/// [`Searcher::draw_score`](super::Searcher::draw_score)) is on the **shown scale** instead: a
+/// score `s` (in soldiers, [`Score::as_decimal`]) says that the side to move is expected to
+/// score `1 / (1 + e^-s)` (a win 1, a draw ½, a loss 0) in this engine's self-play from the
+/// position ([`Score::expected_result`]): 0 is an even game, +1 about 73 %, +2 about 88 %, +3
+/// about 95 %. Forced wins and losses are passed on unchanged.
+///
+/// A scale says how many of the evaluation's units make a logit of the expected result, and
+/// how far the game leans to the defenders at an evaluation of 0: `shown = 100 × internal /
+/// per_logit`, plus the defenders' edge for the defenders to move (minus it for the
+/// attackers), in hundredths. Each evaluation's was fitted to self-play game by game
+/// (`nnue calibrate`; docs/search.md, "The shown score", has the tables that check them);
+/// [`Searcher::score_scale`](super::Searcher::score_scale) gives the one that plays a game.
 ///
 /// ```
 /// use tafl_engine::Side;
