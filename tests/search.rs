@@ -623,6 +623,9 @@ fn harvest_tactics() {
     }
 }
 
+/// OpenTafl's Sea Battle on 13x13 (tests/data/opentafl-wide.txt, `sea-battle-13-start`).
+const SEA_BATTLE_13: &str = "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/";
+
 #[test]
 fn every_start_reads_within_three_soldiers_on_the_shown_scale_whichever_evaluation_plays() {
     // The shown scale is calibrated to results (docs/search.md, "The shown score"): a game's
@@ -662,6 +665,10 @@ fn every_start_reads_within_three_soldiers_on_the_shown_scale_whichever_evaluati
         let thirteen = Variant::<tafl_engine::Wide>::hnefatafl_org_copenhagen_13();
         let score = start_score(&thirteen, 6, learned);
         assert!(score.abs() <= 300, "13x13 ({learned}): {score}");
+        // Sea Battle 13x13 (its network, `edge-13`, reads the wide grid).
+        let sea_battle_13: Variant<tafl_engine::Wide> = SEA_BATTLE_13.parse().expect("rules");
+        let score = start_score(&sea_battle_13, 6, learned);
+        assert!(score.abs() <= 300, "Sea Battle 13x13 ({learned}): {score}");
     }
     let (network, hand_written) = (copenhagen[0], copenhagen[1]);
     assert!(

@@ -196,7 +196,7 @@ fn rescore<B: Board>(
 
 pub fn run(options: &Options) -> Result<(), String> {
     let name = options.required("variant")?;
-    let variant = AnyVariant::by_name(name).ok_or(format!("unknown variant {name}"))?;
+    let variant = crate::cli::variant(name)?;
     let mut samples = read(options.required("data")?)?;
     if samples.is_empty() {
         return Err("no positions in the data".to_string());

@@ -2,6 +2,8 @@
 
 use std::collections::BTreeMap;
 
+use tafl_engine::AnyVariant;
+
 /// `--flag value` pairs, and bare `--flag`s (stored with an empty value).
 pub struct Options(BTreeMap<String, String>);
 
@@ -49,6 +51,21 @@ impl Options {
 }
 
 /// SplitMix64: seeded and reproducible, without a dependency.
+/// The game `--variant` names: a name of [`AnyVariant::by_name`], or a whole OpenTafl rules
+/// string (for games without a name, such as OpenTafl's Sea Battle 13x13).
+pub fn variant(text: &str) -> Result<AnyVariant, String> {
+    match AnyVariant::by_name(text) {
+        Some(variant) => Ok(variant),
+        None if text.contains("start:") => text
+            .parse()
+            .map_err(|e| format!("--variant: the rules string does not read: {e}")),
+        None => Err(format!(
+            "unknown variant {text}: a name ({}) or an OpenTafl rules string",
+            AnyVariant::names().collect::<Vec<_>>().join(", ")
+        )),
+    }
+}
+
 pub struct Rng(u64);
 
 impl Rng {

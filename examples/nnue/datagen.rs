@@ -9,7 +9,7 @@
 //! search chose captures nothing, the side to move cannot win at once and the king has no free
 //! line to where he escapes: the positions the search evaluates, not those it searches through.
 //! Games are written in the order of their numbers whatever the threads, so a seed gives the
-//! same file. Any game of `AnyVariant::by_name` plays, on the grid its board needs (the 13x13
+//! same file. Any game of `AnyVariant::by_name`, or any OpenTafl rules string, plays, on the grid its board needs (the 13x13
 //! `hnefatafl-org-copenhagen-13` on the wide one); a `--network` must read that grid.
 
 use std::collections::BTreeMap;
@@ -141,8 +141,9 @@ fn play_game<B: Board>(
 }
 
 pub fn run(options: &Options) -> Result<(), String> {
-    let name = options.required("variant")?.to_ascii_lowercase();
-    match AnyVariant::by_name(&name).ok_or(format!("unknown variant {name}"))? {
+    let variant = crate::cli::variant(options.required("variant")?)?;
+    let name = variant.key().unwrap_or(variant.name()).to_string();
+    match variant {
         AnyVariant::Narrow(variant) => run_on(options, variant, name),
         AnyVariant::Wide(variant) => run_on(options, variant, name),
     }

@@ -14,8 +14,9 @@
 //! cargo run --release --example nnue -- calibrate --variant copenhagen --data gen1.tsv
 //! ```
 //!
-//! `--variant` takes any name of `AnyVariant::by_name`: the games up to 11x11 make networks of
-//! the narrow grid, `hnefatafl-org-copenhagen-13` one of the wide grid (docs/nnue.md).
+//! `--variant` takes any name of `AnyVariant::by_name` or a whole OpenTafl rules string (Sea
+//! Battle 13x13 has no name): the games up to 11x11 make networks of the narrow grid, the 13x13
+//! games networks of the wide grid (docs/nnue.md).
 //! `scripts/train-nnue.sh` runs the whole pipeline that made each built-in network.
 
 mod calibrate;
@@ -41,7 +42,7 @@ const HELP: &str = "usage:
 fn show(options: &Options) -> Result<(), String> {
     use tafl_engine::AnyVariant;
     let name = options.required("variant")?;
-    match AnyVariant::by_name(name).ok_or(format!("unknown variant {name}"))? {
+    match crate::cli::variant(name)? {
         AnyVariant::Narrow(variant) => show_on(options, &variant),
         AnyVariant::Wide(variant) => show_on(options, &variant),
     }

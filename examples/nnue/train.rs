@@ -12,8 +12,8 @@
 //! float network, and at the end for the quantized one and for the hand-written evaluation (with
 //! its own fitted scale and offset), which is what the network has to beat.
 //! Same data, same seed, same threads: the same network. The network reads the grid of the
-//! variant's board (`--variant`, any name of `AnyVariant::by_name`): a network of the narrow
-//! grid up to 11x11, of the wide grid above.
+//! variant's board (`--variant`, a name of `AnyVariant::by_name` or a rules string): a network
+//! of the narrow grid up to 11x11, of the wide grid above.
 
 use std::fs;
 use std::time::Instant;
@@ -495,10 +495,11 @@ pub struct Report {
 }
 
 pub fn run(options: &Options) -> Result<Report, String> {
-    let name = options.text("variant").unwrap_or("copenhagen");
-    match AnyVariant::by_name(name).ok_or(format!("unknown variant {name}"))? {
-        AnyVariant::Narrow(variant) => run_on(options, name, &variant),
-        AnyVariant::Wide(variant) => run_on(options, name, &variant),
+    let variant = crate::cli::variant(options.text("variant").unwrap_or("copenhagen"))?;
+    let name = variant.key().unwrap_or(variant.name()).to_string();
+    match variant {
+        AnyVariant::Narrow(variant) => run_on(options, &name, &variant),
+        AnyVariant::Wide(variant) => run_on(options, &name, &variant),
     }
 }
 

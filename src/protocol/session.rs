@@ -1423,6 +1423,15 @@ mod tests {
         assert_eq!(evaluation_line(&mut session), "evaluation hand-written");
         let go = run(&mut session, "go depth 1");
         assert_eq!(go[0], "info string evaluation hand-written");
+        // The wide grid: Sea Battle 13x13 has a network, hnefatafl.org's 13x13 has none.
+        let sea_battle_13 = "rules dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/";
+        assert!(run(&mut session, sea_battle_13).is_empty());
+        assert_eq!(
+            evaluation_line(&mut session),
+            "evaluation network edge-13 (built-in)"
+        );
+        assert!(run(&mut session, "rules hnefatafl-org-copenhagen-13").is_empty());
+        assert_eq!(evaluation_line(&mut session), "evaluation hand-written");
         // The hand-written evaluation asked for everywhere.
         let mut session = Session::new(SessionOptions {
             evaluation: Evaluation::HandWritten,

@@ -57,6 +57,7 @@ use crate::play::Board;
 use crate::position::Position;
 use crate::rules::{Escape, Rules};
 use crate::square::Square;
+use crate::variant::Variant;
 
 use super::scale::ScoreScale;
 
@@ -778,16 +779,20 @@ pub enum Family {
     /// Corner-escape games on 13x13 boards: hnefatafl.org's 13x13 Copenhagen and its relatives
     /// (the wide grid).
     Corner13,
+    /// Sea Battle 13x13: OpenTafl's Sea Battle rules (escape to any edge, an unarmed king
+    /// captured on four sides, no throne or corners) on a 13x13 board (the wide grid).
+    Edge13,
 }
 
 impl Family {
     /// Every family, in the order of their declaration.
-    pub const ALL: [Family; 5] = [
+    pub const ALL: [Family; 6] = [
         Family::Corner11,
         Family::Edge9,
         Family::Edge11,
         Family::Corner7,
         Family::Corner13,
+        Family::Edge13,
     ];
 
     /// The family of games under `rules`, if a network could be trained for it.
@@ -802,6 +807,12 @@ impl Family {
     /// assert_eq!(Family::of(Variant::brandub().rules()), Some(Family::Corner7));
     /// // OpenTafl's Tablut plays other rules than this project's.
     /// assert_eq!(Family::of(Variant::opentafl_tablut().rules()), None);
+    /// // Sea Battle's rules on 13x13, whatever the start.
+    /// let sea_battle_13: Variant<Wide> = "dim:13 esc:e atkf:y ka:n nj:n cj:n cor: cen: \
+    ///     start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/"
+    ///     .parse()?;
+    /// assert_eq!(Family::of(sea_battle_13.rules()), Some(Family::Edge13));
+    /// # Ok::<(), tafl_engine::RulesStringError<Wide>>(())
     /// ```
     pub fn of<B: Board>(rules: Rules<B>) -> Option<Family> {
         let classic = rules.on::<Narrow>().is_ok_and(Rules::is_classic);
@@ -811,6 +822,7 @@ impl Family {
             (Escape::Corner, 13) => Some(Family::Corner13),
             (Escape::Edge, 9) if classic => Some(Family::Edge9),
             (Escape::Edge, 11) if classic => Some(Family::Edge11),
+            (Escape::Edge, 13) if is_sea_battle(rules) => Some(Family::Edge13),
             _ => None,
         }
     }
@@ -823,6 +835,7 @@ impl Family {
             Family::Edge11 => "edge-11",
             Family::Corner7 => "corner-7",
             Family::Corner13 => "corner-13",
+            Family::Edge13 => "edge-13",
         }
     }
 
@@ -833,9 +846,25 @@ impl Family {
             Family::Corner11 | Family::Edge9 | Family::Edge11 | Family::Corner7 => {
                 NetworkGrid::Narrow
             }
-            Family::Corner13 => NetworkGrid::Wide,
+            Family::Corner13 | Family::Edge13 => NetworkGrid::Wide,
         }
     }
+}
+
+/// Sea Battle's rules (OpenTafl's 9x9 game) on a board of the size of `rules`: what
+/// [`Family::Edge13`] plays. Equal rules are one registered set, so this compares the rules
+/// themselves, not their strings.
+fn is_sea_battle<B: Board>(rules: Rules<B>) -> bool {
+    static SEA_BATTLE_13: OnceLock<Option<Rules<Wide>>> = OnceLock::new();
+    let sea_battle_13 = SEA_BATTLE_13.get_or_init(|| {
+        // Sea Battle's own rules string at 13x13 (tests/data/opentafl-wide.txt, whose counts
+        // OpenTafl made); `None` only if the run has no room left for another rule set.
+        "dim:13 esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/13/13/13/13/13/13/6K6/13/13/13/13/13/13/"
+            .parse::<Variant<Wide>>()
+            .ok()
+            .map(|variant| variant.rules())
+    });
+    rules.size() == 13 && *sea_battle_13 == rules.on::<Wide>().ok()
 }
 
 /// The networks compiled into the library, by family, with their files
@@ -864,6 +893,12 @@ const BUILT_IN: &[(Family, &[u8], ScoreScale)] = &[
         Family::Corner7,
         include_bytes!("networks/corner-7.nnue"),
         ScoreScale::new(91, -36),
+    ),
+    // Trained on top of the hand-written evaluation (its output is added to the terms').
+    (
+        Family::Edge13,
+        include_bytes!("networks/edge-13.nnue"),
+        ScoreScale::new(2267, -27),
     ),
 ];
 
@@ -916,7 +951,6 @@ pub fn network_for<B: Board>(rules: Rules<B>) -> Option<Arc<Network>> {
 mod tests {
     use super::*;
     use crate::search::Features;
-    use crate::variant::Variant;
 
     /// A deterministic network of `grid` with weights all over their range.
     fn pseudo_random_network(grid: NetworkGrid) -> Network {
@@ -954,6 +988,7 @@ mod tests {
                 Family::Corner13 => {
                     network_for(Variant::<Wide>::hnefatafl_org_copenhagen_13().rules())
                 }
+                Family::Edge13 => network_for(sea_battle_13().rules()),
             };
             assert_eq!(served.as_deref(), Some(&network), "{family:?}");
         }
@@ -976,10 +1011,27 @@ mod tests {
         }
         let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13();
         assert_eq!(Family::of(thirteen.rules()), Some(Family::Corner13));
+        assert_eq!(Family::of(sea_battle_13().rules()), Some(Family::Edge13));
+        // Sea Battle's rules at other sizes, and other edge-escape 13x13 rules, have none.
+        assert_eq!(Family::of(Variant::sea_battle().rules()), None);
+        let armed_king: Variant<Wide> = sea_battle_13()
+            .to_string()
+            .replace("ka:n", "ka:y")
+            .parse()
+            .expect("the rules string reads");
+        assert_eq!(Family::of(armed_king.rules()), None);
         for family in Family::ALL {
             let grid = family.grid();
-            assert_eq!(grid.width() >= 13, family == Family::Corner13, "{family:?}");
+            let wide = matches!(family, Family::Corner13 | Family::Edge13);
+            assert_eq!(grid.width() >= 13, wide, "{family:?}");
         }
+    }
+
+    /// Sea Battle 13x13 as OpenTafl plays it (tests/data/opentafl-wide.txt).
+    fn sea_battle_13() -> Variant<Wide> {
+        "dim:13 name:Sea_Battle_(Parlett) esc:e atkf:y ka:n nj:n cj:n cor: cen: start:/4ttttt4/5t1t5/6t6/6T6/t3T3T3t/tt3TTT3tt/t1tT1TKT1Tt1t/tt3TTT3tt/t3T3T3t/6T6/6t6/5t1t5/4ttttt4/"
+            .parse()
+            .expect("Sea Battle 13x13's rules string reads")
     }
 
     #[test]

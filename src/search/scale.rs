@@ -149,8 +149,9 @@ const HAND_WRITTEN_CORNER_11: ScoreScale = ScoreScale::new(528, 197);
 /// hnefatafl.org's 13x13 Copenhagen (its own self-play): two games in three reach the move
 /// limit's draw, so the evaluation says little about the result and the scale is flat.
 const HAND_WRITTEN_CORNER_13: ScoreScale = ScoreScale::new(3414, 39);
-/// Edge-escape games above 11x11: not fitted; Tawlbwrdd's.
-const HAND_WRITTEN_EDGE_13: ScoreScale = HAND_WRITTEN_EDGE_11;
+/// Sea Battle 13x13 (on the `edge-13` network's games); the other edge-escape games above 11x11
+/// take it too.
+const HAND_WRITTEN_EDGE_13: ScoreScale = ScoreScale::new(1756, -53);
 
 impl Score {
     /// The result the side to move is expected to score, from 0 (a loss) to 1 (a win), when
