@@ -50,7 +50,6 @@ impl Options {
     }
 }
 
-/// SplitMix64: seeded and reproducible, without a dependency.
 /// The game `--variant` names: a name of [`AnyVariant::by_name`], or a whole OpenTafl rules
 /// string (for games without a name, such as OpenTafl's Sea Battle 13x13).
 pub fn variant(text: &str) -> Result<AnyVariant, String> {
@@ -66,6 +65,7 @@ pub fn variant(text: &str) -> Result<AnyVariant, String> {
     }
 }
 
+/// SplitMix64: seeded and reproducible, without a dependency.
 pub struct Rng(u64);
 
 impl Rng {

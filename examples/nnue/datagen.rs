@@ -9,8 +9,8 @@
 //! search chose captures nothing, the side to move cannot win at once and the king has no free
 //! line to where he escapes: the positions the search evaluates, not those it searches through.
 //! Games are written in the order of their numbers whatever the threads, so a seed gives the
-//! same file. Any game of `AnyVariant::by_name`, or any OpenTafl rules string, plays, on the grid its board needs (the 13x13
-//! `hnefatafl-org-copenhagen-13` on the wide one); a `--network` must read that grid.
+//! same file. Any game of `AnyVariant::by_name`, or of an OpenTafl rules string, plays, on the
+//! grid its board needs (13x13 games on the wide one); a `--network` must read that grid.
 
 use std::collections::BTreeMap;
 use std::fs;

@@ -851,7 +851,7 @@ impl Family {
     }
 }
 
-/// Sea Battle's rules (OpenTafl's 9x9 game) on a board of the size of `rules`: what
+/// Whether `rules` are Sea Battle's (OpenTafl's 9x9 game) on a 13x13 board: what
 /// [`Family::Edge13`] plays. Equal rules are one registered set, so this compares the rules
 /// themselves, not their strings.
 fn is_sea_battle<B: Board>(rules: Rules<B>) -> bool {
