@@ -3,9 +3,13 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod app;
 pub mod assets;
 pub mod engine;
-pub mod server;
+mod http;
+mod ids;
+mod limits;
+mod round;
 pub mod store;
 pub mod summaries;
 pub mod table;
@@ -13,7 +17,8 @@ pub mod table;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-pub use server::{AppState, Config, router};
+pub use app::{AppState, Config};
+pub use http::router;
 
 /// Serves `state` on `listener` until `shutdown` resolves.
 pub async fn serve(

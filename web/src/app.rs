@@ -1,0 +1,144 @@
+//! What every handler shares: the configuration, the database, the games in memory, the
+//! searches and the rate limits.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use axum::http::StatusCode;
+use tafl_engine::AnyVariant;
+
+use crate::engine::Pool;
+use crate::http::error::ApiError;
+use crate::limits::Limiter;
+use crate::round::{Live, Shared};
+use crate::store::Store;
+use crate::table::Table;
+
+/// How the server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The SQLite file.
+    pub db: PathBuf,
+    /// Searches at once.
+    pub searches: usize,
+    /// Table size of each search, in MiB.
+    pub hash_mb: usize,
+    /// Requests a second one game (or one address creating games) may send, on average.
+    pub rate: f64,
+    /// Requests it may send at once before `rate` applies.
+    pub burst: f64,
+    /// Games kept in memory before idle ones are dropped (they stay in the database).
+    pub cached_games: usize,
+}
+
+impl Config {
+    /// The defaults, with the database at `db`.
+    pub fn new(db: PathBuf) -> Config {
+        Config {
+            db,
+            searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            hash_mb: 16,
+            rate: 10.0,
+            burst: 30.0,
+            cached_games: 1000,
+        }
+    }
+}
+
+/// Everything the handlers share.
+pub struct AppState {
+    store: Mutex<Store>,
+    pub(crate) games: Mutex<HashMap<String, Shared>>,
+    pub(crate) pool: Pool,
+    pub(crate) limiter: Limiter,
+    pub(crate) config: Config,
+}
+
+impl AppState {
+    /// Opens the database and sets up the searches.
+    pub fn open(config: Config) -> rusqlite::Result<Arc<AppState>> {
+        let store = Store::open(&config.db)?;
+        Ok(Arc::new(AppState {
+            store: Mutex::new(store),
+            games: Mutex::new(HashMap::new()),
+            pool: Pool::new(config.searches, config.hash_mb),
+            limiter: Limiter {
+                rate: config.rate,
+                burst: config.burst,
+                buckets: Mutex::new(HashMap::new()),
+            },
+            config,
+        }))
+    }
+
+    pub(crate) fn with_store<T>(
+        &self,
+        f: impl FnOnce(&mut Store) -> rusqlite::Result<T>,
+    ) -> Result<T, ApiError> {
+        let mut store = self.store.lock().map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage",
+                "the database lock was poisoned",
+            )
+        })?;
+        f(&mut store).map_err(ApiError::storage)
+    }
+
+    /// The game with this id, from memory or else from the database (replayed by the rules).
+    pub(crate) fn game(&self, id: &str) -> Result<Shared, ApiError> {
+        if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+            return Err(ApiError::not_found());
+        }
+        if let Some(game) = self.games.lock().ok().and_then(|g| g.get(id).cloned()) {
+            return Ok(game);
+        }
+        let row = self
+            .with_store(|store| store.load(id))?
+            .ok_or_else(ApiError::not_found)?;
+        let broken = |why: String| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage",
+                format!("stored game {id} cannot be replayed: {why}"),
+            )
+        };
+        let variant: AnyVariant = row.rules.parse().map_err(|e| broken(format!("{e}")))?;
+        let mut table = Table::new(variant, Some(&row.start)).map_err(|e| broken(e.0))?;
+        for text in &row.moves {
+            table.play(text).map_err(|e| broken(e.0))?;
+        }
+        let live = Arc::new(tokio::sync::Mutex::new(Live {
+            row,
+            table,
+            thinking: None,
+            turn_started: Instant::now(),
+        }));
+        let mut games = self
+            .games
+            .lock()
+            .map_err(|_| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "lock", "poisoned"))?;
+        if games.len() >= self.config.cached_games {
+            // Idle games leave memory; they are in the database.
+            games.retain(|_, game| Arc::strong_count(game) > 1);
+        }
+        Ok(games.entry(id.to_owned()).or_insert(live).clone())
+    }
+
+    /// Drops a finished game from memory (it stays in the database).
+    pub(crate) fn forget_if_finished(&self, live: &Live) {
+        if live.finished()
+            && live.thinking.is_none()
+            && let Ok(mut games) = self.games.lock()
+        {
+            games.remove(&live.row.id);
+        }
+    }
+
+    /// Games in memory.
+    pub fn games_in_memory(&self) -> usize {
+        self.games.lock().map_or(0, |g| g.len())
+    }
+}

@@ -1,0 +1,60 @@
+//! The error answer every handler gives: a status and `{error, message}` in JSON.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+/// An error answer: a status, a short code and words for a person.
+#[derive(Debug)]
+pub struct ApiError {
+    pub(crate) status: StatusCode,
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
+}
+
+impl ApiError {
+    /// An answer with this status, code and words.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// 404: no game has this id.
+    pub fn not_found() -> ApiError {
+        ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such game")
+    }
+
+    /// 500: the database failed.
+    pub fn storage(error: rusqlite::Error) -> ApiError {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "storage",
+            format!("the database failed: {error}"),
+        )
+    }
+
+    /// 429: the rate limit.
+    pub fn too_fast() -> ApiError {
+        ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too_fast",
+            "too many requests: slow down",
+        )
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(json!({"error": self.code, "message": self.message}));
+        (self.status, body).into_response()
+    }
+}
+
+/// A request the rules or the form refuse: 422.
+pub fn bad(code: &'static str, message: impl Into<String>) -> ApiError {
+    ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, code, message)
+}

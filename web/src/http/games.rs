@@ -1,0 +1,202 @@
+//! Games: creating one, reading one, its record.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{ConnectInfo, Path, State};
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::Value;
+use tafl_engine::AnyVariant;
+
+use super::error::{ApiError, bad};
+use super::extract::Body;
+use super::limited;
+use crate::app::AppState;
+use crate::engine::LEVELS;
+use crate::ids::new_id;
+use crate::round::Live;
+use crate::store::GameRow;
+use crate::table::{Table, side_from, side_name};
+
+/// `/api/games`, `/api/games/{id}`, `/api/games/{id}/otg`.
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/api/games", post(create))
+        .route("/api/games/{id}", get(read))
+        .route("/api/games/{id}/otg", get(otg))
+}
+
+/// A new game's request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    /// A built-in game's key.
+    variant: Option<String>,
+    /// Or an OpenTafl rules string.
+    rules: Option<String>,
+    /// `play` (default) or `analysis`.
+    mode: Option<String>,
+    /// The person's side in a game against the engine (default: the side that moves second,
+    /// so that the engine does not wait).
+    human: Option<String>,
+    /// Index into the levels (default 1).
+    level: Option<usize>,
+    /// A start position (position string).
+    position: Option<String>,
+    /// Or a whole game as an `.otg` record.
+    otg: Option<String>,
+    /// Clocks: each side's time at the start, in seconds (none by default).
+    clock_seconds: Option<u64>,
+    /// Seconds added to a side's clock for each of its moves.
+    increment_seconds: Option<u64>,
+}
+
+async fn create(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    Body(request): Body<NewGame>,
+) -> Result<Response, ApiError> {
+    if !state.limiter.allow(&format!("new {}", address.ip())) {
+        return Err(ApiError::too_fast());
+    }
+    let table = if let Some(record) = &request.otg {
+        Table::from_record(record).map_err(|e| bad("bad_record", e.0))?
+    } else {
+        let variant = match (&request.variant, &request.rules) {
+            (Some(key), None) => AnyVariant::by_name(key).ok_or_else(|| {
+                bad(
+                    "unknown_variant",
+                    format!("no built-in game is called '{key}'"),
+                )
+            })?,
+            (None, Some(rules)) => rules
+                .parse::<AnyVariant>()
+                .map_err(|e| bad("bad_rules", e.to_string()))?,
+            (None, None) => AnyVariant::by_name("tablut")
+                .ok_or_else(|| bad("unknown_variant", "tablut is missing"))?,
+            (Some(_), Some(_)) => {
+                return Err(bad("bad_request", "give a variant or rules, not both"));
+            }
+        };
+        Table::new(variant, request.position.as_deref()).map_err(|e| bad("bad_position", e.0))?
+    };
+    let mode = request.mode.as_deref().unwrap_or("play");
+    let human = match mode {
+        "analysis" => None,
+        "play" => Some(match request.human.as_deref() {
+            None => !table.side_to_move(),
+            Some(text) => side_from(text).ok_or_else(|| {
+                bad(
+                    "bad_side",
+                    format!("'{text}' is not a side: attackers or defenders"),
+                )
+            })?,
+        }),
+        other => {
+            return Err(bad(
+                "bad_mode",
+                format!("'{other}' is not a mode: play or analysis"),
+            ));
+        }
+    };
+    let level = request.level.unwrap_or(1);
+    if level >= LEVELS.len() {
+        return Err(bad(
+            "bad_level",
+            format!("level {level} is not one of 0 to {}", LEVELS.len() - 1),
+        ));
+    }
+    let clock_ms = match (request.clock_seconds, mode) {
+        (None, _) => None,
+        (Some(seconds), "play") if (1..=10_800).contains(&seconds) => Some(seconds * 1000),
+        (Some(_), "play") => {
+            return Err(bad("bad_clock", "a clock is 1 to 10800 seconds"));
+        }
+        (Some(_), _) => return Err(bad("bad_clock", "an analysis board has no clock")),
+    };
+    let increment_ms = match request.increment_seconds.unwrap_or(0) {
+        seconds @ 0..=600 => seconds * 1000,
+        _ => return Err(bad("bad_clock", "an increment is 0 to 600 seconds")),
+    };
+    // A record's moves stay; the game's start is its start position.
+    let moves = table.move_texts();
+    let start_table = {
+        let mut start = table.clone();
+        while start.undo() {}
+        start
+    };
+    let row = GameRow {
+        id: new_id(),
+        rules: table.rules_string(),
+        start: start_table.start_string(),
+        mode: mode.to_owned(),
+        human: human.map(|side| side_name(side).to_owned()),
+        level,
+        resigned: None,
+        used_ms: vec![0; moves.len()],
+        moves,
+        clock_ms,
+        increment_ms,
+        flagged: None,
+    };
+    state.with_store(|store| store.create(&row))?;
+    let live = Live {
+        row,
+        table,
+        thinking: None,
+        turn_started: Instant::now(),
+    };
+    let body = live.state();
+    let id = live.row.id.clone();
+    if let Ok(mut games) = state.games.lock() {
+        games.insert(id, Arc::new(tokio::sync::Mutex::new(live)));
+    }
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+async fn read(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    live.check_flag(&state)?;
+    let body = live.state();
+    state.forget_if_finished(&live);
+    Ok(Json(body))
+}
+
+async fn otg(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Response, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let live = game.lock().await;
+    let text = live.table.record(live.resigned());
+    let disposition = format!(
+        "attachment; filename=\"tafl-{}.otg\"",
+        &id[..id.len().min(8)]
+    );
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            (
+                header::CONTENT_DISPOSITION,
+                HeaderValue::from_str(&disposition)
+                    .unwrap_or(HeaderValue::from_static("attachment")),
+            ),
+        ],
+        text,
+    )
+        .into_response())
+}

@@ -1,0 +1,178 @@
+//! A game's actions: a move, a takeback, resigning.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::routing::post;
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::{ApiError, bad};
+use super::extract::Body;
+use super::limited;
+use crate::app::AppState;
+use crate::table::side_name;
+
+/// `/api/games/{id}/moves`, `/takeback`, `/resign`.
+pub fn router() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/api/games/{id}/moves", post(play))
+        .route("/api/games/{id}/takeback", post(takeback))
+        .route("/api/games/{id}/resign", post(resign))
+}
+
+/// A move's request.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MoveRequest {
+    /// The move: `e2-e4` (or full notation).
+    #[serde(rename = "move")]
+    text: String,
+    /// The number of moves played before it, when the page wants to be sure it moves in the
+    /// position it shows.
+    ply: Option<usize>,
+}
+
+async fn play(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Body(request): Body<MoveRequest>,
+) -> Result<Json<Value>, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    if let Some(ply) = request.ply
+        && ply != live.table.ply()
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "stale",
+            format!("the game is at move {}, not {ply}", live.table.ply()),
+        ));
+    }
+    if let Some(side) = live.resigned() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            format!("the game is over: the {} resigned", side_name(side)),
+        ));
+    }
+    if live.check_flag(&state)? || live.flagged().is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over: time ran out",
+        ));
+    }
+    if let Some(human) = live.human()
+        && live.table.outcome().is_none()
+        && live.table.side_to_move() != human
+    {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_your_turn",
+            "it is the engine's turn",
+        ));
+    }
+    let mut next = live.table.clone();
+    next.play(&request.text)
+        .map_err(|e| bad("illegal_move", e.0))?;
+    let ply = live.table.ply();
+    let text = next.move_texts().pop().unwrap_or_default();
+    let used = if live.row.clock_ms.is_some() {
+        live.turn_ms()
+    } else {
+        0
+    };
+    state.with_store(|store| store.push_move(&id, ply, &text, used))?;
+    live.stop_thinking();
+    live.played(next, used);
+    let body = live.state();
+    state.forget_if_finished(&live);
+    Ok(Json(body))
+}
+
+async fn takeback(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    if live.resigned().is_some() || live.check_flag(&state)? || live.flagged().is_some() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over: resigned or lost on time",
+        ));
+    }
+    let mut next = live.table.clone();
+    match live.human() {
+        // Back to the person's turn, before their last move.
+        Some(human) => {
+            let mut undone = false;
+            while next.ply() > 0 {
+                next.undo();
+                if next.side_to_move() == human {
+                    undone = true;
+                    break;
+                }
+            }
+            if !undone {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "nothing_to_take_back",
+                    "you have made no move to take back",
+                ));
+            }
+        }
+        None => {
+            if !next.undo() {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "nothing_to_take_back",
+                    "no move to take back",
+                ));
+            }
+        }
+    }
+    let plies = next.ply();
+    state.with_store(|store| store.truncate(&id, plies))?;
+    live.stop_thinking();
+    live.table = next;
+    live.row.used_ms.truncate(plies);
+    live.turn_started = Instant::now();
+    Ok(Json(live.state()))
+}
+
+async fn resign(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    let Some(human) = live.human() else {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "analysis",
+            "nobody resigns an analysis",
+        ));
+    };
+    if live.finished() {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "game_over",
+            "the game is over",
+        ));
+    }
+    state.with_store(|store| store.set_resigned(&id, side_name(human)))?;
+    live.stop_thinking();
+    live.row.resigned = Some(side_name(human).to_owned());
+    let body = live.state();
+    state.forget_if_finished(&live);
+    Ok(Json(body))
+}

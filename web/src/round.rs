@@ -1,0 +1,161 @@
+//! A game being played: the stored row, the board, its clocks, and the search thinking for it.
+//! The handlers of `http/` decide who may act; this module knows what a game is now.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use tafl_engine::Side;
+
+use crate::app::AppState;
+use crate::engine::{Control, LEVELS, Level};
+use crate::http::error::ApiError;
+use crate::store::GameRow;
+use crate::table::{Table, side_from, side_name};
+
+/// A game in memory.
+pub(crate) struct Live {
+    pub(crate) row: GameRow,
+    pub(crate) table: Table,
+    pub(crate) thinking: Option<Arc<Control>>,
+    /// When the side to move's clock started (its turn began, or the game was read back:
+    /// the time the server was down is not counted).
+    pub(crate) turn_started: Instant,
+}
+
+impl Live {
+    pub(crate) fn human(&self) -> Option<Side> {
+        self.row.human.as_deref().and_then(side_from)
+    }
+
+    pub(crate) fn resigned(&self) -> Option<Side> {
+        self.row.resigned.as_deref().and_then(side_from)
+    }
+
+    pub(crate) fn flagged(&self) -> Option<Side> {
+        self.row.flagged.as_deref().and_then(side_from)
+    }
+
+    pub(crate) fn finished(&self) -> bool {
+        self.resigned().is_some() || self.flagged().is_some() || self.table.outcome().is_some()
+    }
+
+    /// Milliseconds the side to move has spent on this turn so far.
+    pub(crate) fn turn_ms(&self) -> u64 {
+        u64::try_from(self.turn_started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// What is left on `side`'s clock, in milliseconds (negative once it has run out), when
+    /// the game has clocks: its start, an increment for each of its moves, less the time its
+    /// moves took and, on its turn, the time of this one.
+    pub(crate) fn remaining_ms(&self, side: Side) -> Option<i64> {
+        let start = self.row.clock_ms?;
+        let ply = self.row.used_ms.len();
+        let to_move = self.table.side_to_move();
+        // Sides alternate: the last move was the other side's, the one before it this side's.
+        let mut left = start as i64;
+        for (index, used) in self.row.used_ms.iter().enumerate() {
+            let mover = if (ply - index) % 2 == 0 {
+                to_move
+            } else {
+                !to_move
+            };
+            if mover == side {
+                left += self.row.increment_ms as i64 - *used as i64;
+            }
+        }
+        if side == to_move && !self.finished() {
+            left -= self.turn_ms() as i64;
+        }
+        Some(left)
+    }
+
+    /// Ends the game on time when the side to move's clock has run out; true when it has.
+    pub(crate) fn check_flag(&mut self, state: &AppState) -> Result<bool, ApiError> {
+        if self.finished() {
+            return Ok(false);
+        }
+        let to_move = self.table.side_to_move();
+        if self.remaining_ms(to_move).is_some_and(|left| left < 0) {
+            let side = side_name(to_move);
+            let id = self.row.id.clone();
+            state.with_store(|store| store.set_flagged(&id, side))?;
+            self.row.flagged = Some(side.to_owned());
+            self.stop_thinking();
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Records a move played on the board: its thinking time, and the next turn's start.
+    pub(crate) fn played(&mut self, next: Table, used_ms: u64) {
+        self.table = next;
+        self.row.used_ms.push(used_ms);
+        self.turn_started = Instant::now();
+    }
+
+    /// Whether the engine is to move in a game against it.
+    pub(crate) fn engine_to_move(&self) -> bool {
+        !self.finished()
+            && self
+                .human()
+                .is_some_and(|human| human != self.table.side_to_move())
+    }
+
+    /// The engine's level (a stored level out of range reads as the strongest).
+    pub(crate) fn level(&self) -> Level {
+        LEVELS[self.row.level.min(LEVELS.len() - 1)]
+    }
+
+    pub(crate) fn stop_thinking(&mut self) {
+        if let Some(control) = self.thinking.take() {
+            control.cancel();
+        }
+    }
+
+    pub(crate) fn state(&self) -> Value {
+        let mut view = self.table.view();
+        if let Value::Object(map) = &mut view {
+            map.insert("id".into(), json!(self.row.id));
+            map.insert("mode".into(), json!(self.row.mode));
+            map.insert("human".into(), json!(self.row.human));
+            map.insert(
+                "level".into(),
+                json!({"index": self.row.level, "key": self.level().key, "millis": self.level().millis}),
+            );
+            map.insert("resigned".into(), json!(self.row.resigned));
+            map.insert("flagged".into(), json!(self.row.flagged));
+            map.insert(
+                "clock".into(),
+                match self.row.clock_ms {
+                    None => Value::Null,
+                    Some(_) => json!({
+                        "attackers": self.remaining_ms(Side::Attackers).map(|ms| ms.max(0)),
+                        "defenders": self.remaining_ms(Side::Defenders).map(|ms| ms.max(0)),
+                        "running": (!self.finished()).then(|| side_name(self.table.side_to_move())),
+                        "increment": self.row.increment_ms,
+                    }),
+                },
+            );
+            if let Some(side) = self.flagged() {
+                map.insert(
+                    "result".into(),
+                    json!({
+                        "winner": side_name(!side),
+                        "reason": "time",
+                        "text": format!("{} win: the {} ran out of time", !side, side),
+                    }),
+                );
+            }
+            map.insert("engine_to_move".into(), json!(self.engine_to_move()));
+            map.insert("finished".into(), json!(self.finished()));
+            if self.resigned().is_some() || self.flagged().is_some() {
+                // The legal moves of a resigned game, or one lost on time, are none.
+                map.insert("legal".into(), json!({}));
+            }
+        }
+        view
+    }
+}
+
+pub(crate) type Shared = Arc<tokio::sync::Mutex<Live>>;
