@@ -28,6 +28,19 @@ pub enum PlayError<B: Board = Narrow> {
     RecreatesEarlierPosition(Move<B>),
 }
 
+impl<B: Board> PlayError<B> {
+    /// A stable code for the reason: [`IllegalMoveError::code`]'s for an illegal move,
+    /// `game_over` when the game has ended, `recreates_position` for hnefatafl.org's
+    /// defenders' repetition (H12).
+    pub const fn code(&self) -> &'static str {
+        match self {
+            PlayError::GameOver(_) => "game_over",
+            PlayError::Illegal(error) => error.code(),
+            PlayError::RecreatesEarlierPosition(_) => "recreates_position",
+        }
+    }
+}
+
 /// A game in progress: the start position, the moves played and the positions they led to.
 ///
 /// ```

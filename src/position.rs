@@ -82,6 +82,28 @@ pub enum WinReason {
     CannotEscape,
 }
 
+impl WinReason {
+    /// A stable code for this reason (`king_captured`, `king_escaped`, ...), for programs that
+    /// word it themselves (a page in another language) rather than show the English text.
+    ///
+    /// ```
+    /// assert_eq!(tafl_engine::WinReason::KingEscaped.code(), "king_escaped");
+    /// ```
+    pub const fn code(self) -> &'static str {
+        match self {
+            WinReason::KingCaptured => "king_captured",
+            WinReason::KingEscaped => "king_escaped",
+            WinReason::AllPiecesCaptured => "all_captured",
+            WinReason::DefendersImmobile => "defenders_immobile",
+            WinReason::EdgeFort => "edge_fort",
+            WinReason::Encircled => "encircled",
+            WinReason::NoLegalMoves => "no_move",
+            WinReason::Repetition => "repetition",
+            WinReason::CannotEscape => "cannot_escape",
+        }
+    }
+}
+
 impl fmt::Display for WinReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -109,6 +131,23 @@ pub enum DrawReason {
     Agreement,
     /// Custom rules: the game reached its move limit (hnefatafl.org's rules, H10).
     MoveLimit,
+}
+
+impl DrawReason {
+    /// A stable code for this reason (`draw_repetition`, `draw_no_move`, `draw_agreement`,
+    /// `move_limit`), distinct from every [`WinReason::code`].
+    ///
+    /// ```
+    /// assert_eq!(tafl_engine::DrawReason::Repetition.code(), "draw_repetition");
+    /// ```
+    pub const fn code(self) -> &'static str {
+        match self {
+            DrawReason::Repetition => "draw_repetition",
+            DrawReason::NoLegalMoves => "draw_no_move",
+            DrawReason::Agreement => "draw_agreement",
+            DrawReason::MoveLimit => "move_limit",
+        }
+    }
 }
 
 impl fmt::Display for DrawReason {
@@ -187,6 +226,31 @@ pub enum IllegalMoveError<B: Grid = Narrow> {
     /// Custom rules: the move is longer than this piece may move in one turn.
     #[error("this piece moves at most {0} squares in one turn")]
     TooFar(u8),
+}
+
+impl<B: Grid> IllegalMoveError<B> {
+    /// A stable code for the reason (`game_over`, `off_board`, `not_your_piece`,
+    /// `not_straight`, `blocked`, `castle`, `restricted`, `too_far`): with the variant's data
+    /// (its squares, side or distance) a program words the reason in any language without
+    /// reading the English text.
+    ///
+    /// ```
+    /// use tafl_engine::Position;
+    /// let error = Position::tablut().check_move("e1-e3".parse().unwrap()).unwrap_err();
+    /// assert_eq!(error.code(), "blocked");
+    /// ```
+    pub const fn code(&self) -> &'static str {
+        match self {
+            IllegalMoveError::GameOver(_) => "game_over",
+            IllegalMoveError::OffBoard(_) => "off_board",
+            IllegalMoveError::NotYourPiece { .. } => "not_your_piece",
+            IllegalMoveError::NotStraight(_) => "not_straight",
+            IllegalMoveError::Blocked(_) => "blocked",
+            IllegalMoveError::Castle(_) => "castle",
+            IllegalMoveError::Restricted(_) => "restricted",
+            IllegalMoveError::TooFar(_) => "too_far",
+        }
+    }
 }
 
 /// A position: where the pieces stand, who is to move, and the rules of the game.

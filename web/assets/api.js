@@ -4,6 +4,8 @@ export class ApiError extends Error {
     super(body && body.message ? body.message : `HTTP ${status}`);
     this.status = status;
     this.code = body && body.error;
+    // An illegal move's reason as data ({code, square, ...}): the page words it.
+    this.reason = body && body.reason;
   }
 }
 

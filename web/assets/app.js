@@ -2,7 +2,7 @@
 // what it is handed (the board, the legal moves, the captures, the result) and sends moves.
 import { api } from './api.js';
 import { Board } from './board.js';
-import { chooseLanguage, rememberedLanguage, t } from './i18n.js';
+import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -29,6 +29,22 @@ function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
 function showReason(text) {
   $('reason').textContent = text ? `${t('illegal')}: ${text}` : '';
+}
+
+// A refused request in words: an illegal move's reason from its data, another refusal by its
+// code; the server's English only for a code the page does not know.
+function refusalText(error) {
+  const r = error.reason;
+  if (r && hasWord(`why_${r.code}`)) {
+    const values = {};
+    for (const name of ['square', 'from', 'to', 'text']) if (r[name] !== undefined) values[name] = ltr(r[name]);
+    if (r.distance !== undefined) values.n = ltr(String(r.distance));
+    if (r.side) values.side = sideName(r.side);
+    if (r.kind) values.kind = t(`square_${r.kind}`);
+    return t(`why_${r.code}`, values);
+  }
+  if (error.code && hasWord(`err_${error.code}`)) return t(`err_${error.code}`);
+  return t('err_unknown', { message: error.message });
 }
 
 function stopStream() {
@@ -252,7 +268,7 @@ function think(purpose) {
 
 async function reload() {
   if (!page.game) return;
-  try { setGame(await api.game(page.game.id)); } catch (e) { showReason(e.message); }
+  try { setGame(await api.game(page.game.id)); } catch (e) { showReason(refusalText(e)); }
 }
 
 async function sendMove(text) {
@@ -263,7 +279,7 @@ async function sendMove(text) {
     const next = await api.move(game.id, text, game.ply);
     setGame(next);
   } catch (e) {
-    showReason(e.message);
+    showReason(refusalText(e));
     render();  // the piece springs back
   }
 }
@@ -284,7 +300,7 @@ function wirePlay() {
   $('analyse').addEventListener('click', () => page.game && think('analysis'));
   $('takeback').addEventListener('click', async () => {
     stopStream();
-    try { setGame(await api.takeback(page.game.id)); } catch (e) { showReason(e.message); }
+    try { setGame(await api.takeback(page.game.id)); } catch (e) { showReason(refusalText(e)); }
   });
   $('flip').addEventListener('click', () => {
     page.flipped = !page.flipped;
@@ -294,7 +310,7 @@ function wirePlay() {
   $('resign').addEventListener('click', async () => {
     if (!window.confirm(t('confirm_resign'))) return;
     stopStream();
-    try { setGame(await api.resign(page.game.id)); } catch (e) { showReason(e.message); }
+    try { setGame(await api.resign(page.game.id)); } catch (e) { showReason(refusalText(e)); }
   });
   $('live').addEventListener('click', () => { page.viewing = null; render(); });
   $('text-move').addEventListener('submit', (e) => {

@@ -1,5 +1,5 @@
-// The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The rules'
-// own messages (an illegal move's reason) come from the server in English.
+// The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The server
+// sends an illegal move's reason as a code with its squares (`why_<code>` here), never words.
 const en = {
   clock: 'Clock', no_clock: 'No clock', flagged: '{side} ran out of time.', time: 'time ran out',
   title: 'Tafl against the engine', language: 'Language', new_game: 'New game', game: 'Game',
@@ -27,6 +27,26 @@ const en = {
   other: 'the rules ended the game', illegal: 'Not allowed', confirm_resign: 'Resign this game?',
   hint_is: 'Hint: {move}', cannot_move: 'That piece cannot move now.', engine_failed: 'The engine stopped: ',
   mate_in: '{side} can force a win within {n} moves',
+  why_game_over: 'the game is over',
+  why_off_board: '{square} is not on the board',
+  why_not_your_piece: 'no piece of {side} stands on {square}',
+  why_not_straight: '{from}-{to} does not go straight along a rank or a file',
+  why_blocked: '{square} is in the way: a piece cannot jump over another or share its square',
+  why_castle: 'no piece may stop on the castle {square}',
+  why_restricted: 'this piece may not pass over or stop on {square} ({kind})',
+  why_too_far: 'this piece moves at most {n} squares in a turn',
+  why_recreates_position: '{from}-{to} would bring back an earlier position, which the defenders may not do',
+  why_bad_notation: '“{text}” is not a move: write it as e2-e4',
+  square_throne: 'the throne',
+  square_corner: 'a corner',
+  square_fort: 'a fort',
+  err_stale: 'the game had moved on: here it is again',
+  err_not_your_turn: 'it is not your turn',
+  err_game_over: 'the game is over',
+  err_too_fast: 'too many requests: wait a moment',
+  err_unknown: 'the server refused: {message}',
+  err_nothing_to_take_back: 'there is no move to take back',
+  err_not_found: 'no such game',
 };
 
 const ar = {
@@ -56,6 +76,26 @@ const ar = {
   other: 'أنهت القواعد اللعبة', illegal: 'غير مسموح', confirm_resign: 'أتستسلم في هذه اللعبة؟',
   hint_is: 'تلميح: {move}', cannot_move: 'لا تستطيع هذه القطعة أن تتحرك الآن.', engine_failed: 'توقف المحرك: ',
   mate_in: '{side} يفرضون الفوز في {n}',
+  why_game_over: 'انتهت اللعبة',
+  why_off_board: 'المربع {square} ليس على اللوحة',
+  why_not_your_piece: 'لا توجد قطعة من {side} على المربع {square}',
+  why_not_straight: 'النقلة {from}-{to} لا تسير مستقيمة على صف أو عمود',
+  why_blocked: 'المربع {square} يعترض الطريق: لا تقفز قطعة فوق أخرى ولا تشاركها مربعها',
+  why_castle: 'لا يجوز لأي قطعة أن تتوقف على القلعة {square}',
+  why_restricted: 'لا يجوز لهذه القطعة أن تعبر المربع {square} أو تتوقف عليه ({kind})',
+  why_too_far: 'تتحرك هذه القطعة {n} مربعات على الأكثر في الدور الواحد',
+  why_recreates_position: 'النقلة {from}-{to} تعيد وضعية سابقة، وهذا ممنوع على المدافعين',
+  why_bad_notation: '«{text}» ليست نقلة: اكتبها هكذا e2-e4',
+  square_throne: 'العرش',
+  square_corner: 'زاوية',
+  square_fort: 'حصن',
+  err_stale: 'تقدمت اللعبة: ها هي من جديد',
+  err_not_your_turn: 'ليس دورك',
+  err_game_over: 'انتهت اللعبة',
+  err_too_fast: 'طلبات كثيرة جدًا: انتظر لحظة',
+  err_unknown: 'رفض الخادم: {message}',
+  err_nothing_to_take_back: 'لا توجد نقلة للتراجع عنها',
+  err_not_found: 'لا توجد لعبة كهذه',
 };
 
 const th = {
@@ -85,6 +125,26 @@ const th = {
   other: 'กติกาทำให้เกมจบ', illegal: 'เดินไม่ได้', confirm_resign: 'ยอมแพ้เกมนี้หรือไม่?',
   hint_is: 'คำใบ้: {move}', cannot_move: 'หมากตัวนี้เดินไม่ได้ตอนนี้', engine_failed: 'เอนจินหยุด: ',
   mate_in: '{side}บังคับชนะได้ใน {n}',
+  why_game_over: 'เกมจบแล้ว',
+  why_off_board: 'ช่อง {square} ไม่อยู่บนกระดาน',
+  why_not_your_piece: 'ไม่มีตัวหมากของ{side}อยู่ที่ช่อง {square}',
+  why_not_straight: 'การเดิน {from}-{to} ไม่ได้เดินตรงตามแถวหรือตามคอลัมน์',
+  why_blocked: 'ช่อง {square} ขวางทางอยู่: ตัวหมากกระโดดข้ามตัวอื่นหรืออยู่ช่องเดียวกันไม่ได้',
+  why_castle: 'ไม่มีตัวหมากใดหยุดบนปราสาท {square} ได้',
+  why_restricted: 'ตัวหมากนี้ผ่านหรือหยุดที่ช่อง {square} ไม่ได้ ({kind})',
+  why_too_far: 'ตัวหมากนี้เดินได้ไม่เกิน {n} ช่องต่อตา',
+  why_recreates_position: 'การเดิน {from}-{to} จะทำให้ตำแหน่งก่อนหน้ากลับมา ซึ่งฝ่ายป้องกันทำไม่ได้',
+  why_bad_notation: '“{text}” ไม่ใช่การเดิน: ให้เขียนแบบ e2-e4',
+  square_throne: 'บัลลังก์',
+  square_corner: 'มุมกระดาน',
+  square_fort: 'ป้อม',
+  err_stale: 'เกมดำเนินต่อไปแล้ว: นี่คือเกมปัจจุบัน',
+  err_not_your_turn: 'ยังไม่ถึงตาของคุณ',
+  err_game_over: 'เกมจบแล้ว',
+  err_too_fast: 'ส่งคำขอถี่เกินไป: รอสักครู่',
+  err_unknown: 'เซิร์ฟเวอร์ปฏิเสธ: {message}',
+  err_nothing_to_take_back: 'ไม่มีการเดินให้ย้อนกลับ',
+  err_not_found: 'ไม่พบเกมนี้',
 };
 
 const ru = {
@@ -114,6 +174,26 @@ const ru = {
   other: 'игра окончена по правилам', illegal: 'Так нельзя', confirm_resign: 'Сдать эту партию?',
   hint_is: 'Подсказка: {move}', cannot_move: 'Эта фигура сейчас не может ходить.', engine_failed: 'Движок остановился: ',
   mate_in: '{side} выигрывают за {n}',
+  why_game_over: 'партия окончена',
+  why_off_board: 'поля {square} нет на доске',
+  why_not_your_piece: 'на поле {square} нет фигуры стороны «{side}»',
+  why_not_straight: 'ход {from}-{to} идёт не по прямой горизонтали или вертикали',
+  why_blocked: 'поле {square} мешает: фигура не перепрыгивает через другую и не встаёт на занятое поле',
+  why_castle: 'ни одна фигура не может остановиться на замке {square}',
+  why_restricted: 'эта фигура не может проходить через поле {square} или останавливаться на нём ({kind})',
+  why_too_far: 'эта фигура ходит не дальше чем на {n} поля за ход',
+  why_recreates_position: 'ход {from}-{to} повторил бы прежнюю позицию, а защитникам это запрещено',
+  why_bad_notation: '«{text}» — не ход: пишите так: e2-e4',
+  square_throne: 'трон',
+  square_corner: 'угол',
+  square_fort: 'крепость',
+  err_stale: 'партия ушла вперёд: вот она снова',
+  err_not_your_turn: 'сейчас не ваш ход',
+  err_game_over: 'партия окончена',
+  err_too_fast: 'слишком много запросов: подождите немного',
+  err_unknown: 'сервер отказал: {message}',
+  err_nothing_to_take_back: 'нет хода, который можно вернуть',
+  err_not_found: 'такой партии нет',
 };
 
 const ro = {
@@ -143,6 +223,26 @@ const ro = {
   other: 'regulile au încheiat jocul', illegal: 'Nu se poate', confirm_resign: 'Abandonezi acest joc?',
   hint_is: 'Indiciu: {move}', cannot_move: 'Piesa aceasta nu poate muta acum.', engine_failed: 'Motorul s-a oprit: ',
   mate_in: '{side} forțează câștigul în {n}',
+  why_game_over: 'jocul s-a terminat',
+  why_off_board: '{square} nu este pe tablă',
+  why_not_your_piece: 'nicio piesă a părții „{side}” nu stă pe {square}',
+  why_not_straight: 'mutarea {from}-{to} nu merge drept, pe un rând sau pe o coloană',
+  why_blocked: '{square} stă în cale: o piesă nu sare peste alta și nu împarte un pătrat cu ea',
+  why_castle: 'nicio piesă nu se poate opri pe castelul {square}',
+  why_restricted: 'această piesă nu poate trece peste {square} sau să se oprească acolo ({kind})',
+  why_too_far: 'această piesă mută cel mult {n} pătrate într-o mutare',
+  why_recreates_position: 'mutarea {from}-{to} ar readuce o poziție anterioară, ceea ce apărătorilor le este interzis',
+  why_bad_notation: '„{text}” nu este o mutare: scrie-o așa: e2-e4',
+  square_throne: 'tronul',
+  square_corner: 'un colț',
+  square_fort: 'un fort',
+  err_stale: 'jocul a mers mai departe: iată-l din nou',
+  err_not_your_turn: 'nu este rândul tău',
+  err_game_over: 'jocul s-a terminat',
+  err_too_fast: 'prea multe cereri: așteaptă puțin',
+  err_unknown: 'serverul a refuzat: {message}',
+  err_nothing_to_take_back: 'nu există nicio mutare de luat înapoi',
+  err_not_found: 'nu există un asemenea joc',
 };
 
 export const LANGUAGES = { en, ar, th, ru, ro };
@@ -164,6 +264,12 @@ export function rememberedLanguage() {
   const browser = (navigator.language || 'en').slice(0, 2);
   return LANGUAGES[browser] ? browser : 'en';
 }
+
+/** Whether the chosen language (or English) has a word for `key`. */
+export function hasWord(key) { return key in en; }
+
+/** Text kept left to right inside any paragraph (a square, a move, a number in Arabic). */
+export function ltr(text) { return `\u2066${text}\u2069`; }
 
 export function t(key, values = {}) {
   let text = LANGUAGES[current][key] ?? en[key] ?? key;

@@ -7,8 +7,8 @@ use serde_json::{Value, json};
 use tafl_engine::notation::FullMove;
 use tafl_engine::record::GameRecord;
 use tafl_engine::{
-    AnyVariant, Board, DrawReason, Game, Move, Narrow, Outcome, Piece, Position, Side, Variant,
-    Wide, WinReason, position_string,
+    AnyVariant, Board, Game, Move, Narrow, Outcome, Piece, Position, Side, Variant, Wide,
+    position_string,
 };
 
 /// Why a move, a position or a record was refused: the library's words.
@@ -128,6 +128,13 @@ impl Table {
         on_grid!(self, |_variant, game| go(game, text))
     }
 
+    /// Why `text` cannot be played here, as data the page words in its language: `{code,
+    /// square?, side?, from?, to?, distance?, kind?}` with the library's code
+    /// (`PlayError::code`), or `bad_notation` for text that is no move; `None` when it can.
+    pub fn refusal(&self, text: &str) -> Option<Value> {
+        on_grid!(self, |variant, game| refusal(variant, game, text))
+    }
+
     /// Takes the last move back; false when there was none.
     pub fn undo(&mut self) -> bool {
         on_grid!(self, |_variant, game| game.undo().is_some())
@@ -159,6 +166,54 @@ pub fn parse_move<B: Board>(text: &str) -> Result<Move<B>, Refused> {
     text.parse::<FullMove<B>>()
         .map(|full| full.mv)
         .map_err(|e| Refused(format!("'{text}' is not a move: {e}")))
+}
+
+fn refusal<B: Board>(variant: &Variant<B>, game: &Game<B>, text: &str) -> Option<Value> {
+    use tafl_engine::{IllegalMoveError, PlayError};
+    let Ok(m) = parse_move::<B>(text) else {
+        return Some(json!({"code": "bad_notation", "text": text.trim()}));
+    };
+    let error = game.clone().play(m).err()?;
+    let mut reason = json!({"code": error.code()});
+    let map = reason.as_object_mut()?;
+    let mut put = |key: &str, value: Value| {
+        map.insert(key.to_owned(), value);
+    };
+    match error {
+        PlayError::GameOver(outcome) => put("result", result_json(outcome)),
+        PlayError::RecreatesEarlierPosition(m)
+        | PlayError::Illegal(IllegalMoveError::NotStraight(m)) => {
+            put("from", json!(m.from().to_string()));
+            put("to", json!(m.to().to_string()));
+        }
+        PlayError::Illegal(IllegalMoveError::GameOver(outcome)) => {
+            put("result", result_json(outcome))
+        }
+        PlayError::Illegal(IllegalMoveError::NotYourPiece { square, side }) => {
+            put("square", json!(square.to_string()));
+            put("side", json!(side_name(side)));
+        }
+        PlayError::Illegal(
+            IllegalMoveError::OffBoard(square)
+            | IllegalMoveError::Blocked(square)
+            | IllegalMoveError::Castle(square),
+        ) => put("square", json!(square.to_string())),
+        PlayError::Illegal(IllegalMoveError::Restricted(square)) => {
+            let rules = variant.rules();
+            // Which kind of special square, from the rules: the page names it.
+            let kind = if rules.throne().contains(square) {
+                "throne"
+            } else if rules.corners().contains(square) {
+                "corner"
+            } else {
+                "fort"
+            };
+            put("square", json!(square.to_string()));
+            put("kind", json!(kind));
+        }
+        PlayError::Illegal(IllegalMoveError::TooFar(distance)) => put("distance", json!(distance)),
+    }
+    Some(reason)
 }
 
 /// Squares as their names.
@@ -258,27 +313,8 @@ struct ResultView {
 
 fn result_json(outcome: Outcome) -> Value {
     let reason = match outcome {
-        Outcome::Win { reason, .. } => match reason {
-            WinReason::KingCaptured => "king_captured",
-            WinReason::KingEscaped => "king_escaped",
-            WinReason::AllPiecesCaptured => "all_captured",
-            WinReason::DefendersImmobile => "defenders_immobile",
-            WinReason::EdgeFort => "edge_fort",
-            WinReason::Encircled => "encircled",
-            WinReason::NoLegalMoves => "no_move",
-            WinReason::Repetition => "repetition",
-            WinReason::CannotEscape => "cannot_escape",
-            #[allow(unreachable_patterns)]
-            _ => "other",
-        },
-        Outcome::Draw(reason) => match reason {
-            DrawReason::Repetition => "draw_repetition",
-            DrawReason::NoLegalMoves => "draw_no_move",
-            DrawReason::Agreement => "draw_agreement",
-            DrawReason::MoveLimit => "move_limit",
-            #[allow(unreachable_patterns)]
-            _ => "other",
-        },
+        Outcome::Win { reason, .. } => reason.code(),
+        Outcome::Draw(reason) => reason.code(),
     };
     serde_json::to_value(ResultView {
         winner: outcome.winner().map(side_name),

@@ -385,19 +385,40 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     let id = state["id"].as_str().unwrap().to_owned();
     let path = format!("/api/games/{id}/moves");
     // Illegal moves: the rule's reason, the game unchanged.
-    for (text, reason) in [
-        ("e1-e3", "blocked"),
-        ("a1-a2", "no piece"),
-        ("d1-e2", "rank or a file"),
-        ("e1-e1", ""),
-        ("z9-z10", ""),
-        ("hello", "not a move"),
+    // Beside the words, the reason as data for a page in another language.
+    for (text, reason, data) in [
+        (
+            "e1-e3",
+            "blocked",
+            json!({"code": "blocked", "square": "e2"}),
+        ),
+        (
+            "a1-a2",
+            "no piece",
+            json!({"code": "not_your_piece", "square": "a1", "side": "attackers"}),
+        ),
+        (
+            "d1-e2",
+            "rank or a file",
+            json!({"code": "not_straight", "from": "d1", "to": "e2"}),
+        ),
+        ("e1-e1", "", Value::Null),
+        ("z9-z10", "", Value::Null),
+        (
+            "hello",
+            "not a move",
+            json!({"code": "bad_notation", "text": "hello"}),
+        ),
     ] {
         let (status, answer) = server.call("POST", &path, Some(&json!({"move": text})));
         assert_eq!(status, 422, "{text}: {answer}");
         assert_eq!(answer["error"], json!("illegal_move"));
         let message = answer["message"].as_str().unwrap();
         assert!(message.contains(reason), "{text}: {message}");
+        assert!(answer["reason"]["code"].is_string(), "{text}: {answer}");
+        if !data.is_null() {
+            assert_eq!(answer["reason"], data, "{text}");
+        }
         assert_eq!(server.ok("GET", &format!("/api/games/{id}"), None), state);
     }
     // A stale ply is refused.

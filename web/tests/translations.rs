@@ -1,7 +1,8 @@
 //! The page's words (`assets/i18n.js`) are whole in every language: each language has every
 //! key of English's, none more, none empty, with the same `{placeholders}`; and every key the
 //! page asks for exists: `data-i18n` in `index.html`, `t('key'` in the scripts, and each result
-//! reason the server sends (`result_json` in `src/table.rs`).
+//! reason the server sends (the library's `WinReason::code` and `DrawReason::code`, `time`) and
+//! each illegal move's reason (`why_` and `PlayError::code`, or `bad_notation`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
@@ -102,6 +103,74 @@ fn keys_of_t_calls(script: &str) -> BTreeSet<&str> {
         .collect()
 }
 
+/// Every result code the server may send: the library's (listed through an exhaustive match, so
+/// that a new reason fails to compile here until it is listed) and the page's `time`.
+fn result_codes() -> Vec<&'static str> {
+    use tafl_engine::{DrawReason as D, WinReason as W};
+    let wins = [
+        W::KingCaptured,
+        W::KingEscaped,
+        W::AllPiecesCaptured,
+        W::DefendersImmobile,
+        W::EdgeFort,
+        W::Encircled,
+        W::NoLegalMoves,
+        W::Repetition,
+        W::CannotEscape,
+    ];
+    for reason in wins {
+        match reason {
+            W::KingCaptured
+            | W::KingEscaped
+            | W::AllPiecesCaptured
+            | W::DefendersImmobile
+            | W::EdgeFort
+            | W::Encircled
+            | W::NoLegalMoves
+            | W::Repetition
+            | W::CannotEscape => {}
+        }
+    }
+    let draws = [D::Repetition, D::NoLegalMoves, D::Agreement, D::MoveLimit];
+    for reason in draws {
+        match reason {
+            D::Repetition | D::NoLegalMoves | D::Agreement | D::MoveLimit => {}
+        }
+    }
+    let mut codes: Vec<&str> = wins.iter().map(|r| r.code()).collect();
+    codes.extend(draws.iter().map(|r| r.code()));
+    codes.push("time");
+    codes
+}
+
+/// Every code of an illegal move's reason: the library's, through every variant of its error.
+fn refusal_codes() -> impl Iterator<Item = &'static str> {
+    use tafl_engine::{IllegalMoveError as I, Outcome, PlayError as P, Square};
+    let square: Square = "e5".parse().expect("e5 is a square");
+    let m = "e1-e3".parse().expect("e1-e3 is a move");
+    let errors: [P; 10] = [
+        P::GameOver(Outcome::Draw(tafl_engine::DrawReason::Agreement)),
+        P::RecreatesEarlierPosition(m),
+        P::Illegal(I::GameOver(Outcome::Draw(
+            tafl_engine::DrawReason::Agreement,
+        ))),
+        P::Illegal(I::OffBoard(square)),
+        P::Illegal(I::NotYourPiece {
+            square,
+            side: tafl_engine::Side::Attackers,
+        }),
+        P::Illegal(I::NotStraight(m)),
+        P::Illegal(I::Blocked(square)),
+        P::Illegal(I::Castle(square)),
+        P::Illegal(I::Restricted(square)),
+        P::Illegal(I::TooFar(1)),
+    ];
+    errors
+        .into_iter()
+        .map(|error| error.code())
+        .chain(["bad_notation"])
+}
+
 #[test]
 fn every_language_has_every_word_with_the_same_placeholders() {
     let languages = languages();
@@ -137,19 +206,22 @@ fn every_word_the_page_asks_for_exists() {
     let english = &languages[0].1;
     let html = read("assets/index.html");
     let scripts = ["app.js", "board.js", "api.js"].map(|name| read(&format!("assets/{name}")));
-    let table = read("src/table.rs");
-    let results = table
-        .split("fn result_json")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}\n").next())
-        .expect("src/table.rs has result_json");
+    let results = result_codes();
+    let refusals: BTreeSet<String> = refusal_codes().map(|code| format!("why_{code}")).collect();
     let asked: Vec<(&str, BTreeSet<&str>)> = vec![
         ("index.html data-i18n", after(&html, "data-i18n=\"", '"')),
         (
             "t('...') in the scripts",
             scripts.iter().flat_map(|s| keys_of_t_calls(s)).collect(),
         ),
-        ("result_json's reasons", after(results, "=> \"", '"')),
+        (
+            "the library's result codes",
+            results.iter().copied().collect(),
+        ),
+        (
+            "the library's refusal codes (why_CODE)",
+            refusals.iter().map(String::as_str).collect(),
+        ),
     ];
     for (place, keys) in asked {
         assert!(

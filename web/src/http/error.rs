@@ -1,16 +1,19 @@
-//! The error answer every handler gives: a status and `{error, message}` in JSON.
+//! The error answer every handler gives: a status and `{error, message}` in JSON (with
+//! `reason` for an illegal move).
 
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
+use serde_json::{Value, json};
 
-/// An error answer: a status, a short code and words for a person.
+/// An error answer: a status, a short code and words for a person (and, for an illegal move,
+/// its reason as data: `Table::refusal`).
 #[derive(Debug)]
 pub struct ApiError {
     pub(crate) status: StatusCode,
     pub(crate) code: &'static str,
     pub(crate) message: String,
+    pub(crate) reason: Option<Value>,
 }
 
 impl ApiError {
@@ -20,6 +23,7 @@ impl ApiError {
             status,
             code,
             message: message.into(),
+            reason: None,
         }
     }
 
@@ -49,7 +53,11 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(json!({"error": self.code, "message": self.message}));
+        let mut body = json!({"error": self.code, "message": self.message});
+        if let (Some(reason), Value::Object(map)) = (self.reason, &mut body) {
+            map.insert("reason".into(), reason);
+        }
+        let body = Json(body);
         (self.status, body).into_response()
     }
 }

@@ -78,8 +78,10 @@ async fn play(
         ));
     }
     let mut next = live.table.clone();
-    next.play(&request.text)
-        .map_err(|e| bad("illegal_move", e.0))?;
+    next.play(&request.text).map_err(|e| ApiError {
+        reason: live.table.refusal(&request.text),
+        ..bad("illegal_move", e.0)
+    })?;
     let ply = live.table.ply();
     let text = next.move_texts().pop().unwrap_or_default();
     let used = if live.row.clock_ms.is_some() {
