@@ -24,6 +24,14 @@ const board = new Board($('board'), {
   },
 });
 
+// A built-in game's name and paragraph in the page's language (the server's English for a game
+// the page has no words for).
+function gameText(kind, key, fallback) {
+  const word = `${kind}_${key.replaceAll('-', '_')}`;
+  return hasWord(word) ? t(word) : fallback;
+}
+function gameName(v) { return gameText('name', v.key, v.name); }
+
 function sideName(side) { return t(side === 'attackers' ? 'the_attackers' : 'the_defenders'); }
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
@@ -118,7 +126,9 @@ function render() {
   });
   const svg = $('board').querySelector('svg');
   svg.dataset.ply = String(ply);
-  $('game-name').textContent = `${game.name.replaceAll('_', ' ')} · ${game.size}x${game.size}`;
+  // A built-in game by its name in the page's language; any other by its rules' name.
+  const known = page.variants.find((v) => v.rules === game.rules);
+  $('game-name').textContent = `${known ? gameName(known) : game.name.replaceAll('_', ' ')} · ${ltr(`${game.size}x${game.size}`)}`;
   $('status').textContent = statusText(game);
   $('status').className = game.finished ? 'over' : '';
   document.body.dataset.finished = game.finished ? '1' : '0';
@@ -336,7 +346,8 @@ function fillSetup() {
   for (const v of page.variants) {
     const option = document.createElement('option');
     option.value = v.key;
-    option.textContent = `${v.name} (${v.size}x${v.size})`;
+    // One name per game, with its board and its escape: told apart before choosing.
+    option.textContent = `${gameName(v)} · ${ltr(`${v.size}x${v.size}`)} · ${t(`escape_${v.escape}`)}`;
     select.appendChild(option);
   }
   const custom = document.createElement('option');
@@ -361,7 +372,7 @@ function describe() {
   const v = page.variants.find((x) => x.key === $('variant').value);
   $('rules-label').hidden = !!v;
   $('summary').textContent = v
-    ? `${v.summary} ${t('board_size', { n: v.size })} ${capital(t('first', { side: sideName(v.first) }))}`
+    ? `${gameText('sum', v.key, v.summary)} ${t('board_size', { n: v.size })} ${capital(t('first', { side: sideName(v.first) }))}`
     : '';
   const analysis = document.querySelector('input[name=mode]:checked').value === 'analysis';
   $('play-options').hidden = analysis;
@@ -427,6 +438,7 @@ async function main() {
   page.variants = variants.variants;
   page.levels = levels.levels;
   fillSetup();
+  render();
   document.body.dataset.ready = '1';
 }
 

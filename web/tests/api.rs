@@ -164,8 +164,21 @@ fn variants_and_levels_list_every_built_in_game() {
         .map(|v| v["key"].as_str().unwrap())
         .collect();
     assert_eq!(keys, AnyVariant::names().collect::<Vec<_>>());
+    // One name per game: a player choosing by name plays the rules described.
+    let names: BTreeSet<&str> = variants["variants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names.len(), keys.len(), "every name is unique: {names:?}");
     for variant in variants["variants"].as_array().unwrap() {
         assert!(variant["summary"].as_str().unwrap().len() > 40, "{variant}");
+        assert!(
+            matches!(variant["escape"].as_str(), Some("edge" | "corner")),
+            "{variant}"
+        );
+        assert!(variant["castle"].is_boolean(), "{variant}");
         let game = AnyVariant::by_name(variant["key"].as_str().unwrap()).unwrap();
         assert_eq!(variant["rules"], json!(game.to_string()));
         assert!(matches!(

@@ -236,3 +236,106 @@ fn every_word_the_page_asks_for_exists() {
         }
     }
 }
+
+/// The words that say each fact of a game, by language: the paragraph of a game whose king
+/// escapes to a corner names the corner, and so on (`Facts`).
+fn fact_words(language: &str) -> [(&'static str, &'static [&'static str]); 5] {
+    match language {
+        "en" => [
+            ("edge", &["edge"]),
+            ("corner", &["corner"]),
+            ("castle", &["castle", "throne"]),
+            ("two", &["two"]),
+            ("first", &["first"]),
+        ],
+        "ar" => [
+            ("edge", &["حاف"]),
+            ("corner", &["زاوي", "زوايا"]),
+            ("castle", &["قلعة", "القلعة", "عرش", "العرش"]),
+            ("two", &["اثن"]),
+            ("first", &["أولًا", "يبدأ"]),
+        ],
+        "th" => [
+            ("edge", &["ขอบ"]),
+            ("corner", &["มุม"]),
+            ("castle", &["ปราสาท", "บัลลังก์"]),
+            ("two", &["สอง"]),
+            ("first", &["ก่อน"]),
+        ],
+        "ru" => [
+            ("edge", &["кра"]),
+            ("corner", &["угол", "угл"]),
+            ("castle", &["замок", "замк", "трон"]),
+            ("two", &["два", "двум", "двух"]),
+            ("first", &["перв"]),
+        ],
+        "ro" => [
+            ("edge", &["margin"]),
+            ("corner", &["colț"]),
+            ("castle", &["castel", "tron"]),
+            ("two", &["doi", "două"]),
+            ("first", &["prim"]),
+        ],
+        other => panic!("no fact words for {other}: add them"),
+    }
+}
+
+#[test]
+fn every_games_paragraph_in_every_language_states_the_rules_the_library_plays() {
+    use tafl_engine::{AnyVariant, Side};
+    use tafl_web::summaries::{SUMMARIES, facts};
+    let keys: Vec<&str> = SUMMARIES.iter().map(|s| s.key).collect();
+    assert_eq!(
+        keys,
+        AnyVariant::names().collect::<Vec<_>>(),
+        "one summary for each built-in game, in the library's order"
+    );
+    for summary in &SUMMARIES {
+        let variant = AnyVariant::by_name(summary.key).expect("a built-in game");
+        assert_eq!(
+            summary.facts,
+            facts(&variant),
+            "{}: the facts its paragraph states are the library's rules",
+            summary.key
+        );
+    }
+    let languages = languages();
+    for (name, words) in &languages {
+        let mut names = BTreeSet::new();
+        for summary in &SUMMARIES {
+            let key = summary.key.replace('-', "_");
+            let title = &words[&format!("name_{key}")];
+            let text = &words[&format!("sum_{key}")];
+            if name == "en" {
+                assert_eq!(title, summary.name, "en.name_{key} is the server's name");
+                assert_eq!(text, summary.text, "en.sum_{key} is the server's paragraph");
+            }
+            assert!(
+                names.insert(title.clone()),
+                "{name}: two games are called {title:?}"
+            );
+            let facts = summary.facts;
+            let mut stated = vec![facts.escape];
+            if facts.castle {
+                stated.push("castle");
+            }
+            if facts.king_by_two {
+                stated.push("two");
+            }
+            if facts.first == Side::Defenders {
+                stated.push("first");
+            }
+            let lower = text.to_lowercase();
+            for fact in stated {
+                let (_, spellings) = fact_words(name)
+                    .into_iter()
+                    .find(|(f, _)| *f == fact)
+                    .expect("every fact has words");
+                assert!(
+                    spellings.iter().any(|w| lower.contains(w)),
+                    "{name}.sum_{key} does not say its fact {fact:?} ({spellings:?}): {text}"
+                );
+            }
+        }
+    }
+}

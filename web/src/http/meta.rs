@@ -11,6 +11,7 @@ use tafl_engine::AnyVariant;
 use super::error::ApiError;
 use crate::app::AppState;
 use crate::engine::LEVELS;
+use crate::summaries;
 use crate::table::{Table, side_name};
 
 /// `/api/variants`, `/api/levels`, `/api/status`.
@@ -21,26 +22,23 @@ pub fn router() -> Router<Arc<AppState>> {
         .route("/api/status", get(status))
 }
 
-/// A short paragraph on each built-in game, by key.
-fn summary(key: &str) -> &'static str {
-    crate::summaries::SUMMARIES
-        .iter()
-        .find(|(k, _)| *k == key)
-        .map_or("", |(_, text)| text)
-}
-
 async fn variants() -> Json<Value> {
     let list: Vec<Value> = AnyVariant::names()
         .filter_map(|key| {
             let variant = AnyVariant::by_name(key)?;
             let table = Table::new(variant.clone(), None).ok()?;
+            let summary = summaries::summary(key);
+            // What a player needs before choosing, from the library's rules themselves.
+            let facts = summaries::facts(&variant);
             Some(json!({
                 "key": key,
-                "name": variant.name().replace('_', " "),
+                "name": summary.map_or_else(|| variant.name().replace('_', " "), |s| s.name.to_owned()),
                 "size": variant.size(),
                 "rules": variant.to_string(),
                 "first": side_name(table.side_to_move()),
-                "summary": summary(key),
+                "escape": facts.escape,
+                "castle": facts.castle,
+                "summary": summary.map_or("", |s| s.text),
             }))
         })
         .collect();
