@@ -266,6 +266,7 @@ function think(purpose) {
       render();
     },
     failed: (e) => { done(); showReason(e.message); },
+    refused: (e) => { done(); $('thinking').hidden = true; showReason(e.message); },
     error: () => {
       if (page.stream !== source) return;
       page.stream = null;

@@ -81,8 +81,13 @@ fn request(
     method: &str,
     url: &str,
     body: Option<Value>,
+    secret: Option<&str>,
 ) -> Result<Value, String> {
-    let call = agent.request(method, url);
+    let mut call = agent.request(method, url);
+    if let Some(secret) = secret {
+        // The seat's secret, as the page sends it.
+        call = call.set("authorization", &format!("Bearer {secret}"));
+    }
     let result = match body {
         Some(b) => call.send_json(b),
         None => call.call(),
@@ -114,9 +119,9 @@ fn player(
         random ^= random << 17;
         (random % n as u64) as usize
     };
-    let timed = |method: &str, url: &str, body: Option<Value>| {
+    let timed = |method: &str, url: &str, body: Option<Value>, secret: Option<&str>| {
         let started = Instant::now();
-        let result = request(&agent, method, url, body);
+        let result = request(&agent, method, url, body, secret);
         let micros = started.elapsed().as_micros() as u64;
         let mut t = tally.lock().expect("tally");
         let kind = match (method, url.ends_with("/moves")) {
@@ -141,10 +146,13 @@ fn player(
             "POST",
             &format!("{base}/api/games"),
             Some(json!({"variant": variant, "human": human, "level": 0})),
+            None,
         ) else {
             return;
         };
         let id = state["id"].as_str().unwrap_or_default().to_owned();
+        let owned = state["secret"].as_str().unwrap_or_default().to_owned();
+        let secret = Some(owned.as_str());
         tally
             .lock()
             .expect("tally")
@@ -153,7 +161,10 @@ fn player(
         while !stop.load(Ordering::Relaxed) && state["finished"] != json!(true) {
             if state["engine_to_move"] == json!(true) {
                 let url = format!("{base}/api/games/{id}/think?for=move");
-                let Ok(response) = agent.get(&url).call() else {
+                let call = agent
+                    .get(&url)
+                    .set("authorization", &format!("Bearer {owned}"));
+                let Ok(response) = call.call() else {
                     let mut t = tally.lock().expect("tally");
                     if killed.load(Ordering::SeqCst) {
                         t.after_kill += 1;
@@ -207,12 +218,13 @@ fn player(
                 }
                 // A person thinks a little.
                 std::thread::sleep(Duration::from_millis(200 + pick(800) as u64));
-                let _ = timed("GET", &format!("{base}/api/games/{id}"), None);
+                let _ = timed("GET", &format!("{base}/api/games/{id}"), None, None);
                 let text = legal[pick(legal.len())].clone();
                 match timed(
                     "POST",
                     &format!("{base}/api/games/{id}/moves"),
                     Some(json!({"move": text, "ply": state["ply"]})),
+                    secret,
                 ) {
                     Ok(next) => {
                         state = next;
@@ -276,8 +288,14 @@ fn main() {
         .collect();
     std::thread::sleep(Duration::from_secs(seconds));
     let peak = peak_kib(server.child.id());
-    let status =
-        request(&ureq::agent(), "GET", &format!("{base}/api/status"), None).unwrap_or(Value::Null);
+    let status = request(
+        &ureq::agent(),
+        "GET",
+        &format!("{base}/api/status"),
+        None,
+        None,
+    )
+    .unwrap_or(Value::Null);
     // kill -9 while the players are still playing.
     killed.store(true, Ordering::SeqCst);
     server.child.kill().expect("kill -9");
@@ -335,7 +353,7 @@ fn main() {
     let agent = ureq::agent();
     let mut missing = 0;
     for (id, moves) in &tally.games {
-        match request(&agent, "GET", &format!("{base}/api/games/{id}"), None) {
+        match request(&agent, "GET", &format!("{base}/api/games/{id}"), None, None) {
             Ok(state) => {
                 let stored = moves_of(&state);
                 if stored.len() < moves.len() || stored[..moves.len()] != moves[..] {

@@ -10,6 +10,7 @@ mod http;
 mod ids;
 mod limits;
 mod round;
+pub mod seats;
 pub mod store;
 pub mod summaries;
 pub mod table;

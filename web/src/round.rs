@@ -8,8 +8,11 @@ use serde_json::{Value, json};
 use tafl_engine::Side;
 
 use crate::app::AppState;
+use axum::http::StatusCode;
+
 use crate::engine::{Control, LEVELS, Level};
 use crate::http::error::ApiError;
+use crate::seats::SeatKind;
 use crate::store::GameRow;
 use crate::table::{Table, side_from, side_name};
 
@@ -24,8 +27,54 @@ pub(crate) struct Live {
 }
 
 impl Live {
-    pub(crate) fn human(&self) -> Option<Side> {
-        self.row.human.as_deref().and_then(side_from)
+    /// The sides whose seats `secret` holds: at least one, else a 403 that says why (no
+    /// secret, a secret of no seat here, a game stored before seats).
+    pub(crate) fn holder(&self, secret: Option<&str>) -> Result<Vec<Side>, ApiError> {
+        let forbidden = |code, message: &str| ApiError::new(StatusCode::FORBIDDEN, code, message);
+        if self.row.seats.read_only() {
+            return Err(forbidden(
+                "read_only",
+                "this game was stored before seats had secrets: it can be watched, not changed",
+            ));
+        }
+        let Some(secret) = secret else {
+            return Err(forbidden(
+                "no_secret",
+                "this needs the secret of a seat of this game (Authorization: Bearer <secret>); \
+                 without it the game can only be watched",
+            ));
+        };
+        let sides = self.row.seats.held_by(secret);
+        if sides.is_empty() {
+            return Err(forbidden(
+                "wrong_secret",
+                "this secret holds no seat of this game",
+            ));
+        }
+        Ok(sides)
+    }
+
+    /// Refuses a request of a holder of `held` on `side`'s behalf: 409 when the engine plays
+    /// it (wait for it), 403 when a person or nobody does (not your seat).
+    pub(crate) fn check_seat(&self, held: &[Side], side: Side) -> Result<(), ApiError> {
+        if held.contains(&side) {
+            return Ok(());
+        }
+        if self.row.seats.get(side).kind == SeatKind::Engine {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "not_your_turn",
+                "it is the engine's turn",
+            ));
+        }
+        Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "not_your_seat",
+            format!(
+                "it is the {}' turn, and their seat is not yours",
+                side_name(side)
+            ),
+        ))
     }
 
     pub(crate) fn resigned(&self) -> Option<Side> {
@@ -96,10 +145,7 @@ impl Live {
 
     /// Whether the engine is to move in a game against it.
     pub(crate) fn engine_to_move(&self) -> bool {
-        !self.finished()
-            && self
-                .human()
-                .is_some_and(|human| human != self.table.side_to_move())
+        !self.finished() && self.row.seats.get(self.table.side_to_move()).kind == SeatKind::Engine
     }
 
     /// The engine's level (a stored level out of range reads as the strongest).
@@ -123,6 +169,8 @@ impl Live {
                 "level".into(),
                 json!({"index": self.row.level, "key": self.level().key, "millis": self.level().millis}),
             );
+            map.insert("seats".into(), self.row.seats.view());
+            map.insert("read_only".into(), json!(self.row.seats.read_only()));
             map.insert("resigned".into(), json!(self.row.resigned));
             map.insert("flagged".into(), json!(self.row.flagged));
             map.insert(

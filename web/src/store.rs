@@ -6,6 +6,8 @@ use std::path::Path;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
+use crate::seats::{Seat, SeatKind, Seats};
+
 /// The stored facts of a game, besides its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
@@ -33,6 +35,8 @@ pub struct GameRow {
     pub increment_ms: u64,
     /// The side that ran out of time, if one did.
     pub flagged: Option<String>,
+    /// Who sits where; a game stored before seats has no secret's hash (read-only).
+    pub seats: Seats,
 }
 
 /// A connection to the games database.
@@ -72,6 +76,12 @@ impl Store {
             "ALTER TABLE games ADD COLUMN increment_ms INTEGER NOT NULL DEFAULT 0",
             "ALTER TABLE games ADD COLUMN flagged TEXT",
             "ALTER TABLE moves ADD COLUMN used_ms INTEGER NOT NULL DEFAULT 0",
+            // Seats (issue 51): `engine`, `person` or `open`, and the hex SHA-256 of the
+            // secret of the person in it. NULL in games stored before: read-only.
+            "ALTER TABLE games ADD COLUMN attackers_seat TEXT",
+            "ALTER TABLE games ADD COLUMN defenders_seat TEXT",
+            "ALTER TABLE games ADD COLUMN attackers_hash TEXT",
+            "ALTER TABLE games ADD COLUMN defenders_hash TEXT",
         ] {
             let _ = connection.execute(statement, []);
         }
@@ -83,8 +93,9 @@ impl Store {
         let transaction = self.connection.transaction()?;
         transaction.execute(
             "INSERT INTO games (id, rules, start, mode, human, level, resigned, clock_ms,
-                                increment_ms, flagged)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                                increment_ms, flagged, attackers_seat, defenders_seat,
+                                attackers_hash, defenders_hash)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 row.id,
                 row.rules,
@@ -95,7 +106,11 @@ impl Store {
                 row.resigned,
                 row.clock_ms.map(|ms| ms as i64),
                 row.increment_ms as i64,
-                row.flagged
+                row.flagged,
+                row.seats.attackers.kind.name(),
+                row.seats.defenders.kind.name(),
+                row.seats.attackers.hash,
+                row.seats.defenders.hash
             ],
         )?;
         for (ply, text) in row.moves.iter().enumerate() {
@@ -131,6 +146,22 @@ impl Store {
         Ok(())
     }
 
+    /// Gives `side`'s open seat (`attackers` or `defenders`) to the person whose secret hashes
+    /// to `hash`; false when the seat was not open (someone took it first).
+    pub fn take_seat(&mut self, id: &str, side: &str, hash: &str) -> rusqlite::Result<bool> {
+        let statement = match side {
+            "attackers" => {
+                "UPDATE games SET attackers_seat = 'person', attackers_hash = ?2
+                 WHERE id = ?1 AND attackers_seat = 'open'"
+            }
+            _ => {
+                "UPDATE games SET defenders_seat = 'person', defenders_hash = ?2
+                 WHERE id = ?1 AND defenders_seat = 'open'"
+            }
+        };
+        Ok(self.connection.execute(statement, params![id, hash])? == 1)
+    }
+
     /// Keeps only the first `plies` moves (a takeback).
     pub fn truncate(&mut self, id: &str, plies: usize) -> rusqlite::Result<()> {
         self.connection.execute(
@@ -155,7 +186,8 @@ impl Store {
             .connection
             .query_row(
                 "SELECT id, rules, start, mode, human, level, resigned, clock_ms, increment_ms,
-                        flagged
+                        flagged, attackers_seat, defenders_seat, attackers_hash,
+                        defenders_hash
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -174,6 +206,16 @@ impl Store {
                             .map(|ms| u64::try_from(ms).unwrap_or(0)),
                         increment_ms: u64::try_from(r.get::<_, i64>(8)?).unwrap_or(0),
                         flagged: r.get(9)?,
+                        seats: Seats {
+                            attackers: Seat {
+                                kind: kind(r.get(10)?),
+                                hash: r.get(12)?,
+                            },
+                            defenders: Seat {
+                                kind: kind(r.get(11)?),
+                                hash: r.get(13)?,
+                            },
+                        },
                     })
                 },
             )
@@ -181,6 +223,21 @@ impl Store {
         let Some(mut row) = row else {
             return Ok(None);
         };
+        if row.seats.read_only() {
+            // Stored before seats: the person's side a person's, the other the engine's (both
+            // a person's on an analysis board), and no secret holds either.
+            for side in [tafl_engine::Side::Attackers, tafl_engine::Side::Defenders] {
+                let person = row
+                    .human
+                    .as_deref()
+                    .is_none_or(|human| crate::table::side_from(human) == Some(side));
+                row.seats.get_mut(side).kind = if person {
+                    SeatKind::Person
+                } else {
+                    SeatKind::Engine
+                };
+            }
+        }
         let mut statement = self
             .connection
             .prepare("SELECT move, used_ms FROM moves WHERE game = ?1 ORDER BY ply")?;
@@ -200,4 +257,11 @@ impl Store {
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
             .map(|n| u64::try_from(n).unwrap_or(0))
     }
+}
+
+/// A stored seat kind (NULL before seats: read as open until [`Store::load`] fills it in).
+fn kind(text: Option<String>) -> SeatKind {
+    text.as_deref()
+        .and_then(SeatKind::from_name)
+        .unwrap_or(SeatKind::Open)
 }

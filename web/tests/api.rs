@@ -98,9 +98,7 @@ fn start(name: &str, extra: &[&str]) -> Server {
 
 /// Reads a think stream to its last event: (event name, data) of every event.
 fn stream(server: &Server, path: &str) -> Vec<(String, Value)> {
-    let response = ureq::get(&server.url(path))
-        .call()
-        .expect("the stream opens");
+    let response = server.get(path).call().expect("the stream opens");
     let mut events = Vec::new();
     let mut name = String::new();
     for line in BufReader::new(response.into_reader()).lines() {
@@ -390,11 +388,13 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
         assert_eq!(status, 404, "{method} {path}: {answer}");
         assert_eq!(answer["error"], json!("not_found"));
     }
-    let state = server.ok(
+    let mut state = server.ok(
         "POST",
         "/api/games",
         Some(&json!({"variant": "tablut", "mode": "analysis"})),
     );
+    // The secret is in the creation answer only.
+    state.as_object_mut().unwrap().remove("secret");
     let id = state["id"].as_str().unwrap().to_owned();
     let path = format!("/api/games/{id}/moves");
     // Illegal moves: the rule's reason, the game unchanged.
@@ -547,7 +547,9 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
     let resigned_id = resigned["id"].as_str().unwrap().to_owned();
     server.ok("POST", &format!("/api/games/{resigned_id}/resign"), None);
     server.kill();
+    let secrets = std::mem::take(&mut *server.secrets.lock().unwrap());
     let mut server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    *server.secrets.lock().unwrap() = secrets;
     for (id, acknowledged) in &ids {
         let after = server.ok("GET", &format!("/api/games/{id}"), None);
         assert_eq!(&after, acknowledged, "game {id} after kill -9");
@@ -568,9 +570,7 @@ type Open = BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>;
 
 /// Reads a think stream until the event `until`, and keeps it open.
 fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value)>, Open) {
-    let response = ureq::get(&server.url(path))
-        .call()
-        .expect("the stream opens");
+    let response = server.get(path).call().expect("the stream opens");
     let mut events = Vec::new();
     let mut name = String::new();
     let mut reader: Open = BufReader::new(response.into_reader());
@@ -704,8 +704,10 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
     let defenders = after["clock"]["defenders"].as_i64().unwrap();
     assert!((1000..=3000).contains(&defenders), "{defenders}");
     // The times taken are stored: after kill -9 the side not to move has the same time.
+    let secrets = std::mem::take(&mut *server.secrets.lock().unwrap());
     drop(server);
     let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    *server.secrets.lock().unwrap() = secrets;
     let back = server.ok("GET", &format!("/api/games/{id}"), None);
     assert_eq!(back["clock"]["defenders"], json!(defenders));
     // The person does not move: after their time the game is lost on time.
@@ -738,4 +740,218 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
             "{request}"
         );
     }
+}
+
+/// A game as the database holds it, read apart from the server.
+fn stored(server: &Server, id: &str) -> tafl_web::store::GameRow {
+    tafl_web::store::Store::open(&server.db)
+        .expect("the database opens")
+        .load(id)
+        .expect("the game reads")
+        .expect("the game is stored")
+}
+
+#[test]
+fn every_changing_request_needs_the_secret_of_the_seat_that_may_do_it() {
+    let server = start("seats", &["--rate", "0"]);
+    // Against the engine, which moves first; an analysis board; a game between two people.
+    let engine = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "level": 0})),
+    );
+    let analysis = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "mode": "analysis"})),
+    );
+    let people = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers", "opponent": "open"})),
+    );
+    for (game, seats) in [
+        (
+            &engine,
+            json!({"attackers": "engine", "defenders": "person"}),
+        ),
+        (
+            &analysis,
+            json!({"attackers": "person", "defenders": "person"}),
+        ),
+        (&people, json!({"attackers": "person", "defenders": "open"})),
+    ] {
+        let secret = game["secret"].as_str().unwrap();
+        assert_eq!(secret.len(), 64, "256 bits in hex");
+        assert_eq!(game["seats"], seats);
+        assert_eq!(game["read_only"], json!(false));
+        // The secret is given once and stored only as its hash.
+        let id = game["id"].as_str().unwrap();
+        let read = server
+            .call_as("GET", &format!("/api/games/{id}"), None, None)
+            .1;
+        assert!(read.get("secret").is_none(), "{read}");
+        let row = stored(&server, id);
+        let hashes = [row.seats.attackers.hash, row.seats.defenders.hash];
+        assert!(
+            hashes
+                .iter()
+                .flatten()
+                .all(|h| h.len() == 64 && h != secret)
+        );
+    }
+    let id = |game: &Value| game["id"].as_str().unwrap().to_owned();
+    let secret = |game: &Value| game["secret"].as_str().unwrap().to_owned();
+    // The other seat of the game between people is taken once.
+    let joined = server.ok("POST", &format!("/api/games/{}/join", id(&people)), None);
+    assert_eq!(joined["side"], json!("defenders"));
+    assert_eq!(joined["state"]["seats"]["defenders"], json!("person"));
+    let guest = joined["secret"].as_str().unwrap().to_owned();
+    let (status, again) = server.call_as(
+        "POST",
+        &format!("/api/games/{}/join", id(&people)),
+        Some(&json!({"side": "defenders"})),
+        None,
+    );
+    assert_eq!((status, again["error"].as_str()), (409, Some("seat_taken")));
+    let (status, _) = server.call("POST", &format!("/api/games/{}/join", id(&engine)), None);
+    assert_eq!(status, 409, "the engine's seat is not open");
+    // Every changing request, with no secret, another game's, the other seat's, or a broken
+    // header: 403, the reason in words, and the stored game unchanged.
+    let changing = |game: &str| {
+        [
+            (
+                "POST",
+                format!("/api/games/{game}/moves"),
+                Some(json!({"move": "e2-h2"})),
+            ),
+            (
+                "POST",
+                format!("/api/games/{game}/moves"),
+                Some(json!({"move": "d1-d4"})),
+            ),
+            ("POST", format!("/api/games/{game}/takeback"), None),
+            ("POST", format!("/api/games/{game}/resign"), None),
+            ("POST", format!("/api/games/{game}/stop"), None),
+            ("GET", format!("/api/games/{game}/think?for=move"), None),
+            ("GET", format!("/api/games/{game}/think?for=hint"), None),
+            ("GET", format!("/api/games/{game}/think?for=analysis"), None),
+        ]
+    };
+    let cases: Vec<(String, Option<String>, &str)> = vec![
+        (id(&engine), None, "no_secret"),
+        (id(&engine), Some(secret(&analysis)), "wrong_secret"),
+        (id(&analysis), None, "no_secret"),
+        (id(&analysis), Some(secret(&people)), "wrong_secret"),
+        (id(&people), None, "no_secret"),
+        (id(&people), Some(secret(&engine)), "wrong_secret"),
+        (id(&people), Some(guest.clone()), "not_your_seat"),
+    ];
+    for (game, sent, code) in &cases {
+        let before = stored(&server, game);
+        for (method, path, body) in changing(game) {
+            // Stopping a search and asking for an analysis are any seated player's; the guest
+            // may resign their own side (checked last).
+            let theirs = ["stop", "analysis", "resign"];
+            if *code == "not_your_seat" && theirs.iter().any(|word| path.contains(word)) {
+                continue;
+            }
+            let (status, answer) = server.call_as(method, &path, body.as_ref(), sent.as_deref());
+            if *code == "not_your_seat" && path.contains("think?for=move") {
+                assert_eq!(status, 409, "{path}: the engine is not to move");
+                continue;
+            }
+            assert_eq!(status, 403, "{method} {path} with {sent:?}: {answer}");
+            assert_eq!(answer["error"], json!(code), "{path}: {answer}");
+            assert!(answer["message"].as_str().unwrap().len() > 10);
+        }
+        assert_eq!(stored(&server, game), before, "{game} unchanged");
+    }
+    let before = stored(&server, &id(&engine));
+    let (status, answer) = ureq::post(&server.url(&format!("/api/games/{}/resign", id(&engine))))
+        .set("authorization", "Basic dXNlcjpwYXNz")
+        .call()
+        .map_or_else(
+            |e| match e {
+                ureq::Error::Status(code, r) => (code, r.into_json::<Value>().unwrap()),
+                e => panic!("{e}"),
+            },
+            |r| (r.status(), Value::Null),
+        );
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (403, Some("bad_secret"))
+    );
+    assert_eq!(stored(&server, &id(&engine)), before);
+    // The seat's own secret may: the creator against the engine, the two people in turn.
+    server.ok(
+        "POST",
+        &format!("/api/games/{}/moves", id(&analysis)),
+        Some(&json!({"move": "e2-h2"})),
+    );
+    let path = format!("/api/games/{}/moves", id(&people));
+    server.ok("POST", &path, Some(&json!({"move": "e2-h2"})));
+    let (status, answer) = server.call("POST", &path, Some(&json!({"move": "e3-h3"})));
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (403, Some("not_your_seat"))
+    );
+    let moved = server.call_as("POST", &path, Some(&json!({"move": "e3-h3"})), Some(&guest));
+    assert_eq!(moved.0, 200, "{}", moved.1);
+    assert_eq!(stored(&server, &id(&people)).moves, ["e2-h2", "e3-h3"]);
+    // Each holder sees which seat is theirs; a spectator none.
+    let game = format!("/api/games/{}", id(&people));
+    assert_eq!(server.ok("GET", &game, None)["you"], json!(["attackers"]));
+    assert_eq!(
+        server.call_as("GET", &game, None, Some(&guest)).1["you"],
+        json!(["defenders"])
+    );
+    assert!(
+        server
+            .call_as("GET", &game, None, None)
+            .1
+            .get("you")
+            .is_none()
+    );
+    // The guest resigns their own side, not the other.
+    let resigned = server.call_as("POST", &format!("{game}/resign"), None, Some(&guest));
+    assert_eq!(resigned.1["resigned"], json!("defenders"));
+}
+
+#[test]
+fn games_stored_before_seats_are_read_only() {
+    let dir = scratch("legacy");
+    let db = dir.join("games.sqlite");
+    let mut server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    let game = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers"})),
+    );
+    let id = game["id"].as_str().unwrap().to_owned();
+    server.kill();
+    // As an older version wrote it: no seats, no hashes.
+    rusqlite::Connection::open(&db)
+        .unwrap()
+        .execute(
+            "UPDATE games SET attackers_seat = NULL, defenders_seat = NULL,
+                              attackers_hash = NULL, defenders_hash = NULL",
+            [],
+        )
+        .unwrap();
+    let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
+    let (status, answer) = server.call_as(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": "e2-h2"})),
+        game["secret"].as_str(),
+    );
+    assert_eq!((status, answer["error"].as_str()), (403, Some("read_only")));
+    let read = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(read["read_only"], json!(true));
+    assert_eq!(
+        read["seats"],
+        json!({"attackers": "person", "defenders": "engine"})
+    );
+    assert_eq!(read["ply"], json!(0));
 }

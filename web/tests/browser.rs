@@ -391,7 +391,7 @@ fn play_game(
         Some(&json!({"variant": variant, "human": "attackers", "level": 0})),
     );
     let id = created["id"].as_str().expect("id").to_owned();
-    driver.goto(&server.url(&format!("/g/{id}")));
+    open_as_player(driver, server, &id);
     let mut oracle = Oracle::new(created["rules"].as_str().expect("rules"));
     let mut choices = Choices(seed);
     let mut person_moves = 0;
@@ -517,7 +517,9 @@ fn play_game(
                 done.insert("restart");
                 let listen = server.address.clone();
                 server.kill();
+                let secrets = std::mem::take(&mut *server.secrets.lock().expect("secrets"));
                 *server = Server::start(&listen, &server.db.clone(), &["--rate", "0"]);
+                *server.secrets.lock().expect("secrets") = secrets;
                 driver.refresh();
                 check(driver, server, &id, &mut oracle);
             }
@@ -548,6 +550,19 @@ fn play_game(
         });
         person_moves += 1;
     }
+}
+
+/// Opens game `id` in the page as the player who created it through the API: the page keeps
+/// its seat's secret in localStorage (as it does for a game made on the page), then loads.
+fn open_as_player(driver: &Driver, server: &Server, id: &str) {
+    driver.goto(&server.url("/"));
+    let secret = server
+        .secret_for(&format!("/api/games/{id}"))
+        .expect("the game's secret");
+    driver.run(&format!(
+        "localStorage.setItem('tafl-secrets', JSON.stringify({{ {id:?}: {secret:?} }})); return 1;"
+    ));
+    driver.goto(&server.url(&format!("/g/{id}")));
 }
 
 fn browser_present() -> bool {
@@ -663,7 +678,7 @@ fn screenshots(driver: &Driver, server: &Server) {
     ];
     for (name, request, moves) in shots {
         let id = game(request, moves);
-        driver.goto(&server.url(&format!("/g/{id}")));
+        open_as_player(driver, server, &id);
         driver.wait("the board", |p| p["live"] == json!(moves.len()));
         if name.starts_with("copenhagen") {
             // The analysis board's three best lines, each a legal first move.
@@ -700,7 +715,7 @@ fn screenshots(driver: &Driver, server: &Server) {
                "clock_seconds": 300, "increment_seconds": 3}),
         &[],
     );
-    driver.goto(&server.url(&format!("/g/{id}")));
+    open_as_player(driver, server, &id);
     driver.wait("the engine's first move", |p| p["turn"] == json!("person"));
     driver.run("const s = document.getElementById('lang'); s.value = 'ar'; s.dispatchEvent(new Event('change'));");
     let dir = driver.run("return document.documentElement.dir;");

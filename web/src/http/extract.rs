@@ -1,8 +1,9 @@
-//! Extractors: the JSON body.
+//! Extractors: the JSON body, the seat's secret.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
-use axum::http::StatusCode;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::MAX_BODY;
@@ -37,5 +38,33 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Body<T> {
                 format!("malformed JSON: {e}"),
             )
         })
+    }
+}
+
+/// The secret a request carries (`Authorization: Bearer <secret>`), if any. Whether it holds a
+/// seat is the game's to say (`round::Live::holder`).
+pub struct Secret(pub Option<String>);
+
+impl<S: Send + Sync> FromRequestParts<S> for Secret {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
+            return Ok(Secret(None));
+        };
+        let secret = value
+            .to_str()
+            .ok()
+            .and_then(|text| text.strip_prefix("Bearer "))
+            .map(str::trim)
+            .filter(|secret| !secret.is_empty() && secret.len() <= 256)
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "bad_secret",
+                    "the Authorization header is not `Bearer <secret>`",
+                )
+            })?;
+        Ok(Secret(Some(secret.to_owned())))
     }
 }

@@ -10,16 +10,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use tafl_engine::AnyVariant;
 
 use super::error::{ApiError, bad};
-use super::extract::Body;
+use super::extract::{Body, Secret};
 use super::limited;
 use crate::app::AppState;
 use crate::engine::LEVELS;
-use crate::ids::new_id;
+use crate::ids::{new_id, new_secret, secret_hash};
 use crate::round::Live;
+use crate::seats::{Seat, Seats};
 use crate::store::GameRow;
 use crate::table::{Table, side_from, side_name};
 
@@ -29,6 +30,7 @@ pub fn router() -> Router<Arc<AppState>> {
         .route("/api/games", post(create))
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/otg", get(otg))
+        .route("/api/games/{id}/join", post(join))
 }
 
 /// A new game's request.
@@ -44,6 +46,9 @@ struct NewGame {
     /// The person's side in a game against the engine (default: the side that moves second,
     /// so that the engine does not wait).
     human: Option<String>,
+    /// Who takes the other seat in a game to play: `engine` (default) or `open` (a person
+    /// who joins).
+    opponent: Option<String>,
     /// Index into the levels (default 1).
     level: Option<usize>,
     /// A start position (position string).
@@ -104,6 +109,38 @@ async fn create(
             ));
         }
     };
+    // The creator's secret holds their seat (both seats of an analysis board).
+    let secret = new_secret();
+    let hash = secret_hash(&secret);
+    let seats = match human {
+        None => {
+            if request.opponent.is_some() {
+                return Err(bad("bad_opponent", "an analysis board has no opponent"));
+            }
+            Seats {
+                attackers: Seat::person(&hash),
+                defenders: Seat::person(&hash),
+            }
+        }
+        Some(side) => {
+            let other = match request.opponent.as_deref().unwrap_or("engine") {
+                "engine" => Seat::engine(),
+                "open" => Seat::open(),
+                text => {
+                    return Err(bad(
+                        "bad_opponent",
+                        format!("'{text}' is not an opponent: engine or open"),
+                    ));
+                }
+            };
+            let mut seats = Seats {
+                attackers: Seat::person(&hash),
+                defenders: Seat::person(&hash),
+            };
+            *seats.get_mut(!side) = other;
+            seats
+        }
+    };
     let level = request.level.unwrap_or(1);
     if level >= LEVELS.len() {
         return Err(bad(
@@ -143,6 +180,7 @@ async fn create(
         clock_ms,
         increment_ms,
         flagged: None,
+        seats,
     };
     state.with_store(|store| store.create(&row))?;
     let live = Live {
@@ -151,7 +189,10 @@ async fn create(
         thinking: None,
         turn_started: Instant::now(),
     };
-    let body = live.state();
+    let mut body = live.state();
+    // The secret is given once, here; the server keeps only its hash.
+    body["secret"] = json!(secret);
+    body["you"] = json!(you(&live, Some(&secret)));
     let id = live.row.id.clone();
     if let Ok(mut games) = state.games.lock() {
         games.insert(id, Arc::new(tokio::sync::Mutex::new(live)));
@@ -159,15 +200,29 @@ async fn create(
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
+/// The seats `secret` holds in `live`, by name (none without a secret, or a wrong one).
+fn you(live: &Live, secret: Option<&str>) -> Vec<&'static str> {
+    secret
+        .map(|secret| live.row.seats.held_by(secret))
+        .unwrap_or_default()
+        .into_iter()
+        .map(side_name)
+        .collect()
+}
+
 async fn read(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     live.check_flag(&state)?;
-    let body = live.state();
+    let mut body = live.state();
+    if secret.is_some() {
+        body["you"] = json!(you(&live, secret.as_deref()));
+    }
     state.forget_if_finished(&live);
     Ok(Json(body))
 }
@@ -199,4 +254,55 @@ async fn otg(
         text,
     )
         .into_response())
+}
+
+/// A request to take an open seat.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct JoinRequest {
+    /// The seat (default: the open one).
+    side: Option<String>,
+}
+
+/// Takes an open seat, once: the answer's `secret` holds it from now on.
+async fn join(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Body(request): Body<JoinRequest>,
+) -> Result<Response, ApiError> {
+    limited(&state, &id)?;
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    let open: Vec<_> = [tafl_engine::Side::Attackers, tafl_engine::Side::Defenders]
+        .into_iter()
+        .filter(|&side| live.row.seats.get(side).kind == crate::seats::SeatKind::Open)
+        .collect();
+    let side = match request.side.as_deref() {
+        Some(text) => side_from(text).ok_or_else(|| {
+            bad(
+                "bad_side",
+                format!("'{text}' is not a side: attackers or defenders"),
+            )
+        })?,
+        None => *open.first().ok_or_else(seat_taken)?,
+    };
+    if !open.contains(&side) || live.finished() {
+        return Err(seat_taken());
+    }
+    let secret = new_secret();
+    let hash = secret_hash(&secret);
+    if !state.with_store(|store| store.take_seat(&id, side_name(side), &hash))? {
+        return Err(seat_taken());
+    }
+    *live.row.seats.get_mut(side) = Seat::person(&hash);
+    let body = json!({"secret": secret, "side": side_name(side), "state": live.state()});
+    Ok((StatusCode::OK, Json(body)).into_response())
+}
+
+fn seat_taken() -> ApiError {
+    ApiError::new(
+        StatusCode::CONFLICT,
+        "seat_taken",
+        "no seat of this game is open",
+    )
 }

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::{ApiError, bad};
-use super::extract::Body;
+use super::extract::{Body, Secret};
 use super::limited;
 use crate::app::AppState;
 use crate::table::side_name;
@@ -39,11 +39,13 @@ struct MoveRequest {
 async fn play(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Secret(secret): Secret,
     Body(request): Body<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
+    let held = live.holder(secret.as_deref())?;
     if let Some(ply) = request.ply
         && ply != live.table.ply()
     {
@@ -67,15 +69,8 @@ async fn play(
             "the game is over: time ran out",
         ));
     }
-    if let Some(human) = live.human()
-        && live.table.outcome().is_none()
-        && live.table.side_to_move() != human
-    {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "not_your_turn",
-            "it is the engine's turn",
-        ));
+    if live.table.outcome().is_none() {
+        live.check_seat(&held, live.table.side_to_move())?;
     }
     let mut next = live.table.clone();
     next.play(&request.text).map_err(|e| ApiError {
@@ -100,10 +95,31 @@ async fn play(
 async fn takeback(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
+    let held = live.holder(secret.as_deref())?;
+    // Against the engine a person takes back their own moves; between two people it is
+    // neither's alone.
+    let mine = match held.as_slice() {
+        [side] => {
+            live.check_seat(&held, !*side).or_else(|error| {
+                if error.code == "not_your_turn" {
+                    Ok(())
+                } else {
+                    Err(ApiError::new(
+                        StatusCode::FORBIDDEN,
+                        "not_your_seat",
+                        "a takeback in a game between two people is not one player's alone",
+                    ))
+                }
+            })?;
+            Some(*side)
+        }
+        _ => None,
+    };
     if live.resigned().is_some() || live.check_flag(&state)? || live.flagged().is_some() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -112,7 +128,7 @@ async fn takeback(
         ));
     }
     let mut next = live.table.clone();
-    match live.human() {
+    match mine {
         // Back to the person's turn, before their last move.
         Some(human) => {
             let mut undone = false;
@@ -153,11 +169,13 @@ async fn takeback(
 async fn resign(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
-    let Some(human) = live.human() else {
+    let held = live.holder(secret.as_deref())?;
+    let &[human] = held.as_slice() else {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "analysis",

@@ -19,6 +19,7 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use super::error::{ApiError, bad};
+use super::extract::Secret;
 use super::limited;
 use crate::app::AppState;
 use crate::engine::{Control, Event};
@@ -34,10 +35,12 @@ pub fn router() -> Router<Arc<AppState>> {
 async fn stop(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let live = game.lock().await;
+    live.holder(secret.as_deref())?;
     let stopped = match &live.thinking {
         Some(control) => {
             control.stop_now();
@@ -68,12 +71,20 @@ async fn think(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(query): Query<ThinkQuery>,
+    Secret(secret): Secret,
 ) -> Result<Response, ApiError> {
     limited(&state, &id)?;
     let purpose = query.purpose.unwrap_or_else(|| "move".into());
+    if !matches!(purpose.as_str(), "move" | "hint" | "analysis") {
+        return Err(bad(
+            "bad_purpose",
+            format!("'{purpose}' is not move, hint or analysis"),
+        ));
+    }
     let game = state.game(&id)?;
     let (table, limits, lines, viewer, control, ply) = {
         let mut live = game.lock().await;
+        let held = live.holder(secret.as_deref())?;
         live.check_flag(&state)?;
         if live.finished() {
             return Err(ApiError::new(
@@ -83,31 +94,32 @@ async fn think(
             ));
         }
         let to_move = live.table.side_to_move();
-        let (lines, viewer) = match (purpose.as_str(), live.human()) {
-            ("move", Some(human)) if human != to_move => (1, human),
-            ("move", _) => {
+        let (lines, viewer) = match purpose.as_str() {
+            // Anyone seated may have the engine play its own turn.
+            "move" if live.engine_to_move() => (1, !to_move),
+            "move" => {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
                     "not_engine_turn",
                     "the engine is not to move",
                 ));
             }
-            ("hint", Some(human)) if human == to_move => (1, human),
-            ("hint", None) => (1, to_move),
-            ("hint", Some(_)) => {
-                return Err(ApiError::new(
-                    StatusCode::CONFLICT,
-                    "not_your_turn",
-                    "wait for the engine's move",
-                ));
+            // A hint is for the side to move, from its seat's holder.
+            "hint" => {
+                live.check_seat(&held, to_move).map_err(|error| {
+                    if error.code == "not_your_turn" {
+                        ApiError::new(
+                            StatusCode::CONFLICT,
+                            "not_your_turn",
+                            "wait for the engine's move",
+                        )
+                    } else {
+                        error
+                    }
+                })?;
+                (1, to_move)
             }
-            ("analysis", _) => (3, to_move),
-            (other, _) => {
-                return Err(bad(
-                    "bad_purpose",
-                    format!("'{other}' is not move, hint or analysis"),
-                ));
-            }
+            _ => (3, to_move),
         };
         live.stop_thinking();
         let control = Arc::new(Control::default());

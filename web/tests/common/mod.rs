@@ -2,10 +2,11 @@
 //! own, and JSON requests to it.
 #![allow(dead_code)]
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 
 use serde_json::Value;
 
@@ -14,6 +15,17 @@ pub struct Server {
     pub child: Child,
     pub address: String,
     pub db: PathBuf,
+    /// The secret of each game this client created, by id, sent with its requests as the page
+    /// does (`call_as` sends another or none).
+    pub secrets: Mutex<HashMap<String, String>>,
+}
+
+/// The game id in an API path (`/api/games/ID/...`).
+pub fn game_of(path: &str) -> Option<&str> {
+    path.strip_prefix("/api/games/")?
+        .split(['/', '?'])
+        .next()
+        .filter(|id| !id.is_empty())
 }
 
 /// A fresh directory for one test's database.
@@ -52,6 +64,7 @@ impl Server {
             child,
             address,
             db: db.to_owned(),
+            secrets: Mutex::new(HashMap::new()),
         }
     }
 
@@ -66,9 +79,45 @@ impl Server {
         let _ = self.child.wait();
     }
 
-    /// A request with an optional JSON body: the status and the JSON answer (Null if none).
+    /// The secret kept for the game of `path`, if any.
+    pub fn secret_for(&self, path: &str) -> Option<String> {
+        game_of(path).and_then(|id| self.secrets.lock().ok()?.get(id).cloned())
+    }
+
+    /// A GET request with the secret of the game of `path`, as the page sends it.
+    pub fn get(&self, path: &str) -> ureq::Request {
+        let request = ureq::get(&self.url(path));
+        match self.secret_for(path) {
+            Some(secret) => request.set("authorization", &format!("Bearer {secret}")),
+            None => request,
+        }
+    }
+
+    /// A request with an optional JSON body and the secret of its game (if this client created
+    /// it): the status and the JSON answer (Null if none). A created game's secret is kept.
     pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
-        let request = ureq::request(method, &self.url(path));
+        let secret = self.secret_for(path);
+        let (status, value) = self.call_as(method, path, body, secret.as_deref());
+        if let (Some(id), Some(secret)) = (value["id"].as_str(), value["secret"].as_str()) {
+            if let Ok(mut secrets) = self.secrets.lock() {
+                secrets.insert(id.to_owned(), secret.to_owned());
+            }
+        }
+        (status, value)
+    }
+
+    /// A request sent with `secret` (or none): the status and the JSON answer (Null if none).
+    pub fn call_as(
+        &self,
+        method: &str,
+        path: &str,
+        body: Option<&Value>,
+        secret: Option<&str>,
+    ) -> (u16, Value) {
+        let mut request = ureq::request(method, &self.url(path));
+        if let Some(secret) = secret {
+            request = request.set("authorization", &format!("Bearer {secret}"));
+        }
         let result = match body {
             Some(body) => request.send_json(body.clone()),
             None => request.call(),
