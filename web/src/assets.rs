@@ -38,6 +38,24 @@ const ASSETS: [(&str, &str, &[u8]); 6] = [
     ),
 ];
 
+/// The fonts the page carries (`scripts/make-web-fonts.sh`, SIL Open Font License:
+/// `assets/fonts/OFL.txt`), so that Thai and Arabic render where the system has no such font.
+/// They change only with the binary: a browser may keep them a day.
+const FONTS: [(&str, &[u8]); 3] = [
+    (
+        "noto-sans.woff2",
+        include_bytes!("../assets/fonts/noto-sans.woff2"),
+    ),
+    (
+        "noto-sans-thai.woff2",
+        include_bytes!("../assets/fonts/noto-sans-thai.woff2"),
+    ),
+    (
+        "noto-naskh-arabic.woff2",
+        include_bytes!("../assets/fonts/noto-naskh-arabic.woff2"),
+    ),
+];
+
 const INDEX: &str = include_str!("../assets/index.html");
 
 /// The page (`/` and each game's URL `/g/ID`): the script reads the game from the URL.
@@ -63,11 +81,24 @@ pub async fn asset(Path(name): Path<String>) -> Response {
             *bytes,
         )
             .into_response(),
-        None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+        None => match FONTS.iter().find(|(known, _)| *known == name) {
+            Some((_, bytes)) => (
+                [
+                    (header::CONTENT_TYPE, "font/woff2"),
+                    (header::CACHE_CONTROL, "public, max-age=86400"),
+                ],
+                *bytes,
+            )
+                .into_response(),
+            None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+        },
     }
 }
 
-/// The names of the embedded assets.
+/// The names of the embedded assets, fonts included.
 pub fn names() -> impl Iterator<Item = &'static str> {
-    ASSETS.iter().map(|(name, _, _)| *name)
+    ASSETS
+        .iter()
+        .map(|(name, _, _)| *name)
+        .chain(FONTS.iter().map(|(name, _)| *name))
 }

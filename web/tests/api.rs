@@ -136,6 +136,37 @@ fn the_page_and_its_assets_are_served_and_nothing_else() {
         .into_string()
         .unwrap();
     assert!(html.contains("<script type=\"module\" src=\"/assets/app.js\">"));
+    // The fonts: every one the style sheet names is served as woff2 (its magic `wOF2`), and
+    // all of them together stay small (subsets of the page's scripts).
+    let css = ureq::get(&server.url("/assets/style.css"))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    let fonts: Vec<&str> = css
+        .split("url(")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .collect();
+    assert_eq!(
+        fonts.len(),
+        3,
+        "Latin and Cyrillic, Thai, Arabic: {fonts:?}"
+    );
+    let mut total = 0;
+    for path in fonts {
+        let response = ureq::get(&server.url(path)).call().expect(path);
+        assert_eq!(
+            response.header("content-type"),
+            Some("font/woff2"),
+            "{path}"
+        );
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut response.into_reader(), &mut bytes).unwrap();
+        assert_eq!(&bytes[..4], b"wOF2", "{path} is a woff2 file");
+        total += bytes.len();
+    }
+    assert!(total < 150_000, "the fonts weigh {total} bytes");
     for path in [
         "/assets/../Cargo.toml",
         "/assets/..%2f..%2fCargo.toml",
