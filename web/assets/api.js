@@ -71,6 +71,7 @@ async function readEvents(response, handlers) {
         if (data.length && handlers[name]) handlers[name](JSON.parse(data.join('\n')), lastId);
         name = 'message';
         data = [];
+        lastId = null;
       } else if (line.startsWith('event:')) {
         name = line.slice(6).trim();
       } else if (line.startsWith('data:')) {

@@ -1,6 +1,6 @@
 // The page: a new game's form at /, a game at /g/ID. Every rule is the server's: the page shows
 // what it is handed (the board, the legal moves, the captures, the result) and sends moves.
-import { api } from './api.js';
+import { api, secretOf } from './api.js';
 import { Board } from './board.js';
 import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
 
@@ -14,7 +14,24 @@ const page = {
   variants: [],
   levels: [],
   analysis: null,    // the three best lines of the position shown
+  you: [],           // the seats this browser holds in the game (none: it watches)
+  events: null,      // the game's event stream
+  lastEvent: null,   // the number of the last event seen
+  retry: 0,          // the next reconnection's wait, in ms
+  reconnecting: false,
 };
+
+// Whether this page holds no seat of the game: it watches, read-only.
+function watching() {
+  return !page.game || page.you.length === 0;
+}
+
+// Whether the side to move is this page's to play.
+function yourTurn(game) {
+  if (watching()) return false;
+  if (game.human && page.you.length === 1) return game.to_move === game.human;
+  return page.you.includes(game.to_move);
+}
 
 const board = new Board($('board'), {
   onMove: (from, to) => sendMove(`${from}-${to}`),
@@ -35,13 +52,42 @@ function gameName(v) { return gameText('name', v.key, v.name); }
 function sideName(side) { return t(side === 'attackers' ? 'the_attackers' : 'the_defenders'); }
 function capital(text) { return text.charAt(0).toUpperCase() + text.slice(1); }
 
-function showReason(text) {
-  $('reason').textContent = text ? `${t('illegal')}: ${text}` : '';
+// A message under the board, by kind: `rule` (a rule's refusal: "Not allowed: ..."),
+// `network`, `rate` (too many requests), `stale` (the page was behind), `seat` (no secret, or
+// not this seat's) and `other`; each reads differently, and the kind is on the element.
+function showReason(text, kind = 'rule') {
+  const node = $('reason');
+  node.textContent = !text ? '' : kind === 'rule' ? `${t('illegal')}: ${text}` : capital(text);
+  node.dataset.kind = text ? kind : '';
+}
+
+// A refused request's kind.
+function refusalKind(error) {
+  if (error.status === 0) return 'network';
+  if (error.status === 429) return 'rate';
+  if (error.code === 'stale') return 'stale';
+  if (error.status === 403) return 'seat';
+  if (error.status === 422 && error.code === 'illegal_move') return 'rule';
+  if (error.code === 'not_your_turn' || error.code === 'nothing_to_take_back') return 'rule';
+  return 'other';
+}
+
+// Shows a refused request in words, by its kind.
+function showError(error) {
+  const kind = refusalKind(error);
+  showReason(refusalText(error), kind);
+  // A stale page reads the game again.
+  if (kind === 'stale') reload();
 }
 
 // A refused request in words: an illegal move's reason from its data, another refusal by its
 // code; the server's English only for a code the page does not know.
 function refusalText(error) {
+  if (error.status === 0) return t('err_network');
+  if (error.status === 403) {
+    const code = { no_secret: 'no_secret', wrong_secret: 'no_secret', bad_secret: 'no_secret', not_your_seat: 'not_your_seat', read_only: 'read_only' }[error.code];
+    if (code) return t(`err_${code}`);
+  }
   const r = error.reason;
   if (r && hasWord(`why_${r.code}`)) {
     const values = {};
@@ -87,7 +133,9 @@ function winner(game) {
 }
 
 function statusText(game) {
+  if (page.reconnecting) return t('reconnecting');
   if (game.finished) return resultText(game);
+  if (watching()) return `${capital(t('to_move', { side: sideName(game.to_move) }))} · ${t('watching')}`;
   if (game.human) {
     return game.to_move === game.human
       ? t('your_turn', { side: sideName(game.human) })
@@ -113,7 +161,7 @@ function render() {
   const looking = page.viewing !== null && page.viewing !== game.ply;
   const lastMove = ply > 0 ? game.moves[ply - 1] : null;
   board.flipped = page.flipped;
-  const yours = !game.human || game.to_move === game.human;
+  const yours = yourTurn(game);
   board.render({
     size: game.size,
     cells: game.history[ply],
@@ -156,11 +204,14 @@ function render() {
   const current = list.querySelector('.current');
   if (current && !looking) showInList(list, current);
   const analysis = game.mode === 'analysis';
-  $('resign').hidden = analysis || game.finished;
-  $('move-now').hidden = analysis || game.finished || yours;
+  const watcher = watching();
+  $('resign').hidden = analysis || game.finished || watcher;
+  $('move-now').hidden = analysis || game.finished || yours || watcher;
   $('hint').hidden = game.finished || !yours;
-  $('analyse').hidden = !analysis || game.finished;
+  $('analyse').hidden = !analysis || game.finished || watcher;
+  $('takeback').hidden = watcher;
   $('takeback').disabled = game.ply === 0;
+  document.body.dataset.watching = watcher ? '1' : '0';
   $('download').href = `/api/games/${game.id}/otg`;
   $('move-input').disabled = game.finished || !yours;
   $('lines').hidden = !page.analysis || looking;
@@ -198,6 +249,8 @@ function drawClocks() {
 setInterval(drawClocks, 200);
 
 function setGame(game) {
+  if (game.you) page.you = game.you;
+  else if (!secretOf(game.id)) page.you = [];
   page.clockAt = performance.now();
   page.flagAsked = false;
   page.game = game;
@@ -206,7 +259,64 @@ function setGame(game) {
   page.analysis = null;
   $('lines').replaceChildren();
   render();
-  if (game.engine_to_move) think('move');
+  if (game.engine_to_move && !page.stream) {
+    // The server plays the engine's move by itself; its thinking comes with the game's events.
+    page.viewer = game.human || game.to_move;
+    $('thinking').hidden = false;
+    $('depth').textContent = '';
+    $('pv').textContent = '';
+  } else if (!page.stream) {
+    $('thinking').hidden = true;
+  }
+  if (!page.events || page.events.id !== game.id) follow(game.id);
+}
+
+// The game's events: every move (a person's or the engine's), takeback and end reaches every
+// page of the game at once. A stream that breaks (network, a server restart) is reopened by
+// itself after a growing wait, from the last event seen; meanwhile the page says so.
+const EVENT_KINDS = ['move', 'takeback', 'resign', 'flag', 'join', 'draw', 'offer'];
+
+function follow(id) {
+  if (page.events) page.events.close();
+  if (!page.events || page.events.id !== id) page.lastEvent = null;
+  const handlers = {
+    state: (e) => {
+      page.lastEvent = e.last_event_id;
+      page.retry = 0;
+      if (page.reconnecting) { page.reconnecting = false; showReason(''); }
+      if (!page.stream || e.state.ply !== page.game.ply) setGame(e.state);
+      else render();
+    },
+    queue: (e) => { if (page.game && page.game.engine_to_move) $('queue').textContent = e.place > 0 ? t('queue', { n: e.place }) : t('started'); },
+    started: () => { if (page.game && page.game.engine_to_move) $('queue').textContent = t('started'); },
+    info: (e) => { if (page.game && page.game.engine_to_move && !page.stream) showThought(e, false); },
+    failed: (e) => showReason(t('err_unknown', { message: e.message }), 'other'),
+    refused: (e) => {
+      if (e.status === 404) { showError(e); return; }
+      retry(id);
+    },
+    error: () => retry(id),
+  };
+  for (const kind of EVENT_KINDS) {
+    handlers[kind] = (e, number) => {
+      if (number !== null) page.lastEvent = Number(number);
+      // A replayed event has no state: the game as it is now follows the replay.
+      if (e.state && e.state.id === id) setGame(e.state);
+    };
+  }
+  const stream = api.events(id, page.lastEvent, handlers);
+  stream.id = id;
+  page.events = stream;
+}
+
+function retry(id) {
+  if (!page.game || page.game.id !== id) return;
+  page.reconnecting = true;
+  render();
+  // 0.5 s, 1 s, 2 s ... up to 8 s, a little random so that pages do not come back at once.
+  const wait = Math.min(8000, page.retry || 500);
+  page.retry = wait * 2;
+  setTimeout(() => { if (page.game && page.game.id === id && page.reconnecting) follow(id); }, wait * (0.75 + Math.random() / 2));
 }
 
 function showThought(info, forSide) {
@@ -265,8 +375,8 @@ function think(purpose) {
       if (e.best) { const [from, to] = e.best.split('-'); page.arrow = { from, to }; }
       render();
     },
-    failed: (e) => { done(); showReason(e.message); },
-    refused: (e) => { done(); $('thinking').hidden = true; showReason(e.message); },
+    failed: (e) => { done(); showReason(t('err_unknown', { message: e.message }), 'other'); },
+    refused: (e) => { done(); $('thinking').hidden = true; showError(e); },
     error: () => {
       if (page.stream !== source) return;
       page.stream = null;
@@ -279,7 +389,7 @@ function think(purpose) {
 
 async function reload() {
   if (!page.game) return;
-  try { setGame(await api.game(page.game.id)); } catch (e) { showReason(refusalText(e)); }
+  try { setGame(await api.game(page.game.id)); } catch (e) { showError(e); }
 }
 
 async function sendMove(text) {
@@ -290,7 +400,7 @@ async function sendMove(text) {
     const next = await api.move(game.id, text, game.ply);
     setGame(next);
   } catch (e) {
-    showReason(refusalText(e));
+    showError(e);
     render();  // the piece springs back
   }
 }
@@ -301,7 +411,13 @@ async function loadGame(id) {
   try {
     setGame(await api.game(id));
   } catch (e) {
-    $('status').textContent = e.message;
+    if (e.status === 0 || e.status === 429 || e.status >= 500) {
+      // The server is down or busy: say so, and try again.
+      $('status').textContent = t('reconnecting');
+      setTimeout(() => loadGame(id), 2000);
+      return;
+    }
+    $('status').textContent = refusalText(e);
   }
 }
 
@@ -311,7 +427,7 @@ function wirePlay() {
   $('analyse').addEventListener('click', () => page.game && think('analysis'));
   $('takeback').addEventListener('click', async () => {
     stopStream();
-    try { setGame(await api.takeback(page.game.id)); } catch (e) { showReason(refusalText(e)); }
+    try { setGame(await api.takeback(page.game.id)); } catch (e) { showError(e); }
   });
   $('flip').addEventListener('click', () => {
     page.flipped = !page.flipped;
@@ -321,7 +437,7 @@ function wirePlay() {
   $('resign').addEventListener('click', async () => {
     if (!window.confirm(t('confirm_resign'))) return;
     stopStream();
-    try { setGame(await api.resign(page.game.id)); } catch (e) { showReason(refusalText(e)); }
+    try { setGame(await api.resign(page.game.id)); } catch (e) { showError(e); }
   });
   $('live').addEventListener('click', () => { page.viewing = null; render(); });
   $('text-move').addEventListener('submit', (e) => {

@@ -164,14 +164,26 @@ fn player(
                 let call = agent
                     .get(&url)
                     .set("authorization", &format!("Bearer {owned}"));
-                let Ok(response) = call.call() else {
-                    let mut t = tally.lock().expect("tally");
-                    if killed.load(Ordering::SeqCst) {
-                        t.after_kill += 1;
-                    } else {
-                        t.errors.push(format!("think {id}"));
+                let response = match call.call() {
+                    Ok(response) => response,
+                    // The engine plays by itself: its move may be in before this asks.
+                    Err(ureq::Error::Status(409, _)) => {
+                        match request(&agent, "GET", &format!("{base}/api/games/{id}"), None, None)
+                        {
+                            Ok(now) => state = now,
+                            Err(_) => return,
+                        }
+                        continue;
                     }
-                    return;
+                    Err(_) => {
+                        let mut t = tally.lock().expect("tally");
+                        if killed.load(Ordering::SeqCst) {
+                            t.after_kill += 1;
+                        } else {
+                            t.errors.push(format!("think {id}"));
+                        }
+                        return;
+                    }
                 };
                 let mut next = None;
                 let mut event = String::new();

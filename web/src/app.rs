@@ -10,6 +10,7 @@ use axum::http::StatusCode;
 use tafl_engine::AnyVariant;
 
 use crate::engine::Pool;
+use crate::events::Channel;
 use crate::http::error::ApiError;
 use crate::limits::Limiter;
 use crate::round::{Live, Shared};
@@ -88,7 +89,9 @@ impl AppState {
     }
 
     /// The game with this id, from memory or else from the database (replayed by the rules).
-    pub(crate) fn game(&self, id: &str) -> Result<Shared, ApiError> {
+    /// A game read back whose turn is the engine's gets its move started (after a restart, the
+    /// engine goes on by itself).
+    pub(crate) fn game(self: &Arc<Self>, id: &str) -> Result<Shared, ApiError> {
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found());
         }
@@ -110,11 +113,13 @@ impl AppState {
         for text in &row.moves {
             table.play(text).map_err(|e| broken(e.0))?;
         }
+        let last_seq = self.with_store(|store| store.last_event(id))?;
         let live = Arc::new(tokio::sync::Mutex::new(Live {
             row,
             table,
             thinking: None,
             turn_started: Instant::now(),
+            channel: Channel::new(last_seq),
         }));
         let mut games = self
             .games
@@ -124,7 +129,13 @@ impl AppState {
             // Idle games leave memory; they are in the database.
             games.retain(|_, game| Arc::strong_count(game) > 1);
         }
-        Ok(games.entry(id.to_owned()).or_insert(live).clone())
+        let game = games.entry(id.to_owned()).or_insert(live).clone();
+        drop(games);
+        // Nobody else has seen this game yet unless another request loaded it at once.
+        if let Ok(mut live) = game.try_lock() {
+            crate::searches::engine_move_if_due(self, &game, &mut live);
+        }
+        Ok(game)
     }
 
     /// Drops a finished game from memory (it stays in the database).

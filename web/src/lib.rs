@@ -6,10 +6,12 @@
 pub mod app;
 pub mod assets;
 pub mod engine;
+pub mod events;
 mod http;
 mod ids;
 mod limits;
 mod round;
+mod searches;
 pub mod seats;
 pub mod store;
 pub mod summaries;

@@ -11,8 +11,10 @@ use crate::app::AppState;
 use axum::http::StatusCode;
 
 use crate::engine::{Control, LEVELS, Level};
+use crate::events::Channel;
 use crate::http::error::ApiError;
 use crate::seats::SeatKind;
+use crate::store::EventRow;
 use crate::store::GameRow;
 use crate::table::{Table, side_from, side_name};
 
@@ -24,6 +26,8 @@ pub(crate) struct Live {
     /// When the side to move's clock started (its turn began, or the game was read back:
     /// the time the server was down is not counted).
     pub(crate) turn_started: Instant,
+    /// The game's events: its broadcast to every open page, its last number.
+    pub(crate) channel: Channel,
 }
 
 impl Live {
@@ -128,12 +132,20 @@ impl Live {
         if self.remaining_ms(to_move).is_some_and(|left| left < 0) {
             let side = side_name(to_move);
             let id = self.row.id.clone();
-            state.with_store(|store| store.set_flagged(&id, side))?;
+            let event = self.channel.next("flag", &json!({"side": side}));
+            state.with_store(|store| store.set_flagged(&id, side, &event))?;
             self.row.flagged = Some(side.to_owned());
             self.stop_thinking();
+            self.announce(&event, json!({}));
             return Ok(true);
         }
         Ok(false)
+    }
+
+    /// Sends a stored event to every page of the game, with the state after it and `extra`.
+    pub(crate) fn announce(&mut self, event: &EventRow, mut extra: Value) {
+        extra["state"] = self.state();
+        self.channel.announce(event, extra);
     }
 
     /// Records a move played on the board: its thinking time, and the next turn's start.

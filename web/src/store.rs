@@ -39,6 +39,29 @@ pub struct GameRow {
     pub seats: Seats,
 }
 
+/// A stored event of a game: its number (1, 2, ... in the game), its kind and its data (JSON).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EventRow {
+    /// The event's number in its game.
+    pub seq: u64,
+    /// `move`, `takeback`, `resign`, `flag`, `join`.
+    pub kind: String,
+    /// The event's facts, as JSON.
+    pub data: String,
+}
+
+fn insert_event(
+    transaction: &rusqlite::Transaction,
+    id: &str,
+    event: &EventRow,
+) -> rusqlite::Result<()> {
+    transaction.execute(
+        "INSERT INTO events (game, seq, kind, data) VALUES (?1, ?2, ?3, ?4)",
+        params![id, event.seq as i64, event.kind, event.data],
+    )?;
+    Ok(())
+}
+
 /// A connection to the games database.
 pub struct Store {
     connection: Connection,
@@ -67,6 +90,13 @@ impl Store {
                  ply INTEGER NOT NULL,
                  move TEXT NOT NULL,
                  PRIMARY KEY (game, ply)
+             ) WITHOUT ROWID;
+             CREATE TABLE IF NOT EXISTS events (
+                 game TEXT NOT NULL REFERENCES games(id),
+                 seq INTEGER NOT NULL,
+                 kind TEXT NOT NULL,
+                 data TEXT NOT NULL,
+                 PRIMARY KEY (game, seq)
              ) WITHOUT ROWID;",
         )?;
         // Columns added after the first version: added to an older file, an error when
@@ -122,33 +152,46 @@ impl Store {
         transaction.commit()
     }
 
-    /// Adds the move played at `ply` (counted from 0), which took `used_ms` of its side's clock.
+    /// Adds the move played at `ply` (counted from 0), which took `used_ms` of its side's clock,
+    /// with its event.
     pub fn push_move(
         &mut self,
         id: &str,
         ply: usize,
         text: &str,
         used_ms: u64,
+        event: &EventRow,
     ) -> rusqlite::Result<()> {
-        self.connection.execute(
-            "INSERT INTO moves (game, ply, move, used_ms) VALUES (?1, ?2, ?3, ?4)",
-            params![id, ply as i64, text, used_ms as i64],
-        )?;
-        Ok(())
+        self.change(id, event, |t| {
+            t.execute(
+                "INSERT INTO moves (game, ply, move, used_ms) VALUES (?1, ?2, ?3, ?4)",
+                params![id, ply as i64, text, used_ms as i64],
+            )
+        })
+        .map(|_| ())
     }
 
-    /// Records that `side` ran out of time.
-    pub fn set_flagged(&mut self, id: &str, side: &str) -> rusqlite::Result<()> {
-        self.connection.execute(
-            "UPDATE games SET flagged = ?2 WHERE id = ?1",
-            params![id, side],
-        )?;
-        Ok(())
+    /// Records that `side` ran out of time, with its event.
+    pub fn set_flagged(&mut self, id: &str, side: &str, event: &EventRow) -> rusqlite::Result<()> {
+        self.change(id, event, |t| {
+            t.execute(
+                "UPDATE games SET flagged = ?2 WHERE id = ?1",
+                params![id, side],
+            )
+        })
+        .map(|_| ())
     }
 
     /// Gives `side`'s open seat (`attackers` or `defenders`) to the person whose secret hashes
-    /// to `hash`; false when the seat was not open (someone took it first).
-    pub fn take_seat(&mut self, id: &str, side: &str, hash: &str) -> rusqlite::Result<bool> {
+    /// to `hash`, with its event; false when the seat was not open (someone took it first:
+    /// nothing is written).
+    pub fn take_seat(
+        &mut self,
+        id: &str,
+        side: &str,
+        hash: &str,
+        event: &EventRow,
+    ) -> rusqlite::Result<bool> {
         let statement = match side {
             "attackers" => {
                 "UPDATE games SET attackers_seat = 'person', attackers_hash = ?2
@@ -159,25 +202,76 @@ impl Store {
                  WHERE id = ?1 AND defenders_seat = 'open'"
             }
         };
-        Ok(self.connection.execute(statement, params![id, hash])? == 1)
+        let transaction = self.connection.transaction()?;
+        if transaction.execute(statement, params![id, hash])? != 1 {
+            return Ok(false);
+        }
+        insert_event(&transaction, id, event)?;
+        transaction.commit()?;
+        Ok(true)
     }
 
-    /// Keeps only the first `plies` moves (a takeback).
-    pub fn truncate(&mut self, id: &str, plies: usize) -> rusqlite::Result<()> {
-        self.connection.execute(
-            "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
-            params![id, plies as i64],
-        )?;
-        Ok(())
+    /// Keeps only the first `plies` moves (a takeback), with its event.
+    pub fn truncate(&mut self, id: &str, plies: usize, event: &EventRow) -> rusqlite::Result<()> {
+        self.change(id, event, |t| {
+            t.execute(
+                "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
+                params![id, plies as i64],
+            )
+        })
+        .map(|_| ())
     }
 
-    /// Records a resignation.
-    pub fn set_resigned(&mut self, id: &str, side: &str) -> rusqlite::Result<()> {
-        self.connection.execute(
-            "UPDATE games SET resigned = ?2 WHERE id = ?1",
-            params![id, side],
+    /// Records a resignation, with its event.
+    pub fn set_resigned(&mut self, id: &str, side: &str, event: &EventRow) -> rusqlite::Result<()> {
+        self.change(id, event, |t| {
+            t.execute(
+                "UPDATE games SET resigned = ?2 WHERE id = ?1",
+                params![id, side],
+            )
+        })
+        .map(|_| ())
+    }
+
+    /// One change of game `id` and its event, committed together or not at all.
+    fn change<T>(
+        &mut self,
+        id: &str,
+        event: &EventRow,
+        write: impl FnOnce(&rusqlite::Transaction) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        let transaction = self.connection.transaction()?;
+        let result = write(&transaction)?;
+        insert_event(&transaction, id, event)?;
+        transaction.commit()?;
+        Ok(result)
+    }
+
+    /// Game `id`'s events numbered above `after`, oldest first.
+    pub fn events_after(&self, id: &str, after: u64) -> rusqlite::Result<Vec<EventRow>> {
+        let mut statement = self.connection.prepare(
+            "SELECT seq, kind, data FROM events WHERE game = ?1 AND seq > ?2 ORDER BY seq",
         )?;
-        Ok(())
+        statement
+            .query_map(params![id, after as i64], |r| {
+                Ok(EventRow {
+                    seq: u64::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                    kind: r.get(1)?,
+                    data: r.get(2)?,
+                })
+            })?
+            .collect()
+    }
+
+    /// The number of game `id`'s last event (0 before any).
+    pub fn last_event(&self, id: &str) -> rusqlite::Result<u64> {
+        self.connection
+            .query_row(
+                "SELECT COALESCE(MAX(seq), 0) FROM events WHERE game = ?1",
+                params![id],
+                |r| r.get::<_, i64>(0),
+            )
+            .map(|n| u64::try_from(n).unwrap_or(0))
     }
 
     /// The game with this id, if there is one.

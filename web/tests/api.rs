@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 
-use common::{Choices, Server, scratch, served_move_texts};
+use common::{Choices, EventStream, Server, Sse, scratch, served_move_texts};
 use serde_json::{Value, json};
 use tafl_engine::record::GameRecord;
 use tafl_engine::{AnyVariant, Board, Game, Move, position_string};
@@ -310,10 +310,16 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
     let state = server.ok(
         "POST",
         "/api/games",
-        Some(&json!({"variant": "tablut", "human": "defenders", "level": 0})),
+        // 3 s a move: the engine thinks while this test looks.
+        Some(&json!({"variant": "tablut", "human": "defenders", "level": 3})),
     );
     let id = state["id"].as_str().unwrap().to_owned();
     assert_eq!(state["engine_to_move"], json!(true));
+    // The engine thinks by itself, no page asking: every page sees it through the events.
+    let mut watch = EventStream::open(&server, &format!("/api/games/{id}/events"), None);
+    let first = watch.next().unwrap();
+    assert_eq!((first.name.as_str(), first.id), ("state", Some(0)));
+    assert_eq!(first.data["state"]["ply"], json!(0));
     // The person cannot move for the engine, nor ask it for a hint now.
     let (status, body) = server.call(
         "POST",
@@ -324,18 +330,32 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
         (status, body["error"].as_str()),
         (409, Some("not_your_turn"))
     );
-    let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
-    let names: Vec<&str> = events.iter().map(|(n, _)| n.as_str()).collect();
-    assert!(names.contains(&"info"), "{names:?}");
-    assert_eq!(names.last(), Some(&"state"));
-    for (name, data) in &events {
-        if name == "info" {
-            let win = data["win"].as_f64().unwrap();
-            assert!((0.0..=100.0).contains(&win));
-            assert!(!data["pv"].as_array().unwrap().is_empty());
-        }
-    }
+    let thinking = watch.until(|e| e.name == "info");
+    let info = &thinking.last().unwrap().data;
+    assert!((0.0..=100.0).contains(&info["win"].as_f64().unwrap()));
+    assert!(!info["pv"].as_array().unwrap().is_empty());
+    assert!(
+        thinking.iter().all(|e| e.id.is_none()),
+        "thinking is not numbered"
+    );
+    // A think stream for the move follows that search; "move now" ends it at once.
+    let events = std::thread::scope(|scope| {
+        let follower = scope.spawn(|| stream(&server, &format!("/api/games/{id}/think?for=move")));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        assert_eq!(
+            server.ok("POST", &format!("/api/games/{id}/stop"), None)["stopped"],
+            json!(true)
+        );
+        follower.join().unwrap()
+    });
+    assert_eq!(events.last().unwrap().0, "state");
     let (_, last) = events.last().unwrap();
+    // The spectator's stream has the move, numbered 1, with the state after it.
+    let moved = watch.until(|e| e.name == "move");
+    let moved = moved.last().unwrap();
+    assert_eq!(moved.id, Some(1));
+    assert_eq!(moved.data["by"], json!("engine"));
+    assert_eq!(moved.data["state"], last["state"]);
     let mut oracle = Oracle::new(state["rules"].as_str().unwrap(), None);
     let engine_move = last["state"]["moves"][0]["move"]
         .as_str()
@@ -358,8 +378,9 @@ fn the_engine_streams_its_thinking_and_plays_hints_and_takebacks() {
         &format!("/api/games/{id}/moves"),
         Some(&json!({"move": best})),
     );
-    let answer = stream(&server, &format!("/api/games/{id}/think?for=move"));
-    assert_eq!(answer.last().unwrap().1["state"]["ply"], json!(3));
+    let answer = watch.until(|e| e.name == "move" && e.data["by"] == json!("engine"));
+    assert_eq!(answer.last().unwrap().data["state"]["ply"], json!(3));
+    assert_eq!(answer.last().unwrap().id, Some(3));
     let back = server.ok("POST", &format!("/api/games/{id}/takeback"), None);
     assert_eq!(back["ply"], json!(1));
     assert_eq!(back["to_move"], json!("defenders"));
@@ -596,33 +617,6 @@ fn every_acknowledged_move_survives_kill_9_and_the_game_goes_on() {
     server.kill();
 }
 
-/// An open think stream: dropping it hangs up.
-type Open = BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>;
-
-/// Reads a think stream until the event `until`, and keeps it open.
-fn stream_until(server: &Server, path: &str, until: &str) -> (Vec<(String, Value)>, Open) {
-    let response = server.get(path).call().expect("the stream opens");
-    let mut events = Vec::new();
-    let mut name = String::new();
-    let mut reader: Open = BufReader::new(response.into_reader());
-    loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line).expect("a line") == 0 {
-            break;
-        }
-        let line = line.trim_end();
-        if let Some(rest) = line.strip_prefix("event: ") {
-            name = rest.to_owned();
-        } else if let Some(rest) = line.strip_prefix("data: ") {
-            events.push((name.clone(), serde_json::from_str(rest).expect("JSON")));
-            if name == until {
-                break;
-            }
-        }
-    }
-    (events, reader)
-}
-
 fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !ready() {
@@ -635,7 +629,7 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
 }
 
 #[test]
-fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
+fn searches_wait_in_a_fair_queue_and_the_engine_plays_with_no_page_open() {
     let server = start("queue", &["--rate", "0", "--searches", "1"]);
     let slow = |variant: &str| {
         let state = server.ok(
@@ -646,58 +640,40 @@ fn searches_wait_in_a_fair_queue_and_stop_when_their_page_leaves() {
         );
         state["id"].as_str().unwrap().to_owned()
     };
-    let (first, second) = (slow("tablut"), slow("copenhagen"));
     let status = |key: &str| server.ok("GET", "/api/status", None)[key].as_u64().unwrap();
-    let (running, first_stream) = stream_until(
-        &server,
-        &format!("/api/games/{first}/think?for=move"),
-        "started",
-    );
-    assert!(running.iter().any(|(n, _)| n == "started"));
-    assert_eq!(status("searches_running"), 1);
-    // The second waits, first in the queue, while the first runs.
-    let (waiting, second_stream) = stream_until(
-        &server,
-        &format!("/api/games/{second}/think?for=move"),
-        "queue",
-    );
-    assert_eq!(waiting[0].1["place"], json!(1));
-    assert_eq!(status("searches_waiting"), 1);
-    drop(second_stream);
-    wait_for("the second page's search to leave the queue", || {
-        status("searches_waiting") == 0
+    // The engine starts thinking when the game is made, no page asking.
+    let first = slow("tablut");
+    wait_for("the first search", || status("searches_running") == 1);
+    let second = slow("copenhagen");
+    wait_for("the second search to wait", || {
+        status("searches_waiting") == 1
     });
-    assert_eq!(status("searches_running"), 1);
-    drop(first_stream);
-    // Both pages hung up: the running search is stopped, the waiting one left the queue, well
-    // before the 20 s of the level.
-    wait_for("the searches to stop", || {
-        status("searches_running") == 0 && status("searches_waiting") == 0
-    });
-    // Nothing was played for a page that left.
-    assert_eq!(
-        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
-        json!(0)
-    );
-    // "Move now" makes the engine play at once.
-    std::thread::scope(|scope| {
-        let thinking =
-            scope.spawn(|| stream(&server, &format!("/api/games/{first}/think?for=move")));
-        wait_for("the search", || status("searches_running") == 1);
+    // A page opened now is told where the engine stands: running, or waiting first in line.
+    let mut watch_first = EventStream::open(&server, &format!("/api/games/{first}/events"), None);
+    let opened = watch_first.until(|e| e.name == "started");
+    assert_eq!(opened[0].name, "state");
+    let mut watch_second = EventStream::open(&server, &format!("/api/games/{second}/events"), None);
+    let waiting = watch_second.until(|e| e.name == "queue");
+    assert_eq!(waiting.last().unwrap().data["place"], json!(1));
+    drop((watch_first, watch_second));
+    // No page is open: the searches go on ("move now" plays the running one at once), and
+    // each game gets its move.
+    for id in [&first, &second] {
+        wait_for("the search to run", || status("searches_running") == 1);
         std::thread::sleep(std::time::Duration::from_millis(300));
         let started = std::time::Instant::now();
         assert_eq!(
-            server.ok("POST", &format!("/api/games/{first}/stop"), None)["stopped"],
+            server.ok("POST", &format!("/api/games/{id}/stop"), None)["stopped"],
             json!(true)
         );
-        let events = thinking.join().unwrap();
-        assert_eq!(events.last().unwrap().0, "state");
+        wait_for("the engine's move", || {
+            server.ok("GET", &format!("/api/games/{id}"), None)["ply"] == json!(1)
+        });
         assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    }
+    wait_for("the queue to empty", || {
+        status("searches_running") == 0 && status("searches_waiting") == 0
     });
-    assert_eq!(
-        server.ok("GET", &format!("/api/games/{first}"), None)["ply"],
-        json!(1)
-    );
 }
 
 #[test]
@@ -729,8 +705,10 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
     );
     assert_eq!(moved["clock"]["running"], json!("defenders"));
     // The engine plays within its clock.
-    let events = stream(&server, &format!("/api/games/{id}/think?for=move"));
-    let after = &events.last().unwrap().1["state"];
+    // The engine answers by itself; its move is event 2 (the person's was 1).
+    let events = EventStream::open(&server, &format!("/api/games/{id}/events"), Some(1))
+        .until(|e| e.name == "move");
+    let after = &events.last().unwrap().data["state"];
     assert_eq!(after["ply"], json!(2));
     let defenders = after["clock"]["defenders"].as_i64().unwrap();
     assert!((1000..=3000).contains(&defenders), "{defenders}");
@@ -985,4 +963,130 @@ fn games_stored_before_seats_are_read_only() {
         json!({"attackers": "person", "defenders": "engine"})
     );
     assert_eq!(read["ply"], json!(0));
+}
+
+/// The numbered events' facts, without the state a live event carries.
+fn facts(events: &[Sse]) -> Vec<(Option<u64>, String, Value)> {
+    events
+        .iter()
+        .filter(|e| e.id.is_some() && e.name != "state")
+        .map(|e| {
+            let mut data = e.data.clone();
+            if let Some(map) = data.as_object_mut() {
+                map.remove("state");
+                map.remove("found");
+            }
+            (e.id, e.name.clone(), data)
+        })
+        .collect()
+}
+
+#[test]
+fn a_spectator_sees_every_move_live_and_a_reconnect_gets_exactly_the_missed_events() {
+    let server = start("spectator", &["--rate", "0"]);
+    // Two people: the creator (attackers) and a guest who takes the open seat.
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers", "opponent": "open"})),
+    );
+    let id = created["id"].as_str().unwrap().to_owned();
+    let host = created["secret"].as_str().unwrap().to_owned();
+    // The spectator opens the game before anything happens, with no secret.
+    let mut watch = EventStream::open(&server, &format!("/api/games/{id}/events"), None);
+    assert_eq!(watch.next().unwrap().id, Some(0));
+    let guest = server.ok("POST", &format!("/api/games/{id}/join"), None)["secret"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let mut oracle = Oracle::new(created["rules"].as_str().unwrap(), None);
+    let mut choices = Choices(0x5eed_0f5a_1e00_0001);
+    let mut played = Vec::new();
+    for _ in 0..30 {
+        let state = server.ok("GET", &format!("/api/games/{id}"), None);
+        let legal: Vec<String> = served_move_texts(&state).into_iter().collect();
+        if legal.is_empty() {
+            break;
+        }
+        let text = legal[choices.pick(legal.len())].clone();
+        let secret = if state["to_move"] == json!("attackers") {
+            &host
+        } else {
+            &guest
+        };
+        let (status, _) = server.call_as(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": text})),
+            Some(secret),
+        );
+        assert_eq!(status, 200);
+        played.push(text);
+    }
+    let (status, resigned) = server.call_as(
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        None,
+        Some(&guest),
+    );
+    assert!(
+        status == 200 || resigned["error"] == json!("game_over"),
+        "{resigned}"
+    );
+    let last_kind = if status == 200 { "resign" } else { "move" };
+    // The spectator saw the seat taken, every move in order with the position after it, and
+    // the end: numbered 1, 2, 3, ... with nothing missing.
+    let seen = watch.until(|e| {
+        e.name == last_kind
+            && e.id == Some(played.len() as u64 + 1 + u64::from(last_kind == "resign"))
+    });
+    let numbered: Vec<u64> = seen.iter().filter_map(|e| e.id).collect();
+    assert_eq!(numbered, (1..=numbered.len() as u64).collect::<Vec<_>>());
+    assert_eq!(seen[0].name, "join");
+    let moves: Vec<&Sse> = seen.iter().filter(|e| e.name == "move").collect();
+    assert_eq!(moves.len(), played.len());
+    for (event, text) in moves.iter().zip(&played) {
+        assert_eq!(event.data["move"], json!(text));
+        assert_eq!(event.data["by"], json!("person"));
+        oracle.play(text);
+        assert_same(&event.data["state"], &oracle);
+    }
+    // Reconnecting after event k (the header, or the query): exactly the events after k, from
+    // the database, then the game as it is now.
+    let all = facts(&seen);
+    let last = all.len() as u64;
+    for k in [0, 1, last / 2, last - 1, last] {
+        for by_query in [false, true] {
+            let mut again = if by_query {
+                EventStream::open(
+                    &server,
+                    &format!("/api/games/{id}/events?last_event_id={k}"),
+                    None,
+                )
+            } else {
+                EventStream::open(&server, &format!("/api/games/{id}/events"), Some(k))
+            };
+            let replay = again.until(|e| e.name == "state");
+            let snapshot = replay.last().unwrap();
+            assert_eq!(snapshot.id, Some(last));
+            assert_eq!(
+                snapshot.data["state"],
+                server
+                    .call_as("GET", &format!("/api/games/{id}"), None, None)
+                    .1
+            );
+            assert_eq!(facts(&replay), all[k as usize..], "after {k}");
+        }
+    }
+    // A game against the engine: its moves reach a spectator with nobody asking for them.
+    let engine = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "brandub", "human": "defenders", "level": 0})),
+    );
+    let engine_id = engine["id"].as_str().unwrap();
+    let mut watch = EventStream::open(&server, &format!("/api/games/{engine_id}/events"), Some(0));
+    let moved = watch.until(|e| e.name == "move");
+    assert_eq!(moved.last().unwrap().data["by"], json!("engine"));
+    assert_eq!(moved.last().unwrap().id, Some(1));
 }

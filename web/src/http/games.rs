@@ -18,6 +18,7 @@ use super::extract::{Body, Secret};
 use super::limited;
 use crate::app::AppState;
 use crate::engine::LEVELS;
+use crate::events::Channel;
 use crate::ids::{new_id, new_secret, secret_hash};
 use crate::round::Live;
 use crate::seats::{Seat, Seats};
@@ -188,14 +189,20 @@ async fn create(
         table,
         thinking: None,
         turn_started: Instant::now(),
+        channel: Channel::new(0),
     };
     let mut body = live.state();
     // The secret is given once, here; the server keeps only its hash.
     body["secret"] = json!(secret);
     body["you"] = json!(you(&live, Some(&secret)));
     let id = live.row.id.clone();
+    // The engine moves first when the person plays second.
+    let game = Arc::new(tokio::sync::Mutex::new(live));
+    if let Ok(mut live) = game.try_lock() {
+        crate::searches::engine_move_if_due(&state, &game, &mut live);
+    }
     if let Ok(mut games) = state.games.lock() {
-        games.insert(id, Arc::new(tokio::sync::Mutex::new(live)));
+        games.insert(id, game);
     }
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
@@ -291,10 +298,14 @@ async fn join(
     }
     let secret = new_secret();
     let hash = secret_hash(&secret);
-    if !state.with_store(|store| store.take_seat(&id, side_name(side), &hash))? {
+    let event = live
+        .channel
+        .next("join", &json!({ "side": side_name(side) }));
+    if !state.with_store(|store| store.take_seat(&id, side_name(side), &hash, &event))? {
         return Err(seat_taken());
     }
     *live.row.seats.get_mut(side) = Seat::person(&hash);
+    live.announce(&event, json!({}));
     let body = json!({"secret": secret, "side": side_name(side), "state": live.state()});
     Ok((StatusCode::OK, Json(body)).into_response())
 }

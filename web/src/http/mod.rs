@@ -2,6 +2,7 @@
 //! extractors. Handlers check the request and who sends it, then act on a `round::Live`.
 
 pub mod error;
+mod events;
 pub mod extract;
 mod games;
 mod meta;
@@ -32,6 +33,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(games::router())
         .merge(moves::router())
         .merge(think::router())
+        .merge(events::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)

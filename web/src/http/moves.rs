@@ -8,12 +8,13 @@ use axum::http::StatusCode;
 use axum::routing::post;
 use axum::{Json, Router};
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::error::{ApiError, bad};
 use super::extract::{Body, Secret};
 use super::limited;
 use crate::app::AppState;
+use crate::searches::engine_move_if_due;
 use crate::table::side_name;
 
 /// `/api/games/{id}/moves`, `/takeback`, `/resign`.
@@ -84,9 +85,17 @@ async fn play(
     } else {
         0
     };
-    state.with_store(|store| store.push_move(&id, ply, &text, used))?;
+    let side = side_name(live.table.side_to_move());
+    let event = live.channel.next(
+        "move",
+        &json!({"ply": ply, "move": text, "side": side, "by": "person", "used_ms": used}),
+    );
+    state.with_store(|store| store.push_move(&id, ply, &text, used, &event))?;
     live.stop_thinking();
     live.played(next, used);
+    live.announce(&event, json!({}));
+    // The engine answers by itself; every page sees its move through the events.
+    engine_move_if_due(&state, &game, &mut live);
     let body = live.state();
     state.forget_if_finished(&live);
     Ok(Json(body))
@@ -158,11 +167,13 @@ async fn takeback(
         }
     }
     let plies = next.ply();
-    state.with_store(|store| store.truncate(&id, plies))?;
+    let event = live.channel.next("takeback", &json!({ "ply": plies }));
+    state.with_store(|store| store.truncate(&id, plies, &event))?;
     live.stop_thinking();
     live.table = next;
     live.row.used_ms.truncate(plies);
     live.turn_started = Instant::now();
+    live.announce(&event, json!({}));
     Ok(Json(live.state()))
 }
 
@@ -189,9 +200,13 @@ async fn resign(
             "the game is over",
         ));
     }
-    state.with_store(|store| store.set_resigned(&id, side_name(human)))?;
+    let event = live
+        .channel
+        .next("resign", &json!({ "side": side_name(human) }));
+    state.with_store(|store| store.set_resigned(&id, side_name(human), &event))?;
     live.stop_thinking();
     live.row.resigned = Some(side_name(human).to_owned());
+    live.announce(&event, json!({}));
     let body = live.state();
     state.forget_if_finished(&live);
     Ok(Json(body))

@@ -13,7 +13,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use tafl_engine::search::{Clock, Limits};
+use tafl_engine::search::Limits;
 use tokio::sync::mpsc;
 use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
@@ -23,7 +23,9 @@ use super::extract::Secret;
 use super::limited;
 use crate::app::AppState;
 use crate::engine::{Control, Event};
+use crate::events::GameEvent;
 use crate::round::Shared;
+use crate::searches::{clear_thinking, engine_move_if_due, event_name};
 
 /// `/api/games/{id}/think`, `/api/games/{id}/stop`.
 pub fn router() -> Router<Arc<AppState>> {
@@ -82,7 +84,7 @@ async fn think(
         ));
     }
     let game = state.game(&id)?;
-    let (table, limits, lines, viewer, control, ply) = {
+    let (table, limits, lines, viewer, control) = {
         let mut live = game.lock().await;
         let held = live.holder(secret.as_deref())?;
         live.check_flag(&state)?;
@@ -95,8 +97,14 @@ async fn think(
         }
         let to_move = live.table.side_to_move();
         let (lines, viewer) = match purpose.as_str() {
-            // Anyone seated may have the engine play its own turn.
-            "move" if live.engine_to_move() => (1, !to_move),
+            // The engine plays its turn by itself; this follows its search to its move.
+            "move" if live.engine_to_move() => {
+                engine_move_if_due(&state, &game, &mut live);
+                let receiver = live.channel.subscribe();
+                let now = live.channel.thinking.lock().ok().and_then(|t| t.clone());
+                drop(live);
+                return Ok(follow(receiver, now, game.clone()));
+            }
             "move" => {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
@@ -124,29 +132,14 @@ async fn think(
         live.stop_thinking();
         let control = Arc::new(Control::default());
         live.thinking = Some(control.clone());
-        let time = Duration::from_millis(match purpose.as_str() {
-            "move" => live.level().millis,
-            // A hint or an analysis is worth a second at least.
-            _ => live.level().millis.max(1_000),
-        });
-        let mut limits = Limits::move_time(time);
-        if purpose == "move"
-            && let Some(left) = live.remaining_ms(to_move)
-        {
-            // The engine's clock: it budgets its time from what is left.
-            limits.clock = Some(Clock {
-                remaining: Duration::from_millis(u64::try_from(left).unwrap_or(0)),
-                increment: Duration::from_millis(live.row.increment_ms),
-                ..Clock::default()
-            });
-        }
+        // A hint or an analysis is worth a second at least.
+        let time = Duration::from_millis(live.level().millis.max(1_000));
         (
             live.table.clone(),
-            limits,
+            Limits::move_time(time),
             lines,
             viewer,
             control,
-            live.table.ply(),
         )
     };
     let (sender, receiver) = mpsc::unbounded_channel::<SseEvent>();
@@ -156,17 +149,15 @@ async fn think(
         let forward_sender = sender.clone();
         let forward = tokio::spawn(async move {
             while let Some(event) = event_receiver.recv().await {
-                let name = match &event {
-                    Event::Queue { .. } => "queue",
-                    Event::Started => "started",
-                    Event::Info(_) => "info",
-                };
-                if forward_sender.send(sse_event(name, &event)).is_err() {
+                if forward_sender
+                    .send(sse_event(event_name(&event), &event))
+                    .is_err()
+                {
                     break;
                 }
             }
         });
-        // The page leaving closes the stream: its search is given up.
+        // The page leaving closes the stream: its hint or analysis is given up.
         let closer = {
             let sender = sender.clone();
             let control = control.clone();
@@ -181,55 +172,9 @@ async fn think(
             .await;
         closer.abort();
         let _ = forward.await;
-        let Some(found) = found else {
-            clear_thinking(&game, &control).await;
-            return;
-        };
-        match purpose.as_str() {
-            "move" => {
-                let mut live = game.lock().await;
-                let current = live
-                    .thinking
-                    .as_ref()
-                    .is_some_and(|c| Arc::ptr_eq(c, &control));
-                if !current || control.is_cancelled() || live.table.ply() != ply {
-                    return;
-                }
-                live.thinking = None;
-                if live.check_flag(&worker_state).unwrap_or(false) {
-                    let body = live.state();
-                    let _ =
-                        sender.send(sse_event("state", &json!({"state": body, "found": found})));
-                    return;
-                }
-                let Some(best) = found.best.clone() else {
-                    return;
-                };
-                let mut next = live.table.clone();
-                if let Err(error) = next.play(&best) {
-                    let _ = sender.send(sse_event("failed", &json!({"message": error.0})));
-                    return;
-                }
-                let used = if live.row.clock_ms.is_some() {
-                    live.turn_ms()
-                } else {
-                    0
-                };
-                let stored = worker_state
-                    .with_store(|store| store.push_move(&live.row.id, ply, &best, used));
-                if let Err(error) = stored {
-                    let _ = sender.send(sse_event("failed", &json!({"message": error.message})));
-                    return;
-                }
-                live.played(next, used);
-                let body = live.state();
-                let _ = sender.send(sse_event("state", &json!({"state": body, "found": found})));
-                worker_state.forget_if_finished(&live);
-            }
-            _ => {
-                clear_thinking(&game, &control).await;
-                let _ = sender.send(sse_event(&purpose, &found));
-            }
+        clear_thinking(&game, &control).await;
+        if let Some(found) = found {
+            let _ = sender.send(sse_event(&purpose, &found));
         }
     });
     let stream = UnboundedReceiverStream::new(receiver).map(Ok::<_, Infallible>);
@@ -238,13 +183,48 @@ async fn think(
         .into_response())
 }
 
-async fn clear_thinking(game: &Shared, control: &Arc<Control>) {
-    let mut live = game.lock().await;
-    if live
-        .thinking
-        .as_ref()
-        .is_some_and(|c| Arc::ptr_eq(c, control))
-    {
-        live.thinking = None;
-    }
+/// The think stream of the engine's move: its thinking from the game's events, then `state`
+/// (`{state, found}`) once the move is played (or the game changed otherwise), or `failed`.
+fn follow(
+    mut receiver: tokio::sync::broadcast::Receiver<Arc<GameEvent>>,
+    now: Option<Arc<GameEvent>>,
+    game: Shared,
+) -> Response {
+    let (sender, out) = mpsc::unbounded_channel::<SseEvent>();
+    tokio::spawn(async move {
+        // Holding the game keeps it in memory while it is followed.
+        let _game = game;
+        if let Some(event) = now {
+            let _ = sender.send(sse_event(&event.kind, &event.data));
+        }
+        loop {
+            let event = tokio::select! {
+                _ = sender.closed() => return,
+                event = receiver.recv() => event,
+            };
+            let event = match event {
+                Ok(event) => event,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(_) => return,
+            };
+            match event.seq {
+                None if event.kind == "failed" => {
+                    let _ = sender.send(sse_event("failed", &event.data));
+                    return;
+                }
+                None => {
+                    let _ = sender.send(sse_event(&event.kind, &event.data));
+                }
+                Some(_) => {
+                    let data = json!({"state": event.data["state"], "found": event.data["found"]});
+                    let _ = sender.send(sse_event("state", &data));
+                    return;
+                }
+            }
+        }
+    });
+    let stream = UnboundedReceiverStream::new(out).map(Ok::<_, Infallible>);
+    Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(5)))
+        .into_response()
 }

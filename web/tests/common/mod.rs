@@ -186,3 +186,78 @@ impl Choices {
         (self.0 % n as u64) as usize
     }
 }
+
+/// One Server-Sent Event: its `id:` (if any), its `event:` name and its JSON `data:`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sse {
+    pub id: Option<u64>,
+    pub name: String,
+    pub data: Value,
+}
+
+/// An open event stream (dropping it hangs up).
+pub struct EventStream {
+    reader: BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>,
+}
+
+impl EventStream {
+    /// Opens `path` on `server` (with `Last-Event-ID: last` when given), as a spectator: no
+    /// secret. A stream that sends nothing for 30 s fails the test.
+    pub fn open(server: &Server, path: &str, last: Option<u64>) -> EventStream {
+        let agent = ureq::AgentBuilder::new()
+            .timeout_read(std::time::Duration::from_secs(30))
+            .build();
+        let mut request = agent.get(&server.url(path));
+        if let Some(last) = last {
+            request = request.set("last-event-id", &last.to_string());
+        }
+        let response = request.call().expect("the event stream opens");
+        EventStream {
+            reader: BufReader::new(response.into_reader()),
+        }
+    }
+
+    /// The next event; None when the stream ends.
+    pub fn next(&mut self) -> Option<Sse> {
+        let (mut id, mut name, mut data) = (None, String::from("message"), String::new());
+        loop {
+            let mut line = String::new();
+            if self
+                .reader
+                .read_line(&mut line)
+                .expect("a line of the stream")
+                == 0
+            {
+                return None;
+            }
+            let line = line.trim_end_matches(['\r', '\n']);
+            if line.is_empty() {
+                if data.is_empty() {
+                    continue; // a keep-alive comment's end
+                }
+                let data = serde_json::from_str(&data).expect("JSON data");
+                return Some(Sse { id, name, data });
+            }
+            if let Some(rest) = line.strip_prefix("id:") {
+                id = rest.trim().parse().ok();
+            } else if let Some(rest) = line.strip_prefix("event:") {
+                name = rest.trim().to_owned();
+            } else if let Some(rest) = line.strip_prefix("data:") {
+                data.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            }
+        }
+    }
+
+    /// Events up to and including the first that `last` accepts.
+    pub fn until(&mut self, mut last: impl FnMut(&Sse) -> bool) -> Vec<Sse> {
+        let mut events = Vec::new();
+        while let Some(event) = self.next() {
+            let done = last(&event);
+            events.push(event);
+            if done {
+                return events;
+            }
+        }
+        panic!("the stream ended before the awaited event: {events:?}");
+    }
+}

@@ -1,0 +1,140 @@
+//! The engine's searches for a game: its own moves, started by the server whenever it is the
+//! engine's turn (after a person's move, a game's creation, a game read back after a restart)
+//! and played whether or not any page is open; hints and analyses, for the page that asks.
+//! Every page follows the engine's move through the game's events.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use tafl_engine::search::{Clock, Limits};
+use tokio::sync::mpsc;
+
+use crate::app::AppState;
+use crate::engine::{Control, Event, Found};
+use crate::events::Transient;
+use crate::round::{Live, Shared};
+use crate::table::side_name;
+
+/// The name of a search's event, as the pages get it.
+pub fn event_name(event: &Event) -> &'static str {
+    match event {
+        Event::Queue { .. } => "queue",
+        Event::Started => "started",
+        Event::Info(_) => "info",
+    }
+}
+
+/// Starts the engine's move when it is the engine's turn and nothing thinks in `live` (the
+/// game's lock is held by the caller).
+pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
+    if !live.engine_to_move() || live.thinking.is_some() {
+        return;
+    }
+    let to_move = live.table.side_to_move();
+    let mut limits = Limits::move_time(Duration::from_millis(live.level().millis));
+    if let Some(left) = live.remaining_ms(to_move) {
+        // The engine's clock: it budgets its time from what is left.
+        limits.clock = Some(Clock {
+            remaining: Duration::from_millis(u64::try_from(left).unwrap_or(0)),
+            increment: Duration::from_millis(live.row.increment_ms),
+            ..Clock::default()
+        });
+    }
+    let control = Arc::new(Control::default());
+    live.thinking = Some(control.clone());
+    let table = live.table.clone();
+    let ply = table.ply();
+    let transient = live.channel.transient();
+    let (state, game) = (state.clone(), game.clone());
+    tokio::spawn(async move {
+        let found = search(&state, table, limits, 1, !to_move, &control, &transient).await;
+        let Some(found) = found else {
+            clear_thinking(&game, &control).await;
+            return;
+        };
+        let mut live = game.lock().await;
+        let current = live
+            .thinking
+            .as_ref()
+            .is_some_and(|c| Arc::ptr_eq(c, &control));
+        if !current || control.is_cancelled() || live.table.ply() != ply {
+            return;
+        }
+        live.thinking = None;
+        if live.check_flag(&state).unwrap_or(false) {
+            return;
+        }
+        if let Err(message) = play_found(&state, &mut live, ply, &found) {
+            transient.send("failed", json!({ "message": message }));
+            return;
+        }
+        state.forget_if_finished(&live);
+    });
+}
+
+/// Plays and stores the engine's move `found` at `ply`, and tells every page.
+fn play_found(state: &AppState, live: &mut Live, ply: usize, found: &Found) -> Result<(), String> {
+    let best = found.best.clone().ok_or("the engine found no move")?;
+    let mut next = live.table.clone();
+    next.play(&best).map_err(|error| error.0)?;
+    let used = if live.row.clock_ms.is_some() {
+        live.turn_ms()
+    } else {
+        0
+    };
+    let side = side_name(live.table.side_to_move());
+    let event = live.channel.next(
+        "move",
+        &json!({"ply": ply, "move": best, "side": side, "by": "engine", "used_ms": used}),
+    );
+    let id = live.row.id.clone();
+    state
+        .with_store(|store| store.push_move(&id, ply, &best, used, &event))
+        .map_err(|error| error.message)?;
+    live.played(next, used);
+    live.announce(&event, json!({ "found": found }));
+    Ok(())
+}
+
+/// Runs one search in the pool, its thinking sent to `transient` (every page of the game)
+/// as it goes.
+async fn search(
+    state: &AppState,
+    table: crate::table::Table,
+    limits: Limits,
+    lines: usize,
+    viewer: tafl_engine::Side,
+    control: &Arc<Control>,
+    transient: &Transient,
+) -> Option<Found> {
+    let (events, mut receiver) = mpsc::unbounded_channel::<Event>();
+    let forward = {
+        let transient = transient.clone();
+        tokio::spawn(async move {
+            while let Some(event) = receiver.recv().await {
+                let data = serde_json::to_value(&event).unwrap_or_default();
+                transient.send(event_name(&event), data);
+            }
+        })
+    };
+    let found = state
+        .pool
+        .search(table, limits, lines, viewer, control.clone(), events)
+        .await;
+    let _ = forward.await;
+    transient.done();
+    found
+}
+
+/// Forgets `control` as the game's search, if it still is.
+pub(crate) async fn clear_thinking(game: &Shared, control: &Arc<Control>) {
+    let mut live = game.lock().await;
+    if live
+        .thinking
+        .as_ref()
+        .is_some_and(|c| Arc::ptr_eq(c, control))
+    {
+        live.thinking = None;
+    }
+}
