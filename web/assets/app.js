@@ -3,6 +3,7 @@
 import { api, secretOf } from './api.js';
 import { Board } from './board.js';
 import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
+import { renderLearn, showLearn } from './learn.js';
 
 const $ = (id) => document.getElementById(id);
 const page = {
@@ -493,6 +494,9 @@ function describe() {
     : '';
   const analysis = document.querySelector('input[name=mode]:checked').value === 'analysis';
   $('play-options').hidden = analysis;
+  // The game's learn page, when it has one.
+  $('learn-link').hidden = !(v && v.learn);
+  if (v) $('learn-link').href = `/learn/${v.key}`;
 }
 
 function wireSetup() {
@@ -542,18 +546,22 @@ async function main() {
     chooseLanguage(lang.value);
     if (page.variants.length) fillSetup();
     render();
+    renderLearn();
   });
   wirePlay();
   wireSetup();
-  const match = /^\/g\/([0-9a-zA-Z]+)$/.exec(window.location.pathname);
-  if (match) {
-    await loadGame(match[1]);
-  } else {
-    $('setup').hidden = false;
-  }
   const [variants, levels] = await Promise.all([api.variants(), api.levels()]);
   page.variants = variants.variants;
   page.levels = levels.levels;
+  const match = /^\/g\/([0-9a-zA-Z]+)$/.exec(window.location.pathname);
+  const learning = /^\/learn\/([a-z0-9-]+)$/.exec(window.location.pathname);
+  if (match) {
+    await loadGame(match[1]);
+  } else if (learning) {
+    await showLearn(learning[1], { gameName, variants: () => page.variants, refusal: refusalText });
+  } else {
+    $('setup').hidden = false;
+  }
   fillSetup();
   render();
   document.body.dataset.ready = '1';

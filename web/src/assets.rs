@@ -5,7 +5,12 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// `(name, content type, bytes)` of every asset.
-const ASSETS: [(&str, &str, &[u8]); 6] = [
+const ASSETS: [(&str, &str, &[u8]); 7] = [
+    (
+        "learn.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/learn.js"),
+    ),
     (
         "app.js",
         "text/javascript; charset=utf-8",

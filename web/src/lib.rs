@@ -9,6 +9,7 @@ pub mod engine;
 pub mod events;
 mod http;
 mod ids;
+pub mod learn;
 mod limits;
 mod round;
 mod searches;

@@ -1090,3 +1090,45 @@ fn a_spectator_sees_every_move_live_and_a_reconnect_gets_exactly_the_missed_even
     assert_eq!(moved.last().unwrap().data["by"], json!("engine"));
     assert_eq!(moved.last().unwrap().id, Some(1));
 }
+
+#[test]
+fn learn_pages_are_served_and_their_exercises_checked_by_the_server() {
+    let server = start("learn", &[]);
+    let course = server.ok("GET", "/api/learn/tablut", None);
+    let lessons = course["lessons"].as_array().unwrap();
+    assert_eq!(lessons[0]["id"], json!("objective"));
+    let capture = lessons
+        .iter()
+        .find(|l| l["id"] == json!("capture"))
+        .unwrap();
+    let answer = capture["answer"].as_str().unwrap();
+    let path = "/api/learn/tablut/capture";
+    let done = server.ok("POST", path, Some(&json!({"move": answer})));
+    assert_eq!(done["done"], json!(true), "{done}");
+    assert_eq!(done["captures"], json!([capture["goal"]["square"]]));
+    // A move that breaks a rule: its reason as data; one that is legal but misses: not done.
+    let castle = server.ok(
+        "POST",
+        "/api/learn/tablut/moves",
+        Some(&json!({"move": "c5-e5"})),
+    );
+    assert_eq!(castle["reason"], json!({"code": "castle", "square": "e5"}));
+    let missed = server.ok(
+        "POST",
+        "/api/learn/tablut/moves",
+        Some(&json!({"move": "c5-c6"})),
+    );
+    assert_eq!(missed["done"], json!(false));
+    for path in ["/api/learn/brandub", "/api/learn/tablut/nope"] {
+        let method = if path.ends_with("nope") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let body = (method == "POST").then(|| json!({"move": "e1-e2"}));
+        let (status, _) = server.call(method, path, body.as_ref());
+        assert_eq!(status, 404, "{path}");
+    }
+    let page = ureq::get(&server.url("/learn/copenhagen")).call().unwrap();
+    assert_eq!(page.status(), 200);
+}

@@ -205,7 +205,8 @@ fn every_word_the_page_asks_for_exists() {
     let languages = languages();
     let english = &languages[0].1;
     let html = read("assets/index.html");
-    let scripts = ["app.js", "board.js", "api.js"].map(|name| read(&format!("assets/{name}")));
+    let scripts =
+        ["app.js", "board.js", "api.js", "learn.js"].map(|name| read(&format!("assets/{name}")));
     let results = result_codes();
     let refusals: BTreeSet<String> = refusal_codes().map(|code| format!("why_{code}")).collect();
     let asked: Vec<(&str, BTreeSet<&str>)> = vec![

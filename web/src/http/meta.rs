@@ -38,6 +38,7 @@ async fn variants() -> Json<Value> {
                 "first": side_name(table.side_to_move()),
                 "escape": facts.escape,
                 "castle": facts.castle,
+                "learn": crate::learn::course(key).is_some(),
                 "summary": summary.map_or("", |s| s.text),
             }))
         })

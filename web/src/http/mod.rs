@@ -5,6 +5,7 @@ pub mod error;
 mod events;
 pub mod extract;
 mod games;
+mod learn;
 mod meta;
 mod moves;
 mod think;
@@ -34,6 +35,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(moves::router())
         .merge(think::router())
         .merge(events::router())
+        .merge(learn::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
