@@ -587,11 +587,14 @@ fn help_exits_0_and_a_usage_mistake_exits_2_with_clap_s_message() {
             "--join-any",
             "--games",
             "--time",
+            "--give-up-after",
+            "--retry-max-wait",
         ],
         &[
             &["--user", "ai-x", "--frob"][..],
             &[],
             &["--user", "ai-x", "--size", "9"],
+            &["--user", "ai-x", "--give-up-after", "soon"],
         ],
     );
 }
@@ -970,6 +973,11 @@ fn a_move_lost_with_the_connection_is_sent_again_after_the_login() {
     connection.send("= game_over 12 attacker_wins");
     let stderr = server.finished();
     assert!(stderr.contains("connection lost"), "{stderr}");
+    // The log says the move is sent again, and why.
+    assert!(
+        stderr.contains("(sent again: our move") && stderr.contains("the server's record lacks it"),
+        "{stderr}"
+    );
     assert!(stderr.contains("game 12 over after 1 moves"), "{stderr}");
 }
 
@@ -1103,4 +1111,270 @@ fn with_tournament_it_joins_and_plays_the_games_the_server_lists() {
     connection.send("= game_over 50 defender_wins");
     let stderr = server.finished();
     assert!(stderr.contains("game 50 over after 2 moves"), "{stderr}");
+}
+
+#[test]
+fn a_fresh_client_plays_the_game_the_server_holds_before_it_offers_another() {
+    // A client killed mid-game and started again: its account still has game 7 under way. The
+    // server names it (`generate_move`) at login after other lines, before it answers the
+    // client's ping: the client must play game 7 alone to its end, then offer (it used to
+    // offer in the same millisecond as its login, and play two games at once).
+    let mut server = Server::start(&[
+        "--user",
+        "ai-test",
+        "--new-game",
+        "attacker",
+        "--games",
+        "2",
+    ]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(7, "human", "ai-test", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(7);
+    // Three moves made before: the opponent's, ours (the process before), the opponent's.
+    for _ in 0..3 {
+        opponent_plays(&mut table, &mut random);
+    }
+    // What the server sends at login before it resumes the games: the games on offer (one the
+    // client could join), users, texts; a draw of no game of ours.
+    connection.send(&initial_display(&[listed_game(
+        43,
+        None,
+        Some("human"),
+        11,
+    )]));
+    connection.send("= users_updated (updated:{},removed:[])");
+    connection.send("version 6.4.1");
+    connection.send("= draw accept");
+    connection.send("game 7 generate_move defender");
+    // The first line after `ping` (answered by `expect`, so after the server's resume): the
+    // game held, nothing offered, nothing joined.
+    connection.expect("resume_game_json 7", &server.stderr);
+    connection.send(&table.json(11));
+    let line = connection.expect("game 7 play defender", &server.stderr);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let m: Move = format!("{}-{}", words[4], words[5]).parse().unwrap();
+    table.play(m);
+    connection.send("= game");
+    opponent_move(&mut connection, &mut table, &mut random);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Defenders,
+        &mut random,
+        2,
+    );
+    connection.send("= game_over 7 attacker_wins");
+    // Only now: an offer (every line before was checked).
+    let offer = connection.expect("new_game", &server.stderr);
+    assert!(offer.contains(r#""role":"Attacker""#), "{offer}");
+    connection.send("= new_game 8");
+    connection.send("= challenge_requested 8");
+    connection.expect("join_game 8", &server.stderr);
+    join_and_play_two_rounds(&server, &mut connection, 8, 8);
+    connection.send("= game_over 8 defender_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 7: under way on the server before this login: resumed"),
+        "{stderr}"
+    );
+    // The moves made before, each with its side, ours marked.
+    let caught_up = format!(
+        "game 7: caught up at move 4 (we are the defenders): 3 moves made before: 1. attacker \
+         {}, 2. defender {} (ours), 3. attacker {}",
+        table.record[0], table.record[1], table.record[2]
+    );
+    assert!(stderr.contains(&caught_up), "{caught_up} in {stderr}");
+    assert!(
+        stderr.contains("no game of ours is under way: not counted"),
+        "{stderr}"
+    );
+    let over = format!(
+        "game 7 over after {} moves: attacker won",
+        table.record.len()
+    );
+    assert!(stderr.contains(&over), "{over} in {stderr}");
+    assert!(
+        stderr.contains("game 8 over after 4 moves: defender won"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("done: 2 games played"), "{stderr}");
+    assert!(!stderr.contains("join_game_pending"), "{stderr}");
+}
+
+#[test]
+fn with_join_any_a_fresh_client_joins_nothing_while_its_held_game_is_under_way() {
+    let mut server = Server::start(&["--user", "ai-test", "--join-any", "--games", "2"]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(5, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    connection.send(&initial_display(&[listed_game(
+        43,
+        None,
+        Some("human"),
+        11,
+    )]));
+    connection.send("= users_updated (updated:{},removed:[])");
+    // Game 5 (its `generate_move` sent after those lines) first, on its own: a join of game 43
+    // would fail the expectations.
+    let mut random = Lcg(5);
+    play_rounds(
+        &server,
+        &mut connection,
+        &mut table,
+        Side::Attackers,
+        &mut random,
+        2,
+    );
+    // Games offered while game 5 is under way are not joined.
+    connection.send(&format!(
+        "= games_updated {{\"created\":[[44,null,{}]],\"removed\":[],\"updated\":{{}}}}",
+        r#"{"id":44,"attacker":null,"defender":"human","challenger":null,"rated":"No","timed":"UnTimed","spectators":{},"challenge_accepted":false,"game_over":false,"board_size":"_11","turn":"Roleless"}"#
+    ));
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game_over 5 attacker_wins");
+    // Then the next game offered is.
+    connection.send(&format!(
+        "= games_updated {{\"created\":[[46,null,{}]],\"removed\":[],\"updated\":{{}}}}",
+        r#"{"id":46,"attacker":null,"defender":"human","challenger":null,"rated":"No","timed":"UnTimed","spectators":{},"challenge_accepted":false,"game_over":false,"board_size":"_11","turn":"Roleless"}"#
+    ));
+    connection.expect("join_game_pending 46", &server.stderr);
+    join_and_play_two_rounds(&server, &mut connection, 46, 46);
+    connection.send("= game_over 46 defender_wins");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("game 5 over after 5 moves: attacker won"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("game 46 over after 4 moves"), "{stderr}");
+    assert!(!stderr.contains("join_game_pending 43"), "{stderr}");
+    assert!(!stderr.contains("join_game_pending 44"), "{stderr}");
+}
+
+#[test]
+fn a_draw_that_names_no_game_is_counted_for_the_game_the_server_no_longer_has() {
+    // Two games under way (held from an earlier process), and `= draw accept`, which names no
+    // game: the client asks for both records; the server answers for the game it still has
+    // (8), not for the drawn one (7), then the ping.
+    let mut server = Server::start(&["--user", "ai-test", "--games", "1"]);
+    let (mut connection, _) = server.logged_in();
+    let mut seven = Table::new(7, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let eight = Table::new(8, "human", "ai-test", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(78);
+    // Game 7: our move made, the opponent's turn; game 8: the opponent's first move to come.
+    opponent_plays(&mut seven, &mut random);
+    connection.send("game 7 generate_move attacker");
+    connection.send("game 8 generate_move defender");
+    connection.expect("resume_game_json 7", &server.stderr);
+    connection.expect("resume_game_json 8", &server.stderr);
+    connection.send(&seven.json(11));
+    connection.send(&eight.json(11));
+    connection.send("= draw accept");
+    connection.expect("resume_game_json 7", &server.stderr);
+    connection.expect("resume_game_json 8", &server.stderr);
+    connection.send(&eight.json(11));
+    assert_eq!(connection.recv(&server.stderr).as_deref(), Some("ping"));
+    connection.send("= ping");
+    let stderr = server.finished();
+    assert!(
+        stderr.contains("asking the server which it still has"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("game 7 over after 1 moves: drawn"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("game 8 over"), "{stderr}");
+    assert!(stderr.contains("done: 1 games played"), "{stderr}");
+}
+
+#[test]
+fn it_waits_out_an_outage_longer_than_the_old_limit_and_catches_up() {
+    // The server is down for more attempts than the old limit (12): the client tries again
+    // for ever (the waits shortened for the test: 10 ms doubling to 40 ms), then logs in,
+    // resumes its game and logs the opponent's move made meanwhile.
+    let mut server = Server::start(&[
+        "--user",
+        "ai-test",
+        "--games",
+        "1",
+        "--retry-wait",
+        "10ms",
+        "--retry-max-wait",
+        "40ms",
+    ]);
+    let (mut connection, _) = server.logged_in();
+    let mut table = Table::new(2, "ai-test", "human", Variant::hnefatafl_org_copenhagen());
+    let mut random = Lcg(2);
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game");
+    server.client.refuse_connections();
+    drop(connection);
+    opponent_plays(&mut table, &mut random);
+    server.client.wait_for("attempt 14: cannot connect");
+    server.client.listen_again();
+    let (mut connection, _) = server.logged_in();
+    client_move(&server, &mut connection, &mut table, Side::Attackers);
+    connection.send("= game_over 2 attacker_wins");
+    let stderr = server.finished();
+    // One loss; then every attempt refused, each said with its number and the next wait.
+    assert_eq!(stderr.matches("connection lost").count(), 1, "{stderr}");
+    assert!(
+        stderr.contains("connection lost: the server closed the connection"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("attempt 1 in 10 ms (waits doubling up to 40 ms, for ever)"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("attempt 3 in 40 ms"), "{stderr}");
+    assert!(
+        stderr.contains("attempt 13: cannot connect to the server at 127.0.0.1 port"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("giving up"), "{stderr}");
+    assert!(stderr.contains("back on the server at attempt"), "{stderr}");
+    assert!(
+        stderr.contains("game 2: resumed after the new login"),
+        "{stderr}"
+    );
+    let caught_up = format!(
+        "game 2: caught up at move 3 (we are the attackers): 1 moves made while we were away: \
+         2. defender {}",
+        table.record[1]
+    );
+    assert!(stderr.contains(&caught_up), "{caught_up} in {stderr}");
+    assert!(stderr.contains("game 2 over after 3 moves"), "{stderr}");
+}
+
+#[test]
+fn with_give_up_after_it_exits_when_the_server_stays_away() {
+    let mut server = Server::start(&[
+        "--user",
+        "ai-test",
+        "--retry-wait",
+        "20ms",
+        "--give-up-after",
+        "300ms",
+    ]);
+    let (connection, _) = server.logged_in();
+    server.client.refuse_connections();
+    let lost = Instant::now();
+    drop(connection);
+    let status = server.exit();
+    let stderr = server.stderr.text();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(lost.elapsed() >= Duration::from_millis(300), "{stderr}");
+    assert!(
+        stderr.contains("until 300 ms without the server"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(": cannot connect to the server"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("giving up (--give-up-after 300 ms)"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("connection lost").count(), 1, "{stderr}");
 }

@@ -23,7 +23,9 @@ impl Stderr {
 
 /// The client process and the listener it connects to. Dropping it kills the client.
 pub struct ClientProcess {
-    listener: TcpListener,
+    /// `None` while the fake server refuses connections.
+    listener: Option<TcpListener>,
+    port: u16,
     child: Child,
     pub stderr: Stderr,
     reader: Option<JoinHandle<()>>,
@@ -78,11 +80,8 @@ impl ClientProcess {
         configure: impl FnOnce(&mut Command),
     ) -> ClientProcess {
         let listener = TcpListener::bind("127.0.0.1:0").expect("a port");
-        let port = listener
-            .local_addr()
-            .expect("an address")
-            .port()
-            .to_string();
+        let port_number = listener.local_addr().expect("an address").port();
+        let port = port_number.to_string();
         let mut command = Command::new(program);
         command
             .args(before)
@@ -109,7 +108,8 @@ impl ClientProcess {
         });
         listener.set_nonblocking(true).expect("non-blocking");
         ClientProcess {
-            listener,
+            listener: Some(listener),
+            port: port_number,
             child,
             stderr,
             reader: Some(reader),
@@ -117,12 +117,48 @@ impl ClientProcess {
         }
     }
 
+    /// Stops listening: the client's attempts to connect are refused (as when the server is
+    /// down), until [`ClientProcess::listen_again`].
+    pub fn refuse_connections(&mut self) {
+        self.listener = None;
+    }
+
+    /// Listens again on the same port (std sets `SO_REUSEADDR`: the closed connections' states
+    /// do not hold the port).
+    pub fn listen_again(&mut self) {
+        let listener = TcpListener::bind(("127.0.0.1", self.port)).expect("the same port again");
+        listener.set_nonblocking(true).expect("non-blocking");
+        self.listener = Some(listener);
+    }
+
+    /// Waits until the client's stderr contains `text` (within the patience); returns it.
+    pub fn wait_for(&mut self, text: &str) -> String {
+        let started = Instant::now();
+        loop {
+            let stderr = self.stderr.text();
+            if stderr.contains(text) {
+                return stderr;
+            }
+            if started.elapsed() > self.patience {
+                let _ = self.child.kill();
+                panic!("'{text}' never came; stderr:\n{stderr}");
+            }
+            thread::sleep(Duration::from_millis(5));
+        }
+    }
+
     /// Accepts the client's next connection: a blocking stream whose reads time out after the
     /// patience.
     pub fn accept(&mut self) -> TcpStream {
         let started = Instant::now();
+        let listener = self
+            .listener
+            .as_ref()
+            .expect("listening (listen_again)")
+            .try_clone()
+            .expect("a clone");
         let stream = loop {
-            match self.listener.accept() {
+            match listener.accept() {
                 Ok((stream, _)) => break stream,
                 Err(error) if error.kind() == ErrorKind::WouldBlock => {
                     if started.elapsed() > self.patience {

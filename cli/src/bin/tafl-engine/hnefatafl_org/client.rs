@@ -14,11 +14,20 @@
 //! [`MAX_LINE`](super::lines::MAX_LINE) is dropped whole. The connection is given up (and made
 //! again) when it closes, fails, or stays silent after a `ping`.
 //!
-//! After a new login the client goes back to its work: the games under way before are set
-//! aside until the server asks for them again (it does at login for every game it has); those
-//! it does not ask for by the answer to a `ping` (or within [`RESUME_WITHIN`]) are forgotten,
-//! not counted (a server restarted from an older state has lost them and counts its game ids
-//! again), and the client offers or joins games again as its options say.
+//! One game at a time: after every login (the first of a process too) the client takes a
+//! [`Census`] of its games before it offers or joins one. The server 6.4.1 handles every line
+//! on one thread, in order, and queues its `resume_games` at the login before any line of the
+//! client's: the `generate_move` of every game it still holds for the account comes before the
+//! answer to a `ping` sent after the login. The games it names are played (a game of an earlier
+//! process included); those under way before the login that it does not name are forgotten, not
+//! counted (a server restarted from an older state has lost them and counts its game ids again
+//! from there). The same census, with `resume_game_json` for each game (the server does not
+//! answer it for a game it no longer has), tells which game a `= draw accept` ended when more
+//! than one is under way: the server's draw names no game.
+//!
+//! Outages: the client connects again for ever (or until `--give-up-after`), waiting
+//! `--retry-wait` (1 s), then twice as long after each failed attempt, up to `--retry-max-wait`
+//! (30 s).
 
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
@@ -45,25 +54,42 @@ const LOGIN_WITHIN: Duration = Duration::from_secs(30);
 /// How often the games of a tournament are asked for (its games are made without telling the
 /// players: `resume_games` lists them).
 const TOURNAMENT_POLL: Duration = Duration::from_secs(20);
-/// After a new login, how long the client waits for the server to ask again for the games that
-/// were under way (it asks at login) before it forgets them and goes back to offering or joining.
-/// The answer to a `ping` sent after the login usually ends the wait sooner.
-const RESUME_WITHIN: Duration = Duration::from_secs(10);
-/// Connection attempts in a row before the client gives up.
-const MAX_ATTEMPTS: u32 = 12;
+/// The longest a [`Census`] waits for the answer to its `ping` (it usually comes within
+/// milliseconds) before the games it has not heard of are taken as gone.
+const CENSUS_WITHIN: Duration = Duration::from_secs(10);
 /// A move the server refuses is replaced by another; after this many in one position, the
 /// client stops trying (it would only be refusing them all).
 const MAX_REFUSED: usize = 16;
+/// At most this many of the moves made while the client was away are written out.
+const CAUGHT_UP_SHOWN: usize = 12;
 
 /// How a session (one connection) ended.
 #[derive(Debug)]
 enum Ended {
     /// The games asked for are played.
     Done,
-    /// Lost: connect again (after a wait).
+    /// No connection was made: try again (after a wait).
+    Unreachable(String),
+    /// Lost, or never logged in: connect again (after a wait).
     Lost(String),
     /// Cannot go on (a wrong password, another server version).
     Fatal(String),
+}
+
+/// What the client waits to learn from the server before it offers or joins a game: which of
+/// its games the server still holds. It ends at the answer to its `ping` (the `pongs` count
+/// reached), or after [`CENSUS_WITHIN`].
+struct Census {
+    since: Instant,
+    /// The census is over when this many `= ping` have come since the start.
+    pongs: u64,
+    /// Games thought under way that the server has not named since the census began: at its
+    /// end they are gone (ended, or lost with a restarted server).
+    unheard: HashSet<GameId>,
+    /// Taken after a login: the games not heard of are said lost with the server.
+    after_login: bool,
+    /// `= draw accept` lines (which name no game) waiting for the census to say which game.
+    draws: usize,
 }
 
 /// The client's state: what lasts across connections.
@@ -72,15 +98,19 @@ pub struct Client {
     searcher: Searcher,
     /// The games the server has asked us to play in, not yet over.
     active: HashSet<GameId>,
-    /// Games that were under way when the connection was lost, until the server asks for them
-    /// again (then they are `active`) or the wait for them ends (then they are forgotten: a
-    /// server restarted from an older state no longer has them).
-    stale: HashSet<GameId>,
-    /// Since when, after a new login with `stale` games, the client waits for the server to
-    /// ask for them before it offers or joins games: `None` when it does not wait.
-    resuming: Option<Instant>,
-    /// Games listed as open while the client waited (`resuming`): joined from once it ends.
+    /// Learning which games the server holds: no game is offered or joined meanwhile.
+    census: Option<Census>,
+    /// `ping` lines sent and `= ping` received, since the start (a census ends at its own).
+    pings: u64,
+    pongs: u64,
+    /// Games listed as open during a census: joined from once it ends.
     deferred: Vec<messages::OpenGame>,
+    /// Games the server named again after a login, whose record is not yet read: the moves made
+    /// since we last saw them are logged from it.
+    catching_up: HashSet<GameId>,
+    /// Our move sent on a connection that was then lost (game, move, the moves before it):
+    /// the record after the login says whether the server had it.
+    lost_move: Option<(GameId, String, usize)>,
     /// When the server last asked for our move in a game, until we send it.
     asked: HashMap<GameId, Instant>,
     /// Our move sent and not yet answered (`e1-e3`: games on either grid), with the number of
@@ -100,6 +130,27 @@ pub struct Client {
     pub results: Vec<(GameId, String)>,
 }
 
+/// The wait before reconnection attempt `attempt` (1, 2, ...): `first`, doubled after each
+/// failed attempt, at most `cap`.
+pub fn retry_wait(attempt: u32, first: Duration, cap: Duration) -> Duration {
+    let doublings = attempt.saturating_sub(1).min(31);
+    first
+        .checked_mul(1 << doublings)
+        .map_or(cap, |wait| wait.min(cap))
+}
+
+/// A duration for the log: `750 ms`, `12 s`, `3 min 20 s`.
+fn said(duration: Duration) -> String {
+    let seconds = duration.as_secs();
+    if duration < Duration::from_secs(1) {
+        format!("{} ms", duration.as_millis())
+    } else if seconds < 60 {
+        format!("{:.1} s", duration.as_secs_f64()).replace(".0 s", " s")
+    } else {
+        format!("{} min {} s", seconds / 60, seconds % 60)
+    }
+}
+
 /// Writes one line to the server.
 fn send(stream: &mut TcpStream, line: &str, log: &mut dyn FnMut(String)) -> Result<(), String> {
     if !line.contains(" login ") && !line.contains(" create_account ") {
@@ -108,6 +159,15 @@ fn send(stream: &mut TcpStream, line: &str, log: &mut dyn FnMut(String)) -> Resu
     stream
         .write_all(format!("{line}\n").as_bytes())
         .map_err(|error| format!("could not send to the server: {error}"))
+}
+
+/// The attempts to reach the server since the connection was lost (or since the start).
+struct Outage {
+    since: Instant,
+    /// Attempts made so far.
+    attempts: u32,
+    /// The server was reached and lost (not the first connection of the process).
+    lost: bool,
 }
 
 impl Client {
@@ -120,9 +180,12 @@ impl Client {
             options,
             searcher,
             active: HashSet::new(),
-            stale: HashSet::new(),
-            resuming: None,
+            census: None,
+            pings: 0,
+            pongs: 0,
             deferred: Vec::new(),
+            catching_up: HashSet::new(),
+            lost_move: None,
             asked: HashMap::new(),
             pending: None,
             refused: HashMap::new(),
@@ -143,9 +206,14 @@ impl Client {
 
     /// Plays until done; returns the exit status. Lines for stderr go to `log`.
     pub fn run(&mut self, log: &mut dyn FnMut(String)) -> i32 {
-        let mut attempts = 0;
+        let mut outage = Some(Outage {
+            since: Instant::now(),
+            attempts: 0,
+            lost: false,
+        });
         loop {
-            match self.session(&mut attempts, log) {
+            let ended = self.session(&mut outage, log);
+            let (why, unreachable) = match ended {
                 Ended::Done => {
                     log(format!("done: {} games played", self.results.len()));
                     return 0;
@@ -154,29 +222,67 @@ impl Client {
                     log(format!("error: {why}"));
                     return 1;
                 }
-                Ended::Lost(why) => {
-                    attempts += 1;
-                    if attempts >= MAX_ATTEMPTS {
-                        log(format!("error: {why}; giving up after {attempts} attempts"));
-                        return 1;
-                    }
-                    let wait = Duration::from_secs(1 << attempts.min(5));
-                    log(format!(
-                        "connection lost: {why}; connecting again in {} s",
-                        wait.as_secs()
-                    ));
-                    std::thread::sleep(wait);
+                Ended::Unreachable(why) => (why, true),
+                Ended::Lost(why) => (why, false),
+            };
+            // A session that logged in ended its outage: this is a new one.
+            let outage = outage.get_or_insert_with(|| {
+                log(format!("connection lost: {why}"));
+                Outage {
+                    since: Instant::now(),
+                    attempts: 0,
+                    lost: true,
                 }
+            });
+            let attempt = outage.attempts;
+            if attempt > 0 {
+                // (`why` says "cannot connect ..." when no connection was made.)
+                let what = if unreachable { "" } else { "no login: " };
+                log(format!("attempt {attempt}: {what}{why}"));
             }
+            let away = outage.since.elapsed();
+            let mut wait = retry_wait(
+                attempt + 1,
+                self.options.retry_wait,
+                self.options.retry_max_wait,
+            );
+            if let Some(limit) = self.options.give_up_after {
+                if away >= limit {
+                    log(format!(
+                        "error: no server for {} after {attempt} attempts: giving up \
+                         (--give-up-after {})",
+                        said(away),
+                        said(limit)
+                    ));
+                    return 1;
+                }
+                // The last attempt is made at the limit.
+                wait = wait.min(limit - away);
+            }
+            let until = match self.options.give_up_after {
+                Some(limit) => format!("until {} without the server", said(limit)),
+                None => "for ever".to_string(),
+            };
+            log(format!(
+                "attempt {} in {} (waits doubling up to {}, {until})",
+                attempt + 1,
+                said(wait),
+                said(self.options.retry_max_wait)
+            ));
+            std::thread::sleep(wait);
         }
     }
 
-    /// One connection: login, then the server's lines until the connection ends.
-    fn session(&mut self, attempts: &mut u32, log: &mut dyn FnMut(String)) -> Ended {
+    /// One connection: login, then the server's lines until the connection ends. `outage` is
+    /// `None` from the login on.
+    fn session(&mut self, outage: &mut Option<Outage>, log: &mut dyn FnMut(String)) -> Ended {
         let options = self.options.clone();
+        if let Some(outage) = outage.as_mut() {
+            outage.attempts += 1;
+        }
         let mut stream = match remote::connect(&options.host, options.port) {
             Ok(stream) => stream,
-            Err(error) => return Ended::Lost(error),
+            Err(error) => return Ended::Unreachable(error),
         };
         let _ = stream.set_nodelay(true);
         if let Err(error) = stream.set_read_timeout(Some(READ_TICK)) {
@@ -193,7 +299,17 @@ impl Client {
         if let Err(why) = self.login(&mut stream, &mut reader, log) {
             return why;
         }
-        *attempts = 0;
+        if let Some(outage) = outage.take() {
+            if outage.lost {
+                log(format!(
+                    "back on the server at attempt {}, {} after the connection was lost",
+                    outage.attempts,
+                    said(outage.since.elapsed())
+                ));
+            } else if outage.attempts > 1 {
+                log(format!("on the server at attempt {}", outage.attempts));
+            }
+        }
         let mut hello = vec![format!(
             "software_id tafl-engine-{}",
             env!("CARGO_PKG_VERSION")
@@ -203,24 +319,24 @@ impl Client {
             hello.push("resume_games".to_string());
         }
         // Whatever was under way may be gone: a server killed and restarted from an older state
-        // has lost the games since, and counts its ids again from there. The games under way
-        // are kept aside until the server asks for them again (it does at login, for every
-        // game it still has); the games asked to join are asked again.
-        self.stale.extend(self.active.drain());
+        // has lost the games since, and counts its ids again from there. Before it offers or
+        // joins a game the client learns which games the server still holds for it (a fresh
+        // process too: the server may hold a game of the process before): the server names
+        // them at login, before it answers this ping. The games asked to join are asked again
+        // after that.
         self.joined.clear();
         self.deferred.clear();
-        if let Some(id) = options.join {
-            let played = self.results.iter().any(|(game, _)| *game == id);
-            if !played && !self.stale.contains(&id) && self.joined.insert(id) {
-                hello.push(format!("join_game_pending {id}"));
-            }
-        }
-        // The answer to this ping comes after the server's lines about the login.
-        self.resuming = None;
-        if !self.stale.is_empty() {
-            hello.push("ping".to_string());
-            self.resuming = Some(Instant::now());
-        }
+        // (A ping sent on the lost connection is never answered.)
+        self.pongs = self.pings;
+        self.pings += 1;
+        hello.push("ping".to_string());
+        self.census = Some(Census {
+            since: Instant::now(),
+            pongs: self.pings,
+            unheard: self.active.drain().collect(),
+            after_login: true,
+            draws: 0,
+        });
         for line in hello {
             if let Err(error) = send(&mut stream, &line, log) {
                 return Ended::Lost(error);
@@ -233,7 +349,9 @@ impl Client {
         // sends after the login says whether it did, and if not, the move is chosen again
         // (waiting for its answer would wait for ever). The requests' times start again with
         // the server's new ones.
-        self.pending = None;
+        if let Some(pending) = self.pending.take() {
+            self.lost_move = Some(pending);
+        }
         self.asked.clear();
         let mut last_heard = Instant::now();
         let mut pinged: Option<Instant> = None;
@@ -243,10 +361,11 @@ impl Client {
                 return Ended::Done;
             }
             if self
-                .resuming
-                .is_some_and(|since| since.elapsed() > RESUME_WITHIN)
+                .census
+                .as_ref()
+                .is_some_and(|census| census.since.elapsed() > CENSUS_WITHIN)
             {
-                if let Err(error) = self.resumed(&mut stream, log) {
+                if let Err(error) = self.census_over(&mut stream, log) {
                     return Ended::Lost(error);
                 }
             }
@@ -267,6 +386,7 @@ impl Client {
                     let mut line = None;
                     if pinged.is_none() && now - last_heard > PING_AFTER {
                         pinged = Some(now);
+                        self.pings += 1;
                         line = Some("ping");
                     } else if options.tournament && now - polled > TOURNAMENT_POLL {
                         polled = now;
@@ -360,8 +480,8 @@ impl Client {
         Err(Ended::Lost("no answer to the login".into()))
     }
 
-    /// Offers a game when asked to (`--new-game`), none of ours is on offer or under way, and
-    /// more games are wanted.
+    /// Offers a game when asked to (`--new-game`), none of ours is on offer or under way, the
+    /// census is over, and more games are wanted.
     fn offer(&mut self, stream: &mut TcpStream, log: &mut dyn FnMut(String)) -> Result<(), String> {
         let Some(side) = self.options.new_game else {
             return Ok(());
@@ -374,7 +494,7 @@ impl Client {
             || self.offer_sent
             || !self.offers.is_empty()
             || !self.active.is_empty()
-            || self.resuming.is_some()
+            || self.census.is_some()
         {
             return Ok(());
         }
@@ -388,6 +508,26 @@ impl Client {
         send(stream, &line, log)
     }
 
+    /// The server named game `id` (asked for a move in it, or sent its record): it is under
+    /// way. During a census after a login, the game is resumed: its record's new moves will be
+    /// logged.
+    fn heard_of(&mut self, id: GameId, log: &mut dyn FnMut(String)) {
+        if let Some(census) = self.census.as_mut() {
+            let known = census.unheard.remove(&id);
+            if census.after_login && (known || !self.active.contains(&id)) {
+                if known {
+                    log(format!("game {id}: resumed after the new login"));
+                } else {
+                    log(format!(
+                        "game {id}: under way on the server before this login: resumed"
+                    ));
+                }
+                self.catching_up.insert(id);
+            }
+        }
+        self.active.insert(id);
+    }
+
     /// Acts on one line from the server (`text` as it came, for the log).
     fn on(
         &mut self,
@@ -399,14 +539,21 @@ impl Client {
     ) -> Result<(), String> {
         match incoming {
             Incoming::GenerateMove { id, .. } => {
-                self.stale.remove(&id);
-                self.active.insert(id);
+                self.heard_of(id, log);
                 self.offers.retain(|&offer| offer != id);
                 self.asked.entry(id).or_insert(now);
                 send(stream, &format!("resume_game_json {id}"), log)?;
             }
             Incoming::Record(record) => {
-                if self.active.contains(&record.id) {
+                let id = record.id;
+                if self
+                    .census
+                    .as_ref()
+                    .is_some_and(|census| census.unheard.contains(&id))
+                {
+                    self.heard_of(id, log);
+                }
+                if self.active.contains(&id) {
                     self.follow(&record, stream, log)?;
                 }
             }
@@ -433,29 +580,13 @@ impl Client {
             },
             Incoming::GameOver { id, winner } => {
                 let how = format!("{} won", role_word(winner));
-                self.finish(id, how, log);
-            }
-            Incoming::Drawn => {
-                // The server does not say which game: the one our move ended, else the only
-                // one under way, else one at the move limit.
-                let id =
-                    self.pending
-                        .as_ref()
-                        .map(|(id, ..)| *id)
-                        .or_else(|| {
-                            let mut active = self.active.iter().copied();
-                            active.next().filter(|_| active.next().is_none())
-                        })
-                        .or_else(|| {
-                            self.active.iter().copied().find(|id| {
-                                self.plies.get(id).is_some_and(|&plies| plies + 1 >= 141)
-                            })
-                        });
-                match id {
-                    Some(id) => self.finish(id, "drawn".to_string(), log),
-                    None => log("a game was drawn, but none of ours looks like it".to_string()),
+                if !self.finish(id, how.clone(), log) {
+                    log(format!(
+                        "game {id} over ({how}): not a game of ours under way: not counted"
+                    ));
                 }
             }
+            Incoming::Drawn => self.drawn(stream, log)?,
             Incoming::Offered(id) => {
                 self.offer_sent = false;
                 self.offers.push(id);
@@ -467,7 +598,7 @@ impl Client {
                 }
             }
             Incoming::OpenGames(games) => {
-                if self.resuming.is_some() {
+                if self.census.is_some() {
                     self.deferred.extend(games);
                 } else {
                     self.join_one(games, stream, log)?;
@@ -487,8 +618,13 @@ impl Client {
             Incoming::JoinRequested(id) => log(format!("asked to join game {id}")),
             Incoming::GameStarted => log(text.to_string()),
             Incoming::Pong => {
-                if self.resuming.is_some() {
-                    self.resumed(stream, log)?;
+                self.pongs += 1;
+                if self
+                    .census
+                    .as_ref()
+                    .is_some_and(|census| self.pongs >= census.pongs)
+                {
+                    self.census_over(stream, log)?;
                 }
             }
             Incoming::LoggedIn | Incoming::Other => {}
@@ -496,15 +632,110 @@ impl Client {
         Ok(())
     }
 
+    /// `= draw accept`, which names no game: the one game under way, if there is one; else a
+    /// census says which game the server no longer has.
+    fn drawn(&mut self, stream: &mut TcpStream, log: &mut dyn FnMut(String)) -> Result<(), String> {
+        let unheard = self.census.as_ref().map(|census| &census.unheard);
+        let mut under_way: Vec<GameId> = self
+            .active
+            .iter()
+            .chain(unheard.into_iter().flatten())
+            .copied()
+            .collect();
+        if under_way.len() == 1 {
+            self.finish(under_way[0], "drawn".to_string(), log);
+            return Ok(());
+        }
+        if under_way.is_empty() {
+            log(
+                "a game was drawn (= draw accept), but no game of ours is under way: not counted"
+                    .into(),
+            );
+            return Ok(());
+        }
+        under_way.sort_unstable();
+        log(format!(
+            "a game was drawn (= draw accept, which names no game) and {} are under way: asking \
+             the server which it still has",
+            under_way.len()
+        ));
+        // Each game under way is named again by its record; a game the server no longer has
+        // gets no answer. The ping's answer comes after them all.
+        self.pings += 1;
+        let census = self.census.get_or_insert_with(|| Census {
+            since: Instant::now(),
+            pongs: 0,
+            unheard: HashSet::new(),
+            after_login: false,
+            draws: 0,
+        });
+        census.since = Instant::now();
+        census.pongs = self.pings;
+        census.draws += 1;
+        census.unheard.extend(self.active.drain());
+        for id in under_way {
+            send(stream, &format!("resume_game_json {id}"), log)?;
+        }
+        send(stream, "ping", log)
+    }
+
+    /// The census is over: the games the server did not name are gone: drawn, if as many are
+    /// gone as draws were announced; else forgotten, not counted. Then the client goes back to
+    /// its work: joins the game of `--join`, or one of those listed meanwhile.
+    fn census_over(
+        &mut self,
+        stream: &mut TcpStream,
+        log: &mut dyn FnMut(String),
+    ) -> Result<(), String> {
+        let Some(census) = self.census.take() else {
+            return Ok(());
+        };
+        let mut gone: Vec<GameId> = census.unheard.into_iter().collect();
+        gone.sort_unstable();
+        if census.draws > 0 && gone.len() == census.draws {
+            for id in gone.drain(..) {
+                self.count(id, "drawn".to_string(), log);
+            }
+        } else if census.draws > 0 {
+            log(format!(
+                "{} draw(s) announced without a game's id, and {} of our games gone: cannot \
+                 tell which were drawn: not counted",
+                census.draws,
+                gone.len()
+            ));
+        }
+        for id in gone {
+            if census.after_login {
+                log(format!(
+                    "game {id}: the server no longer has it after the new login (restarted?): \
+                     forgotten, not counted"
+                ));
+            } else {
+                log(format!(
+                    "game {id}: the server no longer has it: forgotten, not counted"
+                ));
+            }
+            self.forget(id);
+        }
+        if let Some(id) = self.options.join {
+            let played = self.results.iter().any(|(game, _)| *game == id);
+            if !played && !self.active.contains(&id) && self.joined.insert(id) {
+                send(stream, &format!("join_game_pending {id}"), log)?;
+            }
+        }
+        let deferred = std::mem::take(&mut self.deferred);
+        self.join_one(deferred, stream, log)
+    }
+
     /// With `--join-any`, asks to play the first of `games` it can play, if no game is under
-    /// way.
+    /// way and the census is over.
     fn join_one(
         &mut self,
         games: Vec<messages::OpenGame>,
         stream: &mut TcpStream,
         log: &mut dyn FnMut(String),
     ) -> Result<(), String> {
-        if !self.options.join_any || !self.active.is_empty() {
+        if !self.options.join_any || !self.active.is_empty() || self.census.is_some() {
             return Ok(());
         }
         let user = self.options.user.clone();
@@ -519,35 +750,22 @@ impl Client {
         Ok(())
     }
 
-    /// The wait after a new login is over: the games the server has not asked for again are
-    /// forgotten (not counted: they never ended), and the client goes back to its work.
-    fn resumed(
-        &mut self,
-        stream: &mut TcpStream,
-        log: &mut dyn FnMut(String),
-    ) -> Result<(), String> {
-        self.resuming = None;
-        let mut lost: Vec<GameId> = self.stale.drain().collect();
-        lost.sort_unstable();
-        for id in lost {
-            log(format!(
-                "game {id}: the server no longer has it after the new login (restarted?): \
-                 forgotten, not counted"
-            ));
-            self.asked.remove(&id);
-            self.refused.remove(&id);
-            self.plies.remove(&id);
+    /// A game is over: counted, forgotten; `false` if it is not one of ours under way.
+    fn finish(&mut self, id: GameId, how: String, log: &mut dyn FnMut(String)) -> bool {
+        // One of ours: under way, or under way before and not yet named again.
+        let unheard = self
+            .census
+            .as_mut()
+            .is_some_and(|census| census.unheard.remove(&id));
+        if !self.active.remove(&id) && !unheard {
+            return false; // Not one of ours (or counted already).
         }
-        let deferred = std::mem::take(&mut self.deferred);
-        self.join_one(deferred, stream, log)
+        self.count(id, how, log);
+        true
     }
 
-    /// A game is over: counted, forgotten.
-    fn finish(&mut self, id: GameId, how: String, log: &mut dyn FnMut(String)) {
-        // One of ours: under way, or under way before the connection was lost.
-        if !self.active.remove(&id) && !self.stale.remove(&id) {
-            return; // Not one of ours (or counted already).
-        }
+    /// Counts game `id` as over, `how`.
+    fn count(&mut self, id: GameId, how: String, log: &mut dyn FnMut(String)) {
         // Our last move, if it ended the game, is not in the last record we read.
         let ours = self
             .pending
@@ -556,11 +774,29 @@ impl Client {
         if ours {
             self.pending = None;
         }
-        self.asked.remove(&id);
-        self.refused.remove(&id);
-        let plies = self.plies.remove(&id).unwrap_or(0) + usize::from(ours);
+        let plies = self.plies.get(&id).copied().unwrap_or(0) + usize::from(ours);
+        self.forget(id);
         log(format!("game {id} over after {plies} moves: {how}"));
         self.results.push((id, how));
+    }
+
+    /// Drops what the client keeps about game `id`.
+    fn forget(&mut self, id: GameId) {
+        self.active.remove(&id);
+        self.asked.remove(&id);
+        self.refused.remove(&id);
+        self.plies.remove(&id);
+        self.catching_up.remove(&id);
+        if self.pending.as_ref().is_some_and(|(game, ..)| *game == id) {
+            self.pending = None;
+        }
+        if self
+            .lost_move
+            .as_ref()
+            .is_some_and(|(game, ..)| *game == id)
+        {
+            self.lost_move = None;
+        }
     }
 
     /// Takes a game's record: the game as it stands; our move if it is our turn.
@@ -572,8 +808,8 @@ impl Client {
     ) -> Result<(), String> {
         let id = record.id;
         match AnyTable::from_record(record, &self.options.user) {
-            Ok(AnyTable::Narrow(table)) => self.play(id, table, stream, log),
-            Ok(AnyTable::Wide(table)) => self.play(id, table, stream, log),
+            Ok(AnyTable::Narrow(table)) => self.play(id, table, &record.moves, stream, log),
+            Ok(AnyTable::Wide(table)) => self.play(id, table, &record.moves, stream, log),
             Err(why) => {
                 log(format!("game {id}: cannot follow it: {why}"));
                 Ok(())
@@ -581,11 +817,66 @@ impl Client {
         }
     }
 
+    /// Logs the moves of a resumed game's record that the client has not seen (`known`
+    /// moves seen; `None`: none by this process), each with the side that made it.
+    fn caught_up<B: Board>(
+        &self,
+        id: GameId,
+        table: &Table<B>,
+        moves: &[String],
+        known: Option<usize>,
+        log: &mut dyn FnMut(String),
+    ) {
+        let plies = moves.len();
+        let from = known.unwrap_or(0).min(plies);
+        let to_move = table.game.position().side_to_move();
+        let side = |ply: usize| {
+            if (plies - 1 - ply) % 2 == 0 {
+                !to_move
+            } else {
+                to_move
+            }
+        };
+        let shown_from = from.max(plies.saturating_sub(CAUGHT_UP_SHOWN));
+        let list: Vec<String> = (shown_from..plies)
+            .map(|ply| {
+                let whose = if side(ply) == table.us { " (ours)" } else { "" };
+                format!(
+                    "{}. {} {}{whose}",
+                    ply + 1,
+                    role_word(side(ply)),
+                    moves[ply]
+                )
+            })
+            .collect();
+        let earlier = if shown_from > from {
+            format!("{} earlier, then ", shown_from - from)
+        } else {
+            String::new()
+        };
+        let new = plies - from;
+        let what = match known {
+            Some(_) if new == 0 => "no move made while we were away".to_string(),
+            Some(_) => format!(
+                "{new} moves made while we were away: {earlier}{}",
+                list.join(", ")
+            ),
+            None if plies == 0 => "no move made yet".to_string(),
+            None => format!("{plies} moves made before: {earlier}{}", list.join(", ")),
+        };
+        log(format!(
+            "game {id}: caught up at move {} (we are the {}s): {what}",
+            plies + 1,
+            role_word(table.us)
+        ));
+    }
+
     /// The game `id` as its record makes it, on either grid: our move if it is our turn.
     fn play<B: Board>(
         &mut self,
         id: GameId,
         mut table: Table<B>,
+        moves: &[String],
         stream: &mut TcpStream,
         log: &mut dyn FnMut(String),
     ) -> Result<(), String> {
@@ -593,6 +884,10 @@ impl Client {
             log(format!("game {id}: warning: {line}"));
         }
         let plies = table.game.moves().len();
+        if self.catching_up.remove(&id) && plies == moves.len() {
+            let known = self.plies.get(&id).copied();
+            self.caught_up(id, &table, moves, known, log);
+        }
         self.plies.insert(id, plies);
         if let Some((at, moves)) = self.refused.get(&id) {
             if *at == plies {
@@ -604,6 +899,17 @@ impl Client {
             if *pending == id && plies > *before {
                 // The record has our move: the server played it (its `= game` not seen).
                 self.pending = None;
+            }
+        }
+        // Our move sent on a lost connection: in the record, or to be sent again.
+        let mut again = None;
+        if let Some((lost, m, before)) = self.lost_move.take_if(|(lost, ..)| *lost == id) {
+            if plies > before {
+                log(format!(
+                    "game {lost}: our move {m}, sent as the connection was lost, reached the server"
+                ));
+            } else {
+                again = Some(m);
             }
         }
         if !table.our_turn()
@@ -645,8 +951,14 @@ impl Client {
             &choice.from().to_string(),
             &choice.to().to_string(),
         );
+        let again = again.map_or(String::new(), |lost| {
+            format!(
+                " (sent again: our move {lost} went out as the connection was lost and the \
+                 server's record lacks it)"
+            )
+        });
         log(format!(
-            "game {id}: we ({}) play {choice} at move {}: depth {}, score {}, {} nodes, {:.2} s",
+            "game {id}: we ({}) play {choice} at move {}: depth {}, score {}, {} nodes, {:.2} s{again}",
             role_word(table.us),
             plies + 1,
             result.depth,
@@ -656,5 +968,31 @@ impl Client {
         ));
         self.pending = Some((id, choice.to_string(), plies));
         send(stream, &line, log)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_waits_double_up_to_the_cap() {
+        let second = Duration::from_secs(1);
+        let cap = Duration::from_secs(30);
+        let waits: Vec<u64> = (1..=8)
+            .map(|attempt| retry_wait(attempt, second, cap).as_secs())
+            .collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
+        // No overflow however long the outage.
+        assert_eq!(retry_wait(u32::MAX, second, cap), cap);
+        assert_eq!(retry_wait(1000, Duration::from_millis(10), cap), cap);
+    }
+
+    #[test]
+    fn durations_are_said_as_a_reader_counts_them() {
+        assert_eq!(said(Duration::from_millis(250)), "250 ms");
+        assert_eq!(said(Duration::from_secs(4)), "4 s");
+        assert_eq!(said(Duration::from_millis(1500)), "1.5 s");
+        assert_eq!(said(Duration::from_secs(200)), "3 min 20 s");
     }
 }

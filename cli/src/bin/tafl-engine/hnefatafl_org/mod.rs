@@ -46,6 +46,11 @@ pub struct Options {
     pub threads: usize,
     pub hash_mb: usize,
     pub server_version: String,
+    /// Reconnecting: the first wait, and the longest (the waits double up to it).
+    pub retry_wait: Duration,
+    pub retry_max_wait: Duration,
+    /// Give up after this long without the server; `None`: never.
+    pub give_up_after: Option<Duration>,
 }
 
 /// Whether `name` is a name the server takes for a new account (its `invalid_username`).
@@ -70,8 +75,9 @@ fn valid_name(name: &str) -> bool {
     args_override_self = true,
     about = "Plays as a bot account on a hnefatafl.org server: every game the server gives it, \
              and those it offers or joins. Progress and results go to stderr.",
-    after_help = "Exit status: 0 when --games games have ended, 1 if the server cannot be \
-                  reached (after retries) or refuses the login, 2 for a bad command line."
+    after_help = "Durations are a number and a unit, or several: 500ms, 90s, 10m, 2h, 1h30m, 1d.\n\n\
+                  Exit status: 0 when --games games have ended, 1 if the server refuses the \
+                  login or cannot be reached within --give-up-after, 2 for a bad command line."
 )]
 struct Command {
     /// the server
@@ -127,6 +133,50 @@ struct Command {
     /// the version id the server wants at login (the default is the server 6.4.1's)
     #[arg(long, value_name = "id", default_value = messages::SERVER_VERSION_ID)]
     server_version: String,
+    /// when the server cannot be reached: the first wait before connecting again (the waits
+    /// double after each failed attempt, up to --retry-max-wait)
+    #[arg(long, value_name = "duration", default_value = "1s", value_parser = duration)]
+    retry_wait: Duration,
+    /// the longest wait between two attempts to connect
+    #[arg(long, value_name = "duration", default_value = "30s", value_parser = duration)]
+    retry_max_wait: Duration,
+    /// exit (status 1) after this long without the server (default: try again for ever)
+    #[arg(long, value_name = "duration", value_parser = duration)]
+    give_up_after: Option<Duration>,
+}
+
+/// A duration on the command line: one or more of a number and a unit (`ms`, `s`, `m`, `h`,
+/// `d`), `1h30m`; at most 100 days.
+fn duration(text: &str) -> Result<Duration, String> {
+    let bad = || format!("'{text}' is not a duration such as 500ms, 90s, 10m, 2h or 1h30m");
+    let mut total = Duration::ZERO;
+    let mut rest = text;
+    if rest.is_empty() {
+        return Err(bad());
+    }
+    while !rest.is_empty() {
+        let digits = rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        let number: u64 = rest[..digits].parse().map_err(|_| bad())?;
+        rest = &rest[digits..];
+        let unit = rest.len()
+            - rest
+                .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+                .len();
+        let millis = match &rest[..unit] {
+            "ms" => 1,
+            "s" => 1_000,
+            "m" => 60_000,
+            "h" => 3_600_000,
+            "d" => 86_400_000,
+            _ => return Err(bad()),
+        };
+        rest = &rest[unit..];
+        total += Duration::from_millis(number.checked_mul(millis).ok_or_else(bad)?);
+    }
+    if total > Duration::from_secs(100 * 86_400) {
+        return Err(format!("'{text}': at most 100 days"));
+    }
+    Ok(total)
 }
 
 /// A game's clock on the command line: milliseconds and seconds added a move, or none.
@@ -207,6 +257,9 @@ pub fn options(args: &[String]) -> Result<Options, clap::Error> {
         threads: usize::from(command.search.threads),
         hash_mb: command.search.hash as usize,
         server_version: command.server_version,
+        retry_wait: command.retry_wait.max(Duration::from_millis(1)),
+        retry_max_wait: command.retry_max_wait.max(command.retry_wait),
+        give_up_after: command.give_up_after,
     })
 }
 
@@ -246,10 +299,16 @@ mod tests {
         assert_eq!((o.host.as_str(), o.port), ("127.0.0.1", 49152));
         assert_eq!(o.clock, Some((900_000, 10)));
         assert_eq!(o.server_version, "32d9a140");
+        // Reconnecting: 1 s, doubled up to 30 s, for ever.
+        assert_eq!(
+            (o.retry_wait, o.retry_max_wait, o.give_up_after),
+            (Duration::from_secs(1), Duration::from_secs(30), None)
+        );
         let o = options(&args(
             "--host h --port 7 --user ai-x --password p --create-account --new-game defender \
              --size 7 --time 3+2 --rated --join 12 --join-any --tournament --games 4 \
-             --movetime 300 --threads 2 --hash 8 --server-version abc",
+             --movetime 300 --threads 2 --hash 8 --server-version abc --retry-wait 200ms \
+             --retry-max-wait 1m30s --give-up-after 2h",
         ))
         .unwrap();
         assert_eq!(
@@ -272,6 +331,9 @@ mod tests {
                 threads: 2,
                 hash_mb: 8,
                 server_version: "abc".to_string(),
+                retry_wait: Duration::from_millis(200),
+                retry_max_wait: Duration::from_secs(90),
+                give_up_after: Some(Duration::from_secs(7200)),
             }
         );
         assert_eq!(
@@ -292,6 +354,18 @@ mod tests {
             messages::new_game(Side::Attackers, o.rated, o.clock, o.size),
             r#"new_game {"role":"Attacker","rated":false,"time_settings":{"Timed":{"add_seconds":10,"milliseconds_left":900000}},"board_size":13}"#
         );
+    }
+
+    #[test]
+    fn durations_add_their_parts() {
+        assert_eq!(duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(duration("1h30m"), Ok(Duration::from_secs(5400)));
+        assert_eq!(
+            duration("1d2h3m4s5ms"),
+            Ok(Duration::from_millis(93_784_005))
+        );
+        assert_eq!(duration("0s"), Ok(Duration::ZERO));
+        assert_eq!(duration("100d"), Ok(Duration::from_secs(8_640_000)));
     }
 
     #[test]
@@ -325,6 +399,20 @@ mod tests {
         assert!(error("--user a --password").1.contains("--password"));
         let long = format!("--user a --password {}", "p".repeat(33));
         assert!(error(&long).1.contains("at most 32"));
+        for bad in [
+            "",
+            "5",
+            "s",
+            "5x",
+            "-5s",
+            "1.5s",
+            "5s3",
+            "101d",
+            "99999999999999999999s",
+        ] {
+            let line = format!("--user a --give-up-after={bad}");
+            assert!(error(&line).1.contains("--give-up-after"), "{bad}");
+        }
         assert_eq!(error("--user a --frob").0, ErrorKind::UnknownArgument);
         let help = options(&args("--help")).unwrap_err();
         assert_eq!(help.kind(), ErrorKind::DisplayHelp);
