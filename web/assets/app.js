@@ -250,6 +250,9 @@ function drawClocks() {
 setInterval(drawClocks, 200);
 
 function setGame(game) {
+  // An answer can arrive after the events that followed it (the engine answers at once): the
+  // page keeps the newest state of its game.
+  if (page.game && page.game.id === game.id && game.event < page.game.event) return;
   if (game.you) page.you = game.you;
   else if (!secretOf(game.id)) page.you = [];
   page.clockAt = performance.now();

@@ -144,6 +144,7 @@ impl Live {
 
     /// Sends a stored event to every page of the game, with the state after it and `extra`.
     pub(crate) fn announce(&mut self, event: &EventRow, mut extra: Value) {
+        self.channel.last_seq = event.seq;
         extra["state"] = self.state();
         self.channel.announce(event, extra);
     }
@@ -181,6 +182,8 @@ impl Live {
                 "level".into(),
                 json!({"index": self.row.level, "key": self.level().key, "millis": self.level().millis}),
             );
+            // The number of the last event this state includes: a page keeps the newest.
+            map.insert("event".into(), json!(self.channel.last_seq));
             map.insert("seats".into(), self.row.seats.view());
             map.insert("read_only".into(), json!(self.row.seats.read_only()));
             map.insert("resigned".into(), json!(self.row.resigned));
