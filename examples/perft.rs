@@ -4,6 +4,7 @@
 //! cargo run --release --example perft -- tablut 5
 //! cargo run --release --example perft -- tawlbwrdd 6 --threads 2
 //! cargo run --release --example perft -- tablut 5 --no-bulk --only
+//! cargo run --release --example perft -- "dim:9 esc:e surf:n ... start:/3ttt3/.../" 4
 //! ```
 //!
 //! Options: `--threads N` splits the root moves over N threads; `--no-bulk` plays every leaf
@@ -24,7 +25,7 @@ struct Options {
     only: bool,
 }
 
-const USAGE: &str = "usage: perft <game: tablut, copenhagen, ... (Variant::names)> <depth> [--threads N] [--no-bulk] [--only]";
+const USAGE: &str = "usage: perft <game: tablut, copenhagen, ... (Variant::names), or a rules string> <depth> [--threads N] [--no-bulk] [--only]";
 
 fn parse_options() -> Result<Options, String> {
     let mut args = std::env::args().skip(1);
@@ -54,7 +55,14 @@ fn parse_options() -> Result<Options, String> {
     let [game, depth] = positional.as_slice() else {
         return Err("expected a game and a depth".to_string());
     };
-    let variant = Variant::by_name(game).ok_or_else(|| format!("unknown game {game}"))?;
+    // A name, or a rules string (up to 11x11) in one argument.
+    let variant = match Variant::by_name(game) {
+        Some(variant) => variant,
+        None if game.contains(':') => game
+            .parse()
+            .map_err(|error| format!("rules string {game}: {error}"))?,
+        None => return Err(format!("unknown game {game}")),
+    };
     let depth = depth
         .parse()
         .map_err(|_| format!("depth {depth}: not a number"))?;
