@@ -22,7 +22,7 @@ use crate::moves::{BLOCK, MOVE_LIST_CAPACITY, Move, MoveList};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::RuleGrid;
-use crate::rules::custom::{CAMP_START, Class, LineBits, RuleSet, SquareKind};
+use crate::rules::custom::{CAMP_START, Class, LineBits, RuleSet, START_KINDS, SquareKind};
 use crate::square::{MAX_BOARD_SIZE, Square};
 use crate::views::{self, SideViews, View};
 
@@ -911,6 +911,316 @@ pub(crate) fn count_after_quiet_move(
         movers,
         occupied,
     ))
+}
+
+/// What a group of pieces under custom rules (one class, starting from one kind of square) may
+/// slide through and stop on, in each of the four views ([`View`] order): the board less the
+/// view's first file (as in [`views::ViewMasks`]), less the squares the group may not pass
+/// (`open`) or not stop on (`destinations`).
+#[derive(Clone, Copy, Default)]
+struct GroupViewMasks {
+    open: [u128; 4],
+    destinations: [u128; 4],
+}
+
+/// A rules set's masks in the board's views, for counting moves under custom rules from perft's
+/// views ([`count_custom_with_views`]): built once per count from the [`RuleSet`].
+#[derive(Clone)]
+pub(crate) struct CustomViewMasks {
+    /// By class and start kind, as [`RuleSet::no_pass`].
+    groups: [[GroupViewMasks; START_KINDS]; 3],
+    /// The special squares (camps among them) in the stored views (`West`, `North`, `South`):
+    /// soldiers on them are counted piece by piece.
+    special: [u128; 3],
+    /// The board's edge in each view, and the board less the view's first file.
+    edge: [u128; 4],
+    passable: [u128; 4],
+    /// By start kind: whether the king starting there passes and stops where the defenders on
+    /// plain squares do, so that he slides with them, in one group.
+    king_slides_with_defenders: [bool; START_KINDS],
+}
+
+impl CustomViewMasks {
+    /// The masks of `set`, a rules set of the narrow grid.
+    pub(crate) fn of(set: &RuleSet) -> CustomViewMasks {
+        let masks = views::masks(set.spec.size);
+        let mut groups = [[GroupViewMasks::default(); START_KINDS]; 3];
+        for (class, by_start) in groups.iter_mut().enumerate() {
+            for (start, group) in by_start.iter_mut().enumerate() {
+                let (Some(no_pass), Some(no_stop)) = (
+                    set.no_pass.get(class).and_then(|by| by.get(start)),
+                    set.no_stop.get(class).and_then(|by| by.get(start)),
+                ) else {
+                    continue; // Not reached: the arrays are this size.
+                };
+                for (view, masks) in View::ALL.into_iter().zip(masks) {
+                    let index = view as usize;
+                    group.open[index] = masks.passable & !views::view_of_set(view, no_pass.0);
+                    group.destinations[index] =
+                        masks.passable & !views::view_of_set(view, no_stop.0);
+                }
+            }
+        }
+        let stored = [View::West, View::North, View::South];
+        let [_, [defenders, ..], kings] = groups;
+        let same = |a: &GroupViewMasks, b: &GroupViewMasks| {
+            a.open == b.open && a.destinations == b.destinations
+        };
+        let speeds = set.speed;
+        CustomViewMasks {
+            edge: View::ALL.map(|view| views::view_of_set(view, set.edge.0)),
+            passable: View::ALL.map(|view| masks[view as usize].passable),
+            groups,
+            special: stored.map(|view| views::view_of_set(view, set.special.0)),
+            king_slides_with_defenders: std::array::from_fn(|start| {
+                start != CAMP_START
+                    && speeds[Class::King as usize] == 0
+                    && speeds[Class::Defender as usize] == 0
+                    && kings.get(start).is_some_and(|king| same(king, &defenders))
+            }),
+        }
+    }
+}
+
+/// [`count_custom`] for a position whose views are at hand, with its rules' masks in the views
+/// (`masks`, from `set`): the pieces of each group (soldiers on plain squares; the king) slide
+/// each way as the classic count's do ([`count_with_views`]), through the squares their group
+/// may pass, and only the squares they may stop on count. Groups that the views cannot count
+/// (soldiers on special squares, a speed limit, the king on a camp) are counted piece by piece.
+#[inline]
+pub(crate) fn count_custom_with_views(
+    position: &Position,
+    set: &RuleSet,
+    views: &SideViews,
+    masks: &CustomViewMasks,
+) -> u32 {
+    let not_encircled =
+        set.spec.surrounding_fatal && defenders_see_the_edge(position, views, masks);
+    if position
+        .custom_winner_unless_encircled(set, not_encircled)
+        .is_some()
+    {
+        return 0; // P1: a won position has no legal moves.
+    }
+    count_custom_unwon_with_views(position, set, views, masks)
+}
+
+/// Whether a defender (the king among them) has an open line to the edge, so that the defenders
+/// are not encircled (C9): seen in the views at less cost than the search for a way out.
+#[inline]
+pub(crate) fn defenders_see_the_edge(
+    position: &Position,
+    views: &SideViews,
+    masks: &CustomViewMasks,
+) -> bool {
+    let defenders = views.side(Side::Defenders);
+    let attackers = views.side(Side::Attackers);
+    let movers = [
+        position.defenders().0 | position.king_set().0,
+        defenders[0],
+        defenders[1],
+        defenders[2],
+    ];
+    let occupied = [
+        position.occupied().0,
+        defenders[0] | attackers[0],
+        defenders[1] | attackers[1],
+        defenders[2] | attackers[2],
+    ];
+    movers
+        .into_iter()
+        .zip(occupied)
+        .zip(masks.passable.iter().zip(&masks.edge))
+        .any(|((movers, occupied), (passable, edge))| {
+            crate::bitboard::slide_east(movers, passable & !occupied) & edge != 0
+        })
+}
+
+/// [`count_custom_with_views`] for a position known not to be won.
+#[inline(always)]
+pub(crate) fn count_custom_unwon_with_views(
+    position: &Position,
+    set: &RuleSet,
+    views: &SideViews,
+    masks: &CustomViewMasks,
+) -> u32 {
+    let attackers = views.side(Side::Attackers);
+    let defenders = views.side(Side::Defenders);
+    let occupied = [
+        position.occupied().0,
+        attackers[0] | defenders[0],
+        attackers[1] | defenders[1],
+        attackers[2] | defenders[2],
+    ];
+    let side = position.side_to_move();
+    let pieces = SidePieces::of(position, side, views);
+    count_custom_groups(set, masks, pieces, occupied, || *position)
+}
+
+/// [`count_custom_unwon_with_views`] in the position after `m`, a legal move that captures
+/// nothing (it lands off [`Position::custom_capture_squares`]) and leaves the game not won,
+/// without playing it: the side to move next has the same pieces, and only the move's two
+/// squares change in the occupied squares (as in [`count_after_quiet_move`]).
+#[inline(always)]
+pub(crate) fn count_custom_after_quiet_move(
+    position: &Position,
+    set: &RuleSet,
+    views: &SideViews,
+    masks: &CustomViewMasks,
+    m: Move,
+) -> u32 {
+    let (from, to) = (m.from(), m.to());
+    let path = Bitboard::single(from) | to;
+    let (from_bits, to_bits) = (views::stored_bits(from), views::stored_bits(to));
+    let attackers = views.side(Side::Attackers);
+    let defenders = views.side(Side::Defenders);
+    let occupied = [
+        (position.occupied() ^ path).0,
+        (attackers[0] | defenders[0]) ^ from_bits[0] ^ to_bits[0],
+        (attackers[1] | defenders[1]) ^ from_bits[1] ^ to_bits[1],
+        (attackers[2] | defenders[2]) ^ from_bits[2] ^ to_bits[2],
+    ];
+    let next = position.side_to_move().opponent();
+    let pieces = SidePieces::of(position, next, views);
+    count_custom_groups(set, masks, pieces, occupied, || {
+        let mut after = *position;
+        after.play_quiet_unchecked(m);
+        after
+    })
+}
+
+/// The pieces of the side whose moves are counted, in the four views' terms.
+#[derive(Clone, Copy)]
+struct SidePieces<'a> {
+    side: Side,
+    /// Its soldiers, in the board's own bits.
+    soldiers: Bitboard,
+    /// The king (empty for the attackers, or once he is taken).
+    king: Bitboard,
+    /// Its pieces in the stored views (the defenders' with the king).
+    stored: &'a [u128; 3],
+}
+
+impl SidePieces<'_> {
+    #[inline(always)]
+    fn of<'a>(position: &Position, side: Side, views: &'a SideViews) -> SidePieces<'a> {
+        let (soldiers, king) = match side {
+            Side::Attackers => (position.attackers(), Bitboard::EMPTY),
+            Side::Defenders => (position.defenders(), position.king_set()),
+        };
+        SidePieces {
+            side,
+            soldiers,
+            king,
+            stored: views.side(side),
+        }
+    }
+}
+
+/// The moves of `pieces` (the side to move's), `occupied` the occupied squares in the four views:
+/// each group's slides counted in the views, those the views cannot count (soldiers on special
+/// squares, a speed limit, the king on a camp) piece by piece on the `position`, made only then.
+#[inline(always)]
+fn count_custom_groups(
+    set: &RuleSet,
+    masks: &CustomViewMasks,
+    pieces: SidePieces<'_>,
+    occupied: [u128; 4],
+    position: impl FnOnce() -> Position,
+) -> u32 {
+    let SidePieces {
+        side,
+        soldiers,
+        king,
+        stored,
+    } = pieces;
+    let class = match side {
+        Side::Attackers => Class::Attacker,
+        Side::Defenders => Class::Defender,
+    };
+    let king_start = if (king & set.special).any() {
+        set.start_kind(king)
+    } else {
+        0
+    };
+    // The king slides with the defenders when his squares are theirs.
+    let king_with_soldiers = masks
+        .king_slides_with_defenders
+        .get(king_start)
+        .copied()
+        .unwrap_or(false);
+    let mut count = 0;
+    // The pieces left to the generator's piece-by-piece count.
+    let mut one_by_one = soldiers & set.special;
+    let king_bits = match king.first() {
+        Some(square) => *views::stored_bits(square),
+        None => [0; 3],
+    };
+    if set
+        .speed
+        .get(class as usize)
+        .is_some_and(|&speed| speed > 0)
+    {
+        one_by_one |= soldiers;
+    } else {
+        // The stored views hold the defenders with the king: he is taken out of them, and put
+        // back when he slides with them.
+        let with_king = if king_with_soldiers { !0 } else { 0 };
+        let plain_view = |view: usize| {
+            (stored[view] & !masks.special[view] & !king_bits[view]) | (king_bits[view] & with_king)
+        };
+        let plain = [
+            (soldiers - set.special).0 | (king.0 & with_king),
+            plain_view(0),
+            plain_view(1),
+            plain_view(2),
+        ];
+        if let Some(group) = masks.groups.get(class as usize).and_then(|by| by.first()) {
+            count += count_group_slides(plain, occupied, group);
+        }
+    }
+    if king.any() && !king_with_soldiers {
+        let king_class = Class::King as usize;
+        let group = masks
+            .groups
+            .get(king_class)
+            .and_then(|by| by.get(king_start));
+        match group {
+            Some(group) if king_start != CAMP_START && set.speed[king_class] == 0 => {
+                let [west, north, south] = king_bits;
+                count += count_group_slides([king.0, west, north, south], occupied, group);
+            }
+            _ => one_by_one |= king,
+        }
+    }
+    if one_by_one.any() {
+        count += count_custom_pieces(&position(), set, one_by_one);
+    }
+    count
+}
+
+/// The moves of the side to move's pieces on `movers`, counted piece by piece (kept out of line:
+/// the views count most positions whole).
+#[inline(never)]
+fn count_custom_pieces(position: &Position, set: &RuleSet, movers: Bitboard) -> u32 {
+    let mut counter = Counter(0);
+    for_each_custom_stretch(position, set, movers, &mut counter);
+    counter.0
+}
+
+/// The squares the `movers` of one group reach sliding each way through their `open` squares
+/// not `occupied`, stopping on their `destinations`, counted (all sets in the four views).
+#[inline(always)]
+fn count_group_slides(movers: [u128; 4], occupied: [u128; 4], group: &GroupViewMasks) -> u32 {
+    movers
+        .into_iter()
+        .zip(occupied)
+        .zip(group.open.iter().zip(&group.destinations))
+        .map(|((movers, occupied), (open, destinations))| {
+            let reached = crate::bitboard::slide_east(movers, open & !occupied);
+            (reached & destinations).count_ones()
+        })
+        .sum()
 }
 
 /// The number of slides of the `movers` (given in the `East` view and in the stored views) on a

@@ -532,6 +532,16 @@ impl Position {
         captured
     }
 
+    /// [`Position::play_unchecked`] of a legal move known to capture nothing (under custom
+    /// rules: one landing off [`Position::custom_capture_squares`]): the piece moves and the turn
+    /// passes, no capture looked for.
+    #[inline(always)]
+    pub(crate) fn play_quiet_unchecked(&mut self, m: Move) {
+        // A move that is not legal only passes the turn, as in `narrow_play_unchecked`.
+        let _ = self.move_piece(m);
+        self.pass_turn();
+    }
+
     /// [`Position::winner`] under the classic rules (R13, R14), for the classic move generator:
     /// it never meets custom rules, so it need not ask.
     #[inline(always)]

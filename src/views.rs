@@ -65,6 +65,16 @@ impl View {
     }
 }
 
+/// The view of a set of squares given in the board's own bits, built bit by bit (for sets of few
+/// squares: the custom rules' special squares, once per count).
+pub(crate) fn view_of_set(view: View, set: u128) -> u128 {
+    let mut viewed = 0u128;
+    crate::bitboard::for_each_index(set, |index| {
+        viewed |= 1u128 << view.bit_index(index as u8);
+    });
+    viewed
+}
+
 /// The stored views (`West`, `North`, `South`) of one square: what to toggle when a piece
 /// arrives on it or leaves it.
 const fn build_stored_bits(square: u8) -> [u128; 3] {

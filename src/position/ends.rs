@@ -12,6 +12,18 @@ use super::shieldwall::squares_inside;
 impl<B: RuleGrid> Position<B> {
     /// The winner and how, if the game on the board is won under the custom rules `set`.
     pub(crate) fn custom_winner(&self, set: &RuleSet<B>) -> Option<(Side, WinReason)> {
+        self.custom_winner_unless_encircled(set, false)
+    }
+
+    /// [`Position::custom_winner`], the encirclement left out when the caller has seen that the
+    /// defenders are not encircled (`not_encircled`: perft sees it from a defender's open line
+    /// to the edge, at less cost than the search for a way out).
+    #[inline]
+    pub(crate) fn custom_winner_unless_encircled(
+        &self,
+        set: &RuleSet<B>,
+        not_encircled: bool,
+    ) -> Option<(Side, WinReason)> {
         if set.spec.dialect == Dialect::HnefataflOrg {
             return self.hnefatafl_org_winner(set);
         }
@@ -36,10 +48,55 @@ impl<B: RuleGrid> Position<B> {
         if set.spec.edge_fort && self.is_edge_fort(set) {
             return Some((Side::Defenders, WinReason::EdgeFort));
         }
-        if set.spec.surrounding_fatal && self.defenders_encircled(set) {
+        if set.spec.surrounding_fatal && !not_encircled && self.defenders_encircled(set) {
             return Some((Side::Attackers, WinReason::Encircled));
         }
         None
+    }
+
+    /// For counting moves (perft): whether the side to move has no legal move because the game
+    /// is won ([`Position::custom_winner`]) after a move of the side to move's `piece` onto `to`
+    /// that captures nothing, this position not being won; `after` makes that move on a copy,
+    /// called only when the position after it must be looked at. Only what such a move can
+    /// change is looked at: no piece leaves the board, so neither side runs out of pieces nor is
+    /// the king taken; the king escapes only by moving; a defender's move leaves an empty square
+    /// next to it, and never encircles the defenders (the squares it crossed join it to the open
+    /// board), so `not_encircled` (of the position after the move) is asked only after an
+    /// attacker's move; an edge fort may follow from either side's move. Defenders left without
+    /// an empty square next to them by an attacker's move (OpenTafl's "defenders immobile") are
+    /// not looked for: they have no legal move either way. hnefatafl.org's ends are all looked
+    /// at.
+    #[inline(always)]
+    pub(crate) fn custom_no_moves_after_quiet_move(
+        &self,
+        set: &RuleSet<B>,
+        piece: crate::piece::Piece,
+        to: crate::square::Square<B>,
+        after: impl FnOnce() -> Position<B>,
+        not_encircled: impl FnOnce(&Position<B>) -> bool,
+    ) -> bool {
+        if set.spec.dialect == Dialect::HnefataflOrg {
+            return after().hnefatafl_org_winner(set).is_some();
+        }
+        if piece == crate::piece::Piece::King {
+            let escapes = match set.spec.escape {
+                Escape::Edge => set.edge,
+                Escape::Corner => set.corners(),
+            };
+            if escapes.contains(to) {
+                return true;
+            }
+        }
+        let attackers_move = self.side_to_move == Side::Attackers;
+        let encircling = attackers_move && set.spec.surrounding_fatal;
+        if !set.spec.edge_fort && !encircling {
+            return false;
+        }
+        let next = after();
+        if set.spec.edge_fort && next.is_edge_fort(set) {
+            return true;
+        }
+        encircling && !not_encircled(&next) && next.defenders_encircled(set)
     }
 
     /// The squares the king reaches in one move from any of the squares `from` (his own square
