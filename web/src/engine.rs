@@ -1,17 +1,19 @@
 //! The engine's searches: at most N at once on the blocking thread pool, the others waiting in
-//! a fair (first come, first served) queue whose place each waiter is told; each search has a
-//! small table of its own and a time limit; a search whose page left is stopped.
+//! a queue that is fair between players and puts engine moves first ([`crate::queue`]), whose
+//! place each waiter is told; each search has a small table of its own and a time limit; a
+//! search whose page left is stopped.
 
-use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::Serialize;
 use tafl_engine::search::{Limits, Score, SearchConfig, SearchInfo, Searcher, StopHandle};
 use tafl_engine::{Board, Game, Move, Side};
-use tokio::sync::{Notify, Semaphore, mpsc, watch};
+use tokio::sync::{Notify, mpsc, oneshot, watch};
 
+pub use crate::queue::Class;
+use crate::queue::Queue;
 use crate::table::{Table, on_grid};
 
 /// A named engine level: its time per move.
@@ -140,55 +142,150 @@ impl Control {
     }
 }
 
-/// The searches: a bounded number at once, a fair queue for the rest.
-pub struct Pool {
-    permits: Arc<Semaphore>,
-    waiting: Mutex<VecDeque<u64>>,
-    next_ticket: AtomicU64,
+/// Who asks for a search, and what for: its place in the queue ([`crate::queue`]).
+#[derive(Clone, Debug)]
+pub struct Job {
+    /// The player's key: the seat's secret when the game has one, else the game.
+    pub player: String,
+    /// The engine's move, a hint or analysis, or a background review.
+    pub class: Class,
+}
+
+/// The queue and the slots, shared with the searches that hold a slot.
+struct Slots {
+    queue: Mutex<Queue<oneshot::Sender<Slot>>>,
     changed: watch::Sender<u64>,
+}
+
+impl Slots {
+    /// Starts every waiting search that may start now.
+    fn dispatch(self: &Arc<Self>) {
+        let Ok(mut queue) = self.queue.lock() else {
+            return;
+        };
+        while let Some((_ticket, class, waiter)) = queue.start_next() {
+            let slot = Slot {
+                slots: self.clone(),
+                class,
+                held: true,
+            };
+            // A waiter that left in the meantime: its slot is free again at once (under this
+            // lock, so the slot's drop must not take it).
+            if let Err(mut slot) = waiter.send(slot) {
+                slot.held = false;
+                queue.finished(class);
+            }
+        }
+        drop(queue);
+        self.changed.send_modify(|n| *n += 1);
+    }
+}
+
+/// A running search's slot: dropping it frees the slot and starts the next search.
+struct Slot {
+    slots: Arc<Slots>,
+    class: Class,
+    /// False for a slot its waiter never took (already counted free).
+    held: bool,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if !self.held {
+            return;
+        }
+        if let Ok(mut queue) = self.slots.queue.lock() {
+            queue.finished(self.class);
+        }
+        self.slots.dispatch();
+    }
+}
+
+/// The searches: a bounded number at once, the rest waiting in a queue that is fair between
+/// players and puts the engine's moves first ([`crate::queue`]).
+pub struct Pool {
+    slots: Arc<Slots>,
     hash_mb: usize,
-    running: AtomicU64,
 }
 
 impl Pool {
     /// A pool running at most `searches` searches at once, each with a table of `hash_mb` MiB.
     pub fn new(searches: usize, hash_mb: usize) -> Pool {
         Pool {
-            permits: Arc::new(Semaphore::new(searches.max(1))),
-            waiting: Mutex::new(VecDeque::new()),
-            next_ticket: AtomicU64::new(0),
-            changed: watch::channel(0).0,
+            slots: Arc::new(Slots {
+                queue: Mutex::new(Queue::new(searches)),
+                changed: watch::channel(0).0,
+            }),
             hash_mb: hash_mb.max(1),
-            running: AtomicU64::new(0),
         }
     }
 
     /// Searches waiting, searches running.
     pub fn load(&self) -> (usize, u64) {
-        let waiting = self.waiting.lock().map(|w| w.len()).unwrap_or(0);
-        (waiting, self.running.load(Ordering::SeqCst))
+        self.slots.queue.lock().map_or((0, 0), |q| {
+            let (waiting, running) = q.load();
+            (waiting, running as u64)
+        })
     }
 
-    fn leave_queue(&self, ticket: u64) {
-        if let Ok(mut waiting) = self.waiting.lock() {
-            waiting.retain(|&t| t != ticket);
+    /// Waits for a slot for `job`, telling `events` its place; `None` when `control` cancels
+    /// it first, or a newer hint of the same player replaces it.
+    async fn slot(
+        &self,
+        job: &Job,
+        control: &Control,
+        events: &mpsc::UnboundedSender<Event>,
+    ) -> Option<Slot> {
+        let (sender, mut receiver) = oneshot::channel();
+        let ticket = {
+            let mut queue = self.slots.queue.lock().ok()?;
+            let pushed = queue.push(&job.player, job.class, sender);
+            // The replaced search's waiter sees its sender dropped, and gives up.
+            drop(pushed.replaced);
+            pushed.ticket
+        };
+        let mut changes = self.slots.changed.subscribe();
+        self.slots.dispatch();
+        let mut told = usize::MAX;
+        loop {
+            // A free slot is taken at once, without telling a place in the queue.
+            match receiver.try_recv() {
+                Ok(slot) => return Some(slot),
+                Err(oneshot::error::TryRecvError::Closed) => return None,
+                Err(oneshot::error::TryRecvError::Empty) => {}
+            }
+            if control.is_cancelled() {
+                break;
+            }
+            let place = self.slots.queue.lock().map_or(0, |q| q.place(ticket));
+            if place != told {
+                told = place;
+                let _ = events.send(Event::Queue { place });
+            }
+            tokio::select! {
+                slot = &mut receiver => return slot.ok(),
+                _ = changes.changed() => {}
+                _ = control.woken.notified() => {}
+            }
         }
-        self.changed.send_modify(|n| *n += 1);
-    }
-
-    fn place(&self, ticket: u64) -> usize {
-        self.waiting
-            .lock()
-            .ok()
-            .and_then(|w| w.iter().position(|&t| t == ticket))
-            .map_or(0, |p| p + 1)
+        // Cancelled while waiting: leave the queue (a slot granted meanwhile is dropped, which
+        // frees it for the next).
+        let removed = self.slots.queue.lock().ok().and_then(|mut q| q.remove(ticket));
+        drop(removed);
+        receiver.close();
+        drop(receiver.try_recv().ok());
+        self.slots.changed.send_modify(|n| *n += 1);
+        None
     }
 
     /// Searches `table`'s position within `limits`, with `lines` best lines; `viewer` is the side
-    /// whose win chance is reported. Waits its turn in the queue, telling `events` its place;
-    /// gives up (returns `None`) when `control` cancels it (the page left, the game changed).
+    /// whose win chance is reported. Waits its turn in the queue (`job` says whose and what
+    /// for), telling `events` its place; gives up (returns `None`) when `control` cancels it
+    /// (the page left, the game changed) or a newer hint of the same player replaces it.
+    #[allow(clippy::too_many_arguments)]
     pub async fn search(
         &self,
+        job: Job,
         table: Table,
         limits: Limits,
         lines: usize,
@@ -196,35 +293,7 @@ impl Pool {
         control: Arc<Control>,
         events: mpsc::UnboundedSender<Event>,
     ) -> Option<Found> {
-        let ticket = self.next_ticket.fetch_add(1, Ordering::SeqCst);
-        if let Ok(mut waiting) = self.waiting.lock() {
-            waiting.push_back(ticket);
-        }
-        let mut changes = self.changed.subscribe();
-        // One acquire future for the whole wait: the semaphore is FIFO, so the place holds.
-        let acquire = self.permits.clone().acquire_owned();
-        tokio::pin!(acquire);
-        let mut told = usize::MAX;
-        let permit = loop {
-            // A free slot is taken at once, without telling a place in the queue.
-            tokio::select! {
-                biased;
-                permit = &mut acquire => break permit.ok(),
-                _ = std::future::ready(()) => {}
-            }
-            let place = self.place(ticket);
-            if place != told {
-                told = place;
-                let _ = events.send(Event::Queue { place });
-            }
-            tokio::select! {
-                permit = &mut acquire => break permit.ok(),
-                _ = changes.changed() => {}
-                _ = control.woken.notified() => if control.is_cancelled() { break None },
-            }
-        };
-        self.leave_queue(ticket);
-        let permit = permit?;
+        let slot = self.slot(&job, &control, &events).await?;
         let mut searcher = Searcher::new(SearchConfig {
             threads: 1,
             hash_mb: self.hash_mb,
@@ -237,8 +306,6 @@ impl Pool {
         if control.is_cancelled() {
             return None;
         }
-        // Counted as running before the page is told it started.
-        self.running.fetch_add(1, Ordering::SeqCst);
         let _ = events.send(Event::Started);
         let limits = if control.now.load(Ordering::SeqCst) {
             Limits::depth(1)
@@ -258,8 +325,7 @@ impl Pool {
         })
         .await
         .ok();
-        self.running.fetch_sub(1, Ordering::SeqCst);
-        drop(permit);
+        drop(slot);
         if control.is_cancelled() {
             return None;
         }

@@ -11,6 +11,7 @@ mod http;
 mod ids;
 pub mod learn;
 mod limits;
+pub mod queue;
 mod round;
 mod searches;
 pub mod seats;

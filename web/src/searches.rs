@@ -11,7 +11,7 @@ use tafl_engine::search::{Clock, Limits};
 use tokio::sync::mpsc;
 
 use crate::app::AppState;
-use crate::engine::{Control, Event, Found};
+use crate::engine::{Class, Control, Event, Found, Job};
 use crate::events::Transient;
 use crate::round::{Live, Shared};
 use crate::table::side_name;
@@ -47,8 +47,14 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
     let ply = table.ply();
     let transient = live.channel.transient();
     let (state, game) = (state.clone(), game.clone());
+    let game_id = live.row.id.clone();
     tokio::spawn(async move {
-        let found = search(&state, table, limits, 1, !to_move, &control, &transient).await;
+        // The engine's move waits in the queue's first class, in its game's turn.
+        let job = Job {
+            player: game_id,
+            class: Class::Move,
+        };
+        let found = search(&state, job, table, limits, !to_move, &control, &transient).await;
         let Some(found) = found else {
             clear_thinking(&game, &control).await;
             return;
@@ -97,13 +103,13 @@ fn play_found(state: &AppState, live: &mut Live, ply: usize, found: &Found) -> R
     Ok(())
 }
 
-/// Runs one search in the pool, its thinking sent to `transient` (every page of the game)
-/// as it goes.
+/// Runs the engine's search for its move in the pool, its thinking sent to `transient` (every
+/// page of the game) as it goes.
 async fn search(
     state: &AppState,
+    job: Job,
     table: crate::table::Table,
     limits: Limits,
-    lines: usize,
     viewer: tafl_engine::Side,
     control: &Arc<Control>,
     transient: &Transient,
@@ -120,7 +126,7 @@ async fn search(
     };
     let found = state
         .pool
-        .search(table, limits, lines, viewer, control.clone(), events)
+        .search(job, table, limits, 1, viewer, control.clone(), events)
         .await;
     let _ = forward.await;
     transient.done();

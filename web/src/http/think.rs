@@ -22,7 +22,7 @@ use super::error::{ApiError, bad};
 use super::extract::Secret;
 use super::limited;
 use crate::app::AppState;
-use crate::engine::{Control, Event};
+use crate::engine::{Class, Control, Event, Job};
 use crate::events::GameEvent;
 use crate::round::Shared;
 use crate::searches::{clear_thinking, engine_move_if_due, event_name};
@@ -166,9 +166,18 @@ async fn think(
                 control.cancel();
             })
         };
+        let job = Job {
+            // The player's key until games have seats with secrets: the game.
+            player: id.clone(),
+            class: if purpose == "move" {
+                Class::Move
+            } else {
+                Class::Hint
+            },
+        };
         let found = worker_state
             .pool
-            .search(table, limits, lines, viewer, control.clone(), events)
+            .search(job, table, limits, lines, viewer, control.clone(), events)
             .await;
         closer.abort();
         let _ = forward.await;
