@@ -13,7 +13,7 @@ use crate::board::{Narrow, Wide};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
 use crate::play::Board;
-use crate::position::{Position, SetupError};
+use crate::position::{Outcome, Position, SetupError, WinReason};
 use crate::rules::Rules;
 use crate::square::{Square, SquareParseError};
 
@@ -378,20 +378,32 @@ impl<B: Board> FullMove<B> {
     pub fn describe(position: &Position<B>, m: Move<B>) -> FullMove<B> {
         let mut after = *position;
         let captures = after.play_unchecked(m);
-        let marker = match after.winner() {
-            Some(Side::Attackers) => Some(KingMarker::Captured),
-            Some(Side::Defenders) => Some(KingMarker::Escaped),
-            None => {
-                let next_mover_wins = after.legal_moves().iter().any(|&reply| {
-                    let mut next = after;
-                    next.play_unchecked(reply);
-                    next.winner().is_some()
-                });
-                match (next_mover_wins, after.side_to_move()) {
-                    (false, _) => None,
-                    (true, Side::Attackers) => Some(KingMarker::Threatened),
-                    (true, Side::Defenders) => Some(KingMarker::WayOut),
-                }
+        // OpenTafl's markers are the king's: `++` captured, `--` escaped, `+` and `-` one move
+        // from either. A game won otherwise (encircled, no piece left, an edge fort, ...) ends
+        // with no marker; the record's `result` and `termination` tags say how.
+        let king_ending = |position: &Position<B>| match B::won_outcome(position) {
+            Some(Outcome::Win {
+                reason: WinReason::KingCaptured,
+                ..
+            }) => Some(KingMarker::Captured),
+            Some(Outcome::Win {
+                reason: WinReason::KingEscaped,
+                ..
+            }) => Some(KingMarker::Escaped),
+            _ => None,
+        };
+        let marker = if after.winner().is_some() {
+            king_ending(&after)
+        } else {
+            let reply_ends_with_king = after.legal_moves().iter().any(|&reply| {
+                let mut next = after;
+                next.play_unchecked(reply);
+                king_ending(&next).is_some()
+            });
+            match (reply_ends_with_king, after.side_to_move()) {
+                (false, _) => None,
+                (true, Side::Attackers) => Some(KingMarker::Threatened),
+                (true, Side::Defenders) => Some(KingMarker::WayOut),
             }
         };
         FullMove {

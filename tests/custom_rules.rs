@@ -211,6 +211,11 @@ fn encircled_defenders_lose_when_the_ring_closes() {
     assert_eq!(position.outcome(), None, "d6 and d7 lead out");
     let (_, outcome) = play(&position, "g7-d7");
     assert_eq!(outcome, win(Side::Attackers, WinReason::Encircled));
+    // The record marks no king capture (`++` is OpenTafl's "king captured, game ends"): the
+    // king still stands; how the game ended is the record's result and termination.
+    let full = tafl_engine::notation::FullMove::describe(&position, mv("g7-d7"));
+    assert_eq!(full.marker, None);
+    assert_eq!(full.to_string(), "tg7-d7");
     // Without `surrounding fatal` the game goes on.
     let open = rules("dim:7 name:Ring esc:e surf:n cor: start:/7/7/7/3K3/7/7/7/");
     let (_, outcome) = play(&board(RING, &open, Side::Attackers), "g7-d7");

@@ -270,7 +270,12 @@ impl Pool {
         }
         // Cancelled while waiting: leave the queue (a slot granted meanwhile is dropped, which
         // frees it for the next).
-        let removed = self.slots.queue.lock().ok().and_then(|mut q| q.remove(ticket));
+        let removed = self
+            .slots
+            .queue
+            .lock()
+            .ok()
+            .and_then(|mut q| q.remove(ticket));
         drop(removed);
         receiver.close();
         drop(receiver.try_recv().ok());

@@ -128,11 +128,7 @@ impl<T> Queue<T> {
     /// Slots that hints, analyses and reviews may hold at once: all but one when there are
     /// several, kept for the engine's moves.
     fn low_slots(&self) -> usize {
-        if self.slots > 1 {
-            self.slots - 1
-        } else {
-            1
-        }
+        if self.slots > 1 { self.slots - 1 } else { 1 }
     }
 
     /// Takes the next search that may start now, if a slot is free for it, and counts it as
@@ -290,7 +286,11 @@ mod tests {
         // ...and an engine move takes the other at once.
         queue.push("player", Class::Move, "move");
         assert_eq!(queue.start_next().map(|s| s.2), Some("move"));
-        assert_eq!(queue.load(), (1, 2), "greedy's newest hint replaced the older");
+        assert_eq!(
+            queue.load(),
+            (1, 2),
+            "greedy's newest hint replaced the older"
+        );
     }
 
     #[test]

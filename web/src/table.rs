@@ -36,16 +36,43 @@ macro_rules! on_grid {
 }
 pub(crate) use on_grid;
 
+/// The longest name a game's rules may give it, in characters: the page shows it in a line.
+pub const MAX_NAME_CHARS: usize = 64;
+
+/// Refuses a rules' name longer than [`MAX_NAME_CHARS`].
+pub fn check_name(name: &str) -> Result<(), Refused> {
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(Refused(format!(
+            "the rules' name is {chars} characters long: at most {MAX_NAME_CHARS}"
+        )));
+    }
+    Ok(())
+}
+
+/// Refuses what the rules' parser accepts but a game on the page cannot be: a name longer than
+/// [`MAX_NAME_CHARS`], a start position without a king (the attackers would have won before
+/// the first move).
+fn playable<B: Board>(variant: &Variant<B>, game: &Game<B>) -> Result<(), Refused> {
+    check_name(variant.name())?;
+    if game.start_position().king().is_none() {
+        return Err(Refused("the start position has no king".into()));
+    }
+    Ok(())
+}
+
 impl Table {
     /// A new game of `variant`, from `start` (a position string) when given.
     pub fn new(variant: AnyVariant, start: Option<&str>) -> Result<Table, Refused> {
         fn begin<B: Board>(variant: &Variant<B>, start: Option<&str>) -> Result<Game<B>, Refused> {
-            match start {
-                None => Ok(Game::new(variant)),
+            let game = match start {
+                None => Game::new(variant),
                 Some(text) => position_string::parse(text, variant.rules())
                     .map(Game::from_position)
-                    .map_err(|e| Refused(e.to_string())),
-            }
+                    .map_err(|e| Refused(e.to_string()))?,
+            };
+            playable(variant, &game)?;
+            Ok(game)
         }
         Ok(match variant {
             AnyVariant::Narrow(v) => {
@@ -61,15 +88,17 @@ impl Table {
 
     /// The game an `.otg` record holds, on the grid its rules need.
     pub fn from_record(text: &str) -> Result<Table, Refused> {
-        match text.parse::<GameRecord<Narrow>>() {
-            Ok(record) => Ok(Table::Narrow(record.variant, record.game)),
+        let table = match text.parse::<GameRecord<Narrow>>() {
+            Ok(record) => Table::Narrow(record.variant, record.game),
             Err(narrow_error) => match text.parse::<GameRecord<Wide>>() {
                 Ok(record) if record.variant.rules().size() > Narrow::MAX_SIZE => {
-                    Ok(Table::Wide(record.variant, record.game))
+                    Table::Wide(record.variant, record.game)
                 }
-                _ => Err(Refused(narrow_error.to_string())),
+                _ => return Err(Refused(narrow_error.to_string())),
             },
-        }
+        };
+        on_grid!(&table, |variant, game| playable(variant, game))?;
+        Ok(table)
     }
 
     /// The rules string of the game.
@@ -140,12 +169,24 @@ impl Table {
         on_grid!(self, |_variant, game| game.undo().is_some())
     }
 
-    /// The game as an `.otg` record.
-    pub fn record(&self, resigned: Option<Side>) -> String {
+    /// The game as an `.otg` record: a resignation as OpenTafl's `---`; how a finished game
+    /// ended (on the board, by resignation or on time: `flagged` is the side whose clock ran
+    /// out) in its `result` and `termination` tags, as OpenTafl's records say it.
+    pub fn record(&self, resigned: Option<Side>, flagged: Option<Side>) -> String {
         on_grid!(self, |variant, game| {
             let mut record = GameRecord::new(variant.clone(), game.clone());
             record.set_tag("event", "tafl-web");
             record.resigned = resigned;
+            let ending = match (resigned, flagged, game.outcome()) {
+                (Some(side), _, _) => Some((Some(!side), format!("the {side} resigned"))),
+                (None, Some(side), _) => Some((Some(!side), format!("the {side} ran out of time"))),
+                (None, None, Some(outcome)) => Some((outcome.winner(), outcome.to_string())),
+                (None, None, None) => None,
+            };
+            if let Some((winner, termination)) = ending {
+                record.set_tag("result", GameRecord::result_value(winner));
+                record.set_tag("termination", &termination);
+            }
             record.to_string()
         })
     }

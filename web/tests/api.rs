@@ -532,6 +532,28 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
         ),
         (json!({"otg": "[rules:dim:9]\n\n1. z1-z2"}), "bad_record"),
         (json!({"variant": "tablut", "mode": "blitz"}), "bad_mode"),
+        // A name the page cannot show in a line (a 60 KB one made it 1.2 M px wide).
+        (
+            json!({"rules": format!("dim:9 name:{} esc:e {TABLUT_START}", "N".repeat(65))}),
+            "bad_rules",
+        ),
+        (
+            json!({"otg": format!("[rules:dim:9 name:{} {TABLUT_START}]\n\n", "N".repeat(65))}),
+            "bad_record",
+        ),
+        // No king: the attackers would have won before the first move.
+        (
+            json!({"variant": "tablut", "position": "/3ttt3/4t4/4T4/t3T3t/ttTTTTTtt/t3T3t/4T4/4t4/3ttt3/ a"}),
+            "bad_position",
+        ),
+        (
+            json!({"rules": "dim:9 esc:e start:/3ttt3/4t4/4T4/t3T3t/ttTTTTTtt/t3T3t/4T4/4t4/3ttt3/"}),
+            "bad_position",
+        ),
+        (
+            json!({"otg": "[rules:dim:9 esc:e start:/3ttt3/4t4/4T4/t3T3t/ttTTTTTtt/t3T3t/4T4/4t4/3ttt3/]\n\n"}),
+            "bad_record",
+        ),
     ] {
         let (status, answer) = server.call("POST", "/api/games", Some(&request));
         assert_eq!(
@@ -543,7 +565,17 @@ fn bad_requests_get_clear_errors_and_change_nothing() {
     }
     let (status, _) = server.call("GET", &format!("/api/games/{id}/think?for=dance"), None);
     assert_eq!(status, 422);
+    // A name of 64 characters is still a name.
+    let named = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"rules": format!("dim:9 name:{} esc:e {TABLUT_START}", "N".repeat(64))})),
+    );
+    assert_eq!(named["name"], json!("N".repeat(64)));
 }
+
+/// Tablut's start in a rules string.
+const TABLUT_START: &str = "start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
 
 #[test]
 fn a_client_sending_too_fast_gets_429() {
@@ -729,6 +761,19 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
     assert_eq!(over["result"]["reason"], json!("time"));
     assert_eq!(over["result"]["winner"], json!("defenders"));
     assert_eq!(over["legal"], json!({}));
+    // The record says how it ended, as OpenTafl's do: the result and the termination tags.
+    let record = ureq::get(&server.url(&format!("/api/games/{id}/otg")))
+        .call()
+        .unwrap()
+        .into_string()
+        .unwrap();
+    assert!(record.contains("[result:-1]\n"), "{record}");
+    assert!(
+        record.contains("[termination:the attackers ran out of time]\n"),
+        "{record}"
+    );
+    let read: GameRecord = record.parse().expect("the record reads");
+    assert_eq!(read.game.moves().len(), 2);
     let (status, _) = server.call(
         "POST",
         &format!("/api/games/{id}/moves"),

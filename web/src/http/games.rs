@@ -23,7 +23,7 @@ use crate::ids::{new_id, new_secret, secret_hash};
 use crate::round::Live;
 use crate::seats::{Seat, Seats};
 use crate::store::GameRow;
-use crate::table::{Table, side_from, side_name};
+use crate::table::{Table, check_name, side_from, side_name};
 
 /// `/api/games`, `/api/games/{id}`, `/api/games/{id}/otg`.
 pub fn router() -> Router<Arc<AppState>> {
@@ -80,9 +80,13 @@ async fn create(
                     format!("no built-in game is called '{key}'"),
                 )
             })?,
-            (None, Some(rules)) => rules
-                .parse::<AnyVariant>()
-                .map_err(|e| bad("bad_rules", e.to_string()))?,
+            (None, Some(rules)) => {
+                let variant = rules
+                    .parse::<AnyVariant>()
+                    .map_err(|e| bad("bad_rules", e.to_string()))?;
+                check_name(variant.name()).map_err(|e| bad("bad_rules", e.0))?;
+                variant
+            }
             (None, None) => AnyVariant::by_name("tablut")
                 .ok_or_else(|| bad("unknown_variant", "tablut is missing"))?,
             (Some(_), Some(_)) => {
@@ -241,7 +245,7 @@ async fn otg(
     limited(&state, &id)?;
     let game = state.game(&id)?;
     let live = game.lock().await;
-    let text = live.table.record(live.resigned());
+    let text = live.table.record(live.resigned(), live.flagged());
     let disposition = format!(
         "attachment; filename=\"tafl-{}.otg\"",
         &id[..id.len().min(8)]
