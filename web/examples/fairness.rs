@@ -1,9 +1,10 @@
 //! Fairness of the search queue (scripts/web-fairness.sh runs it; not a timed test): N players
 //! play Tablut against the engine at its fastest level (100 ms a move) for S seconds, first
 //! alone, then while one address asks for hints at the "strong" level (8 s each) in a loop
-//! from ten games at once. For every engine move it measures the wait in the queue (asked to
-//! started) and the place it was first told; the engine's moves must wait at most one search
-//! (one hint) longer with the flood than without.
+//! from ten games at once. For every engine move it measures the wait from the person's move
+//! to the engine's answer (the engine moves by itself; its 0.1 s search included) and the
+//! place it was first told; the engine's moves must wait at most one search (one hint) longer
+//! with the flood than without.
 //!
 //! `cargo run --release -p tafl-web --example fairness -- SERVER_BINARY [PLAYERS] [SECONDS]`
 
@@ -41,31 +42,36 @@ fn start(binary: &str, db: &str) -> (Child, String) {
     (child, format!("http://{address}"))
 }
 
-fn post(agent: &ureq::Agent, url: &str, body: Value) -> Option<Value> {
-    agent.post(url).send_json(body).ok()?.into_json().ok()
+fn post(agent: &ureq::Agent, url: &str, secret: &str, body: Value) -> Option<Value> {
+    agent
+        .post(url)
+        .set("authorization", &format!("Bearer {secret}"))
+        .send_json(body)
+        .ok()?
+        .into_json()
+        .ok()
 }
 
-/// Reads a think stream to its end: the first place told, the time to `started`, and the last
-/// `state` (an engine move) if any.
-fn think(agent: &ureq::Agent, url: &str) -> Option<(usize, Duration, Option<Value>)> {
-    let asked = Instant::now();
-    let response = agent.get(url).call().ok()?;
+/// Reads a think stream to its end: the first place told, and the `state` after the engine's
+/// move (none for a hint).
+fn think(agent: &ureq::Agent, url: &str, secret: &str) -> Option<(usize, Option<Value>)> {
+    let response = agent
+        .get(url)
+        .set("authorization", &format!("Bearer {secret}"))
+        .call()
+        .ok()?;
     let mut event = String::new();
     let mut place = 0;
-    let mut started = None;
     for line in BufReader::new(response.into_reader()).lines() {
         let line = line.ok()?;
         if let Some(name) = line.strip_prefix("event: ") {
             event = name.to_owned();
-            if event == "started" && started.is_none() {
-                started = Some(asked.elapsed());
-            }
         } else if let Some(data) = line.strip_prefix("data: ") {
             let value: Value = serde_json::from_str(data).ok()?;
             match event.as_str() {
                 "queue" if place == 0 => place = value["place"].as_u64().unwrap_or(0) as usize,
-                "state" => return Some((place, started?, Some(value["state"].clone()))),
-                "hint" | "analysis" => return Some((place, started?, None)),
+                "state" => return Some((place, Some(value["state"].clone()))),
+                "hint" | "analysis" => return Some((place, None)),
                 _ => {}
             }
         }
@@ -75,7 +81,8 @@ fn think(agent: &ureq::Agent, url: &str) -> Option<(usize, Duration, Option<Valu
 
 #[derive(Default)]
 struct Waits {
-    /// Each engine move's wait in the queue, in ms, and the place it was first told.
+    /// Each engine move's wait, in ms (from the person's move sent to the engine's answer
+    /// read, its 0.1 s search included), and the place it was first told.
     moves: Vec<(f64, usize)>,
     hints: u64,
 }
@@ -96,22 +103,26 @@ fn player(base: &str, seed: u64, stop: &AtomicBool, waits: &Mutex<Waits>) {
         let Some(mut state) = post(
             &agent,
             &format!("{base}/api/games"),
+            "",
             json!({"variant": "tablut", "human": human, "level": 0}),
         ) else {
             return;
         };
         let id = state["id"].as_str().unwrap_or_default().to_owned();
+        let secret = state["secret"].as_str().unwrap_or_default().to_owned();
+        // The engine may move first: from the game's creation.
+        let mut asked = Instant::now();
         while !stop.load(Ordering::Relaxed) && state["finished"] != json!(true) {
             if state["engine_to_move"] == json!(true) {
                 let url = format!("{base}/api/games/{id}/think?for=move");
-                let Some((place, waited, Some(next))) = think(&agent, &url) else {
+                let Some((place, Some(next))) = think(&agent, &url, &secret) else {
                     break;
                 };
                 waits
                     .lock()
                     .expect("waits")
                     .moves
-                    .push((waited.as_secs_f64() * 1000.0, place));
+                    .push((asked.elapsed().as_secs_f64() * 1000.0, place));
                 state = next;
             } else {
                 let legal: Vec<String> = state["legal"]
@@ -131,9 +142,11 @@ fn player(base: &str, seed: u64, stop: &AtomicBool, waits: &Mutex<Waits>) {
                 // A person thinks a little.
                 std::thread::sleep(Duration::from_millis(200 + pick(800) as u64));
                 let text = legal[pick(legal.len())].clone();
+                asked = Instant::now();
                 match post(
                     &agent,
                     &format!("{base}/api/games/{id}/moves"),
+                    &secret,
                     json!({"move": text, "ply": state["ply"]}),
                 ) {
                     Some(next) => state = next,
@@ -151,13 +164,16 @@ fn flooder(base: &str, stop: &AtomicBool, waits: &Mutex<Waits>) {
     let Some(state) = post(
         &agent,
         &format!("{base}/api/games"),
+        "",
         json!({"variant": "tablut", "mode": "analysis", "level": HINT_LEVEL}),
     ) else {
         return;
     };
     let id = state["id"].as_str().unwrap_or_default().to_owned();
+    let secret = state["secret"].as_str().unwrap_or_default().to_owned();
+    let url = format!("{base}/api/games/{id}/think?for=hint");
     while !stop.load(Ordering::Relaxed) {
-        if think(&agent, &format!("{base}/api/games/{id}/think?for=hint")).is_some() {
+        if think(&agent, &url, &secret).is_some() {
             waits.lock().expect("waits").hints += 1;
         }
     }

@@ -24,6 +24,7 @@ use super::limited;
 use crate::app::AppState;
 use crate::engine::{Class, Control, Event, Job};
 use crate::events::GameEvent;
+use crate::ids::secret_hash;
 use crate::round::Shared;
 use crate::searches::{clear_thinking, engine_move_if_due, event_name};
 
@@ -84,6 +85,9 @@ async fn think(
         ));
     }
     let game = state.game(&id)?;
+    // The player, for the queue's fairness: whoever holds the seat's secret (kept as its
+    // hash; the request is refused below without one).
+    let player = secret.as_deref().map_or_else(|| id.clone(), secret_hash);
     let (table, limits, lines, viewer, control) = {
         let mut live = game.lock().await;
         let held = live.holder(secret.as_deref())?;
@@ -167,8 +171,7 @@ async fn think(
             })
         };
         let job = Job {
-            // The player's key until games have seats with secrets: the game.
-            player: id.clone(),
+            player,
             class: if purpose == "move" {
                 Class::Move
             } else {
