@@ -119,6 +119,8 @@ export const api = {
   takeback: (id) => call('POST', `/api/games/${id}/takeback`, undefined, id),
   resign: (id) => call('POST', `/api/games/${id}/resign`, undefined, id),
   stop: (id) => call('POST', `/api/games/${id}/stop`, undefined, id),
+  // A finished game's review: the engine's evaluation of every position (while it is computed, part).
+  review: (id) => call('GET', `/api/games/${id}/review`),
   async join(id, side) {
     const answer = await call('POST', `/api/games/${id}/join`, side ? { side } : {}, id);
     keepSecret(id, answer.secret);

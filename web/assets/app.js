@@ -2,6 +2,7 @@
 // what it is handed (the board, the legal moves, the captures, the result) and sends moves.
 import { api, secretOf } from './api.js';
 import { Board } from './board.js';
+import { drawReview } from './review.js';
 import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
 import { renderLearn, showLearn } from './learn.js';
 
@@ -20,6 +21,7 @@ const page = {
   lastEvent: null,   // the number of the last event seen
   retry: 0,          // the next reconnection's wait, in ms
   reconnecting: false,
+  review: null,      // a finished game's review: {id, data}
 };
 
 // Whether this page holds no seat of the game: it watches, read-only.
@@ -188,6 +190,7 @@ function render() {
   $('viewing').hidden = !looking;
   const list = $('move-list');
   list.replaceChildren();
+  const fell = new Set((page.review?.id === game.id && page.review.data?.marked || []).map((m) => m.ply));
   // One line a turn (OpenTafl's numbering): the first mover's move, then the answer.
   let item = null;
   game.moves.forEach((m, i) => {
@@ -197,7 +200,7 @@ function render() {
     }
     const button = document.createElement('button');
     button.textContent = m.full;
-    button.className = 'move' + (i + 1 === ply ? ' current' : '');
+    button.className = 'move' + (i + 1 === ply ? ' current' : '') + (fell.has(i + 1) ? ' fell' : '');
     button.dataset.ply = String(i + 1);
     button.addEventListener('click', () => { page.viewing = i + 1 === game.ply ? null : i + 1; render(); });
     item.appendChild(button);
@@ -217,6 +220,40 @@ function render() {
   $('move-input').disabled = game.finished || !yours;
   $('lines').hidden = !page.analysis || looking;
   drawClocks();
+  showReview(ply);
+}
+
+// A finished game's review under the move list: asked for once the game is over, then every
+// 2 s until the server has evaluated every position.
+function showReview(ply) {
+  const game = page.game;
+  $('review').hidden = !game.finished;
+  if (!game.finished) { page.review = null; return; }
+  if (page.review?.id !== game.id) {
+    page.review = { id: game.id, data: null };
+    fetchReview(game.id);
+  }
+  const data = page.review.data;
+  $('review-status').textContent = data?.complete ? t('review_done') : t('review_pending');
+  if (!data) return;
+  drawReview($('review-graph'), data, {
+    ply,
+    label: t('review'),
+    onPick: (picked) => { page.viewing = picked === game.ply ? null : picked; render(); },
+    pointText: (p) => `${ltr(String(p.ply))} · ${capital(t('the_attackers'))} ${ltr(`${Math.round(p.win)} %`)}`,
+  });
+}
+
+async function fetchReview(id) {
+  try {
+    const data = await api.review(id);
+    if (page.review?.id !== id) return;
+    page.review.data = data;
+    render();
+    if (!data.complete) setTimeout(() => fetchReview(id), 2000);
+  } catch {
+    if (page.review?.id === id) setTimeout(() => fetchReview(id), 5000);
+  }
 }
 
 // The clocks: the server's times, the running one counted down here between answers; at

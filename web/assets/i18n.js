@@ -1,6 +1,8 @@
 // The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The server
 // sends an illegal move's reason as a code with its squares (`why_<code>` here), never words.
 const en = {
+  review: 'Review', review_pending: 'The engine is reviewing the game…',
+  review_done: 'The attackers\' win chance after each move; circled: the moves where the mover\'s chance fell most. Click a point to see its position.',
   clock: 'Clock', no_clock: 'No clock', flagged: '{side} ran out of time.', time: 'time ran out',
   title: 'Tafl against the engine', language: 'Language', new_game: 'New game', game: 'Game',
   custom_rules: 'Other rules (OpenTafl string)…', rules_string: 'OpenTafl rules string (5x5 to 19x19)',
@@ -140,6 +142,8 @@ const en = {
 };
 
 const ar = {
+  review: 'المراجعة', review_pending: 'المحرك يراجع المباراة…',
+  review_done: 'فرصة فوز المهاجمين بعد كل نقلة؛ الدوائر: النقلات التي هبطت فيها فرصة اللاعب أكثر. انقر نقطة لترى وضعها.',
   clock: 'الساعة', no_clock: 'بلا ساعة', flagged: 'نفد وقت {side}.', time: 'نفد الوقت',
   title: 'التافل ضد المحرك', language: 'اللغة', new_game: 'لعبة جديدة', game: 'اللعبة',
   custom_rules: 'قواعد أخرى (نص OpenTafl)…', rules_string: 'نص قواعد OpenTafl (من 5x5 إلى 19x19)',
@@ -279,6 +283,8 @@ const ar = {
 };
 
 const th = {
+  review: 'ทบทวนเกม', review_pending: 'เอนจินกำลังทบทวนเกม…',
+  review_done: 'โอกาสชนะของฝ่ายบุกหลังแต่ละตาเดิน วงกลม: ตาเดินที่โอกาสของผู้เดินลดลงมากที่สุด คลิกจุดเพื่อดูตำแหน่งนั้น',
   clock: 'นาฬิกา', no_clock: 'ไม่จับเวลา', flagged: '{side}หมดเวลา', time: 'หมดเวลา',
   title: 'ตาฟล์ เล่นกับเอนจิน', language: 'ภาษา', new_game: 'เกมใหม่', game: 'เกม',
   custom_rules: 'กติกาอื่น (สตริง OpenTafl)…', rules_string: 'สตริงกติกา OpenTafl (5x5 ถึง 19x19)',
@@ -418,6 +424,8 @@ const th = {
 };
 
 const ru = {
+  review: 'Разбор', review_pending: 'Движок разбирает партию…',
+  review_done: 'Шансы нападающих на победу после каждого хода; кружками отмечены ходы, после которых шансы сделавшего ход упали сильнее всего. Нажмите на точку, чтобы увидеть позицию.',
   clock: 'Часы', no_clock: 'Без часов', flagged: '{side}: время вышло.', time: 'время истекло',
   title: 'Тафл против движка', language: 'Язык', new_game: 'Новая игра', game: 'Игра',
   custom_rules: 'Другие правила (строка OpenTafl)…', rules_string: 'Строка правил OpenTafl (от 5x5 до 19x19)',
@@ -557,6 +565,8 @@ const ru = {
 };
 
 const ro = {
+  review: 'Analiza partidei', review_pending: 'Motorul analizează partida…',
+  review_done: 'Șansa de câștig a atacatorilor după fiecare mutare; încercuite: mutările după care șansa celui care a mutat a scăzut cel mai mult. Apasă pe un punct pentru a vedea poziția.',
   clock: 'Ceas', no_clock: 'Fără ceas', flagged: '{side} au rămas fără timp.', time: 'timpul s-a scurs',
   title: 'Tafl contra motorului', language: 'Limba', new_game: 'Joc nou', game: 'Jocul',
   custom_rules: 'Alte reguli (șir OpenTafl)…', rules_string: 'Șir de reguli OpenTafl (5x5 până la 19x19)',

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
 use axum::http::StatusCode;
@@ -13,6 +13,7 @@ use crate::engine::Pool;
 use crate::events::Channel;
 use crate::http::error::ApiError;
 use crate::limits::Limiter;
+use crate::review::Reviews;
 use crate::round::{Live, Shared};
 use crate::store::Store;
 use crate::table::Table;
@@ -32,6 +33,8 @@ pub struct Config {
     pub burst: f64,
     /// Games kept in memory before idle ones are dropped (they stay in the database).
     pub cached_games: usize,
+    /// Time the review of a finished game spends on each position, in milliseconds.
+    pub review_ms: u64,
 }
 
 impl Config {
@@ -44,6 +47,7 @@ impl Config {
             rate: 10.0,
             burst: 30.0,
             cached_games: 1000,
+            review_ms: 300,
         }
     }
 }
@@ -55,13 +59,16 @@ pub struct AppState {
     pub(crate) pool: Pool,
     pub(crate) limiter: Limiter,
     pub(crate) config: Config,
+    pub(crate) reviews: Reviews,
+    /// The state itself, for starting a review where only `&self` is at hand.
+    me: Weak<AppState>,
 }
 
 impl AppState {
     /// Opens the database and sets up the searches.
     pub fn open(config: Config) -> rusqlite::Result<Arc<AppState>> {
         let store = Store::open(&config.db)?;
-        Ok(Arc::new(AppState {
+        Ok(Arc::new_cyclic(|me| AppState {
             store: Mutex::new(store),
             games: Mutex::new(HashMap::new()),
             pool: Pool::new(config.searches, config.hash_mb),
@@ -71,6 +78,8 @@ impl AppState {
                 buckets: Mutex::new(HashMap::new()),
             },
             config,
+            reviews: Reviews::default(),
+            me: me.clone(),
         }))
     }
 
@@ -138,8 +147,13 @@ impl AppState {
         Ok(game)
     }
 
-    /// Drops a finished game from memory (it stays in the database).
+    /// Drops a finished game from memory (it stays in the database), and has it reviewed.
     pub(crate) fn forget_if_finished(&self, live: &Live) {
+        if live.finished()
+            && let Some(me) = self.me.upgrade()
+        {
+            self.reviews.request(&me, &live.row.id);
+        }
         if live.finished()
             && live.thinking.is_none()
             && let Ok(mut games) = self.games.lock()

@@ -5,7 +5,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
 /// `(name, content type, bytes)` of every asset.
-const ASSETS: [(&str, &str, &[u8]); 7] = [
+const ASSETS: [(&str, &str, &[u8]); 8] = [
     (
         "learn.js",
         "text/javascript; charset=utf-8",
@@ -25,6 +25,11 @@ const ASSETS: [(&str, &str, &[u8]); 7] = [
         "i18n.js",
         "text/javascript; charset=utf-8",
         include_bytes!("../assets/i18n.js"),
+    ),
+    (
+        "review.js",
+        "text/javascript; charset=utf-8",
+        include_bytes!("../assets/review.js"),
     ),
     (
         "api.js",

@@ -12,6 +12,7 @@ mod ids;
 pub mod learn;
 mod limits;
 pub mod queue;
+mod review;
 mod round;
 mod searches;
 pub mod seats;

@@ -29,6 +29,10 @@ struct Options {
     /// Requests sent at once before the rate applies.
     #[arg(long, default_value_t = 30.0)]
     burst: f64,
+    /// Milliseconds the review of a finished game spends on each position (in the background,
+    /// after every other search).
+    #[arg(long, default_value_t = 300)]
+    review_ms: u64,
 }
 
 /// Connections that may wait to be accepted: more than the standard library's 128, so that a
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
     config.hash_mb = options.hash_mb.clamp(1, 1024);
     config.rate = options.rate;
     config.burst = options.burst.max(1.0);
+    config.review_ms = options.review_ms.clamp(10, 60_000);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {

@@ -115,6 +115,17 @@ impl Store {
         ] {
             let _ = connection.execute(statement, []);
         }
+        // The engine's evaluation of each position of a finished game (review.rs).
+        connection.execute_batch(
+            "CREATE TABLE IF NOT EXISTS reviews (
+                 game TEXT NOT NULL REFERENCES games(id),
+                 ply INTEGER NOT NULL,
+                 win REAL NOT NULL,
+                 score INTEGER NOT NULL,
+                 best TEXT,
+                 PRIMARY KEY (game, ply)
+             ) WITHOUT ROWID;",
+        )?;
         Ok(Store { connection })
     }
 
@@ -217,7 +228,9 @@ impl Store {
             t.execute(
                 "DELETE FROM moves WHERE game = ?1 AND ply >= ?2",
                 params![id, plies as i64],
-            )
+            )?;
+            // A review is of the whole game: the game changed.
+            t.execute("DELETE FROM reviews WHERE game = ?1", params![id])
         })
         .map(|_| ())
     }
@@ -350,6 +363,48 @@ impl Store {
         self.connection
             .query_row("SELECT COUNT(*) FROM games", [], |r| r.get::<_, i64>(0))
             .map(|n| u64::try_from(n).unwrap_or(0))
+    }
+}
+
+/// The engine's evaluation of one position of a finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewRow {
+    /// Moves played before the position.
+    pub ply: usize,
+    /// The attackers' win chance there, in percent.
+    pub win: f64,
+    /// The score from the attackers' view, in hundredths of a soldier (forced: ±100000).
+    pub score: i32,
+    /// The best move there, if the game went on.
+    pub best: Option<String>,
+}
+
+impl Store {
+    /// Stores the evaluation of one position of a game's review.
+    pub fn push_review(&mut self, id: &str, row: &ReviewRow) -> rusqlite::Result<()> {
+        self.connection.execute(
+            "INSERT OR REPLACE INTO reviews (game, ply, win, score, best)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![id, row.ply as i64, row.win, row.score, row.best],
+        )?;
+        Ok(())
+    }
+
+    /// The stored evaluations of a game's positions, first to last.
+    pub fn load_review(&self, id: &str) -> rusqlite::Result<Vec<ReviewRow>> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT ply, win, score, best FROM reviews WHERE game = ?1 ORDER BY ply")?;
+        statement
+            .query_map(params![id], |r| {
+                Ok(ReviewRow {
+                    ply: usize::try_from(r.get::<_, i64>(0)?).unwrap_or(0),
+                    win: r.get(1)?,
+                    score: r.get(2)?,
+                    best: r.get(3)?,
+                })
+            })?
+            .collect()
     }
 }
 

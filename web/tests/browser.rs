@@ -770,6 +770,21 @@ fn screenshots(driver: &Driver, server: &Server) {
         server.ok("GET", &format!("/api/games/{id}"), None)["resigned"],
         json!("defenders")
     );
+    // The finished game's review: a graph under the move list with a point for every position
+    // once the server has evaluated them all; clicking the first point shows the start.
+    let positions = page["live"].as_u64().unwrap() + 1;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while driver.run("return document.querySelectorAll('#review-graph circle.point').length;")
+        != json!(positions)
+    {
+        assert!(Instant::now() < deadline, "the review graph was not drawn");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    driver.screenshot("review-graph.png");
+    driver.click("#review-graph circle[data-ply=\"0\"]");
+    driver.wait("the start position from the graph", |p| {
+        p["ply"] == json!(0)
+    });
 }
 
 /// A 19x19 start: attackers along the edges' middles, defenders in a diamond round the king.

@@ -8,6 +8,7 @@ mod games;
 mod learn;
 mod meta;
 mod moves;
+mod review;
 mod think;
 
 use std::sync::Arc;
@@ -36,6 +37,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(think::router())
         .merge(events::router())
         .merge(learn::router())
+        .merge(review::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(state)
