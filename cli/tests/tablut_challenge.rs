@@ -409,7 +409,7 @@ fn malformed_messages_are_reported_skipped_and_a_bad_length_ends_the_client() {
     let (status, stderr) = game_match.finish();
     assert_eq!(status.code(), Some(1), "{stderr}");
     for expected in [
-        "error: skipped a message from the server: bad JSON at byte 18: unexpected end",
+        "error: skipped a message of 18 bytes from the server: bad JSON at byte 18: unexpected end",
         r#"board[0][3] (d1) is "PAWN", not EMPTY, WHITE, BLACK, KING or THRONE"#,
         "board[0] has 10 cells, not 9",
         "the board has 8 rows, not 9",
@@ -544,6 +544,28 @@ fn a_server_that_stalls_in_the_middle_of_a_message_is_given_up() {
         )),
         "{stderr}"
     );
+}
+
+#[test]
+fn a_megabyte_of_junk_makes_a_short_line_that_says_its_length() {
+    let mut game_match = start("white", MOVE_TIME_MS);
+    let start = variant().start();
+    // A JSON string of a mebibyte, the longest message the framing takes: serde_json's error
+    // quotes the whole value.
+    let junk = format!("\"{}\"", "J".repeat((1 << 20) - 2));
+    game_match.send(&junk);
+    game_match.send(&state_json(&start, "WHITE"));
+    let m = game_match.recv_move(Side::Defenders);
+    assert!(start.is_legal(m));
+    game_match.stream.shutdown(std::net::Shutdown::Both).ok();
+    let (_, stderr) = game_match.finish();
+    let line = stderr
+        .lines()
+        .find(|line| line.contains(&format!("skipped a message of {} bytes", junk.len())))
+        .unwrap_or_else(|| panic!("{}", &stderr[..stderr.len().min(2000)]));
+    assert!(line.ends_with(" characters in all)"), "{line}");
+    let longest = stderr.lines().map(str::len).max().unwrap_or(0);
+    assert!(longest < 600, "a line of {longest} bytes");
 }
 
 #[test]

@@ -297,6 +297,23 @@ impl Client {
     }
 }
 
+/// The most characters of a line the client writes to stderr: 400.
+const LINE_CHARS: usize = 400;
+
+/// `line` as stderr gets it: cut to its first [`LINE_CHARS`] characters, then how long it was,
+/// so that no message of the server's (quoted in an error of serde_json's, say) makes a line of
+/// a megabyte.
+fn cut_line(line: &str) -> String {
+    match line.char_indices().nth(LINE_CHARS) {
+        None => line.to_string(),
+        Some((end, _)) => format!(
+            "{}... (cut: {} characters in all)",
+            &line[..end],
+            line.chars().count()
+        ),
+    }
+}
+
 /// Reads a message's bytes as a state; the error says what was wrong, and quotes the start of
 /// the message.
 fn decode(bytes: &[u8]) -> Result<State, String> {
@@ -315,7 +332,7 @@ fn decode(bytes: &[u8]) -> Result<State, String> {
 /// Plays one game; returns the exit status (0 once the game has ended).
 pub fn run(options: &Options, variant: Variant) -> i32 {
     let us = options.side;
-    let mut log = |line: String| eprintln!("{line}");
+    let mut log = |line: String| eprintln!("{}", cut_line(&line));
     // The table is allocated before connecting, so that no move waits for it.
     let searcher = Searcher::new(SearchConfig {
         threads: options.threads,
@@ -393,7 +410,10 @@ pub fn run(options: &Options, variant: Variant) -> i32 {
         let state = match decode(&bytes) {
             Ok(state) => state,
             Err(why) => {
-                log(format!("error: skipped a message from the server: {why}"));
+                log(format!(
+                    "error: skipped a message of {} bytes from the server: {why}",
+                    bytes.len()
+                ));
                 continue;
             }
         };
@@ -418,6 +438,23 @@ pub fn run(options: &Options, variant: Variant) -> i32 {
 #[cfg(test)]
 mod tests {
     use tafl_engine::Position;
+
+    #[test]
+    fn long_lines_are_cut_and_say_their_length() {
+        assert_eq!(super::cut_line("short"), "short");
+        let exact = "é".repeat(super::LINE_CHARS);
+        assert_eq!(super::cut_line(&exact), exact);
+        let long = format!("{}{}", "é".repeat(super::LINE_CHARS), "x".repeat(1_000_000));
+        let cut = super::cut_line(&long);
+        assert_eq!(
+            cut,
+            format!(
+                "{}... (cut: {} characters in all)",
+                "é".repeat(super::LINE_CHARS),
+                super::LINE_CHARS + 1_000_000
+            )
+        );
+    }
 
     use super::*;
 
