@@ -145,3 +145,23 @@ fn the_lessons_follow_the_rules_clauses_in_order_and_have_their_words() {
         }
     }
 }
+
+#[test]
+fn the_moves_lessons_refuse_what_their_words_forbid() {
+    // R6: no piece stops on the castle; Copenhagen: only the king stops on a corner.
+    for (key, id, text, code) in [
+        ("tablut", "moves", "c5-e5", "castle"),
+        ("tawlbwrdd", "moves", "d6-f6", "castle"),
+        ("copenhagen", "moves", "a3-a1", "restricted"),
+    ] {
+        let course = COURSES.iter().find(|c| c.key == key).unwrap();
+        let lesson = course.lessons.iter().find(|l| l.id == id).unwrap();
+        let tried = attempt(course, lesson, text).unwrap();
+        assert_eq!(tried["done"], Value::Bool(false), "{key} {text}");
+        assert_eq!(
+            tried["reason"]["code"],
+            Value::from(code),
+            "{key} {text}: {tried}"
+        );
+    }
+}
