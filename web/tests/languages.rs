@@ -320,10 +320,46 @@ fn a_person_who_reads_only_their_language_learns_plays_and_understands_every_mes
                 ),
             );
         }
-        let form = driver.visible_text();
-        if language != "en" {
-            assert_no_english(language, "the new game's form", &form);
+        // Every game of the list, its paragraph shown in turn.
+        let keys = driver.run(
+            "return [...document.getElementById('variant').options].map(o => o.value).filter(v => v);",
+        );
+        let keys: Vec<String> = serde_json::from_value(keys).expect("the games' keys");
+        assert!(keys.len() >= 16, "{keys:?}");
+        for key in &keys {
+            driver.run(&format!(
+                "const s = document.getElementById('variant'); s.value = {key:?};
+                 s.dispatchEvent(new Event('change')); return 1;"
+            ));
+            if language != "en" {
+                assert_no_english(
+                    language,
+                    &format!("the form with {key}"),
+                    &driver.visible_text(),
+                );
+            }
         }
+        driver.run(
+            "const s = document.getElementById('variant'); s.value = 'tablut';
+             s.dispatchEvent(new Event('change')); return 1;",
+        );
+        // The other learn pages, read whole.
+        for key in ["tawlbwrdd", "copenhagen"] {
+            driver.goto(&server.url(&format!("/learn/{key}")));
+            driver.wait(
+                "the lessons",
+                "return document.querySelectorAll('section.lesson svg').length >= 8;",
+            );
+            if language != "en" {
+                assert_no_english(language, &format!("/learn/{key}"), &driver.visible_text());
+            }
+        }
+        driver.goto(&server.url("/"));
+        driver.wait("the form", "return document.body.dataset.ready === '1';");
+        driver.run(
+            "const s = document.getElementById('variant'); s.value = 'tablut';
+             s.dispatchEvent(new Event('change')); return 1;",
+        );
         // Its learn page: every lesson shown, a castle refusal in words, an exercise solved.
         driver.click("#learn-link");
         driver.wait(
