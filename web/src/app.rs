@@ -12,7 +12,7 @@ use tafl_engine::AnyVariant;
 use crate::engine::Pool;
 use crate::events::Channel;
 use crate::http::error::ApiError;
-use crate::limits::Limiter;
+use crate::limits::Limits;
 use crate::review::Reviews;
 use crate::round::{Live, Shared};
 use crate::store::Store;
@@ -27,7 +27,8 @@ pub struct Config {
     pub searches: usize,
     /// Table size of each search, in MiB.
     pub hash_mb: usize,
-    /// Requests a second one game (or one address creating games) may send, on average.
+    /// Requests a second one seat's secret, one address without one, or one address creating
+    /// games may send, on average (`limits`).
     pub rate: f64,
     /// Requests it may send at once before `rate` applies.
     pub burst: f64,
@@ -57,7 +58,7 @@ pub struct AppState {
     store: Mutex<Store>,
     pub(crate) games: Mutex<HashMap<String, Shared>>,
     pub(crate) pool: Pool,
-    pub(crate) limiter: Limiter,
+    pub(crate) limits: Limits,
     pub(crate) config: Config,
     pub(crate) reviews: Reviews,
     /// The state itself, for starting a review where only `&self` is at hand.
@@ -72,11 +73,7 @@ impl AppState {
             store: Mutex::new(store),
             games: Mutex::new(HashMap::new()),
             pool: Pool::new(config.searches, config.hash_mb),
-            limiter: Limiter {
-                rate: config.rate,
-                burst: config.burst,
-                buckets: Mutex::new(HashMap::new()),
-            },
+            limits: Limits::new(config.rate, config.burst),
             config,
             reviews: Reviews::default(),
             me: me.clone(),

@@ -23,7 +23,8 @@ struct Options {
     /// Transposition table of each search, in MiB.
     #[arg(long, default_value_t = 16)]
     hash_mb: usize,
-    /// Requests a second a game (or an address creating games) may send on average; 0: no limit.
+    /// Requests a second that one player (by their seat's secret) or one address without a
+    /// secret may send on average, and one address creating games; 0: no limit.
     #[arg(long, default_value_t = 10.0)]
     rate: f64,
     /// Requests sent at once before the rate applies.

@@ -1177,3 +1177,109 @@ fn learn_pages_are_served_and_their_exercises_checked_by_the_server() {
     let page = ureq::get(&server.url("/learn/copenhagen")).call().unwrap();
     assert_eq!(page.status(), 200);
 }
+
+/// Sends `count` requests for `path` from the address `from` (another loopback address than
+/// the server's other clients), over one kept-alive connection: their statuses.
+fn flood(server: &Server, from: &str, method: &str, path: &str, count: usize) -> Vec<u16> {
+    use std::io::{Read, Write};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    let stream = runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        let address = server.address.parse().unwrap();
+        socket.connect(address).await.unwrap().into_std().unwrap()
+    });
+    stream.set_nonblocking(false).unwrap();
+    stream.set_nodelay(true).unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    let mut statuses = Vec::new();
+    for _ in 0..count {
+        let body = if method == "POST" {
+            "{\"move\": \"e2-h2\"}"
+        } else {
+            ""
+        };
+        // One write a request (no small segments for Nagle to hold back).
+        let request = format!(
+            "{method} {path} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\n\
+             content-length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        writer.write_all(request.as_bytes()).unwrap();
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        statuses.push(status.split(' ').nth(1).unwrap().parse().unwrap());
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line.trim().is_empty() {
+                break;
+            }
+            if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+        let mut skip = vec![0; length];
+        reader.read_exact(&mut skip).unwrap();
+    }
+    statuses
+}
+
+#[test]
+fn nobody_throttles_someone_elses_game_by_flooding_its_id() {
+    // The default limits: 10 requests a second, 30 at once.
+    let server = start("victim", &[]);
+    let victim = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "mode": "analysis"})),
+    );
+    let id = victim["id"].as_str().unwrap().to_owned();
+    // A stranger at another address sends 1,000 requests on the victim's game: reads, moves
+    // without a secret, the event stream's opening.
+    let mut statuses = flood(
+        &server,
+        "127.0.0.2",
+        "GET",
+        &format!("/api/games/{id}"),
+        600,
+    );
+    statuses.extend(flood(
+        &server,
+        "127.0.0.2",
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        400,
+    ));
+    assert_eq!(statuses.len(), 1000);
+    let limited = statuses.iter().filter(|&&s| s == 429).count();
+    assert!(
+        limited > 900,
+        "the stranger is limited: {limited} of 1000 got 429"
+    );
+    assert!(
+        statuses.iter().all(|&s| matches!(s, 200 | 403 | 429)),
+        "{statuses:?}"
+    );
+    // The victim's moves are answered, at once.
+    let path = format!("/api/games/{id}/moves");
+    for text in ["e2-h2", "e3-h3", "h2-h1", "h3-h4"] {
+        let (status, answer) = server.call("POST", &path, Some(&json!({"move": text})));
+        assert_eq!(status, 200, "{text}: {answer}");
+    }
+    assert_eq!(stored(&server, &id).moves.len(), 4);
+    // The stranger is still held back, the victim's spectator from elsewhere is not.
+    assert_eq!(
+        flood(&server, "127.0.0.2", "GET", &format!("/api/games/{id}"), 1),
+        [429]
+    );
+    assert_eq!(
+        flood(&server, "127.0.0.3", "GET", &format!("/api/games/{id}"), 1),
+        [200]
+    );
+}

@@ -20,7 +20,6 @@ use tokio_stream::StreamExt;
 use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use super::error::ApiError;
-use super::limited;
 use crate::app::AppState;
 use crate::events::GameEvent;
 
@@ -42,7 +41,6 @@ async fn events(
     headers: HeaderMap,
     Query(query): Query<EventsQuery>,
 ) -> Result<Response, ApiError> {
-    limited(&state, &id)?;
     let after = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok())

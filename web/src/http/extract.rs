@@ -49,22 +49,27 @@ impl<S: Send + Sync> FromRequestParts<S> for Secret {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
-        let Some(value) = parts.headers.get(header::AUTHORIZATION) else {
+        if parts.headers.get(header::AUTHORIZATION).is_none() {
             return Ok(Secret(None));
-        };
-        let secret = value
-            .to_str()
-            .ok()
-            .and_then(|text| text.strip_prefix("Bearer "))
-            .map(str::trim)
-            .filter(|secret| !secret.is_empty() && secret.len() <= 256)
-            .ok_or_else(|| {
-                ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "bad_secret",
-                    "the Authorization header is not `Bearer <secret>`",
-                )
-            })?;
+        }
+        let secret = bearer(&parts.headers).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::FORBIDDEN,
+                "bad_secret",
+                "the Authorization header is not `Bearer <secret>`",
+            )
+        })?;
         Ok(Secret(Some(secret.to_owned())))
     }
+}
+
+/// The secret of an `Authorization: Bearer <secret>` header (at most 256 characters).
+pub fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)?
+        .to_str()
+        .ok()?
+        .strip_prefix("Bearer ")
+        .map(str::trim)
+        .filter(|secret| !secret.is_empty() && secret.len() <= 256)
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
+use axum::extract::Path;
 use axum::http::StatusCode;
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use super::error::ApiError;
 use super::extract::Body;
-use super::limited;
 use crate::app::AppState;
 use crate::assets;
 use crate::learn;
@@ -55,11 +54,9 @@ struct Attempt {
 }
 
 async fn attempt(
-    State(state): State<Arc<AppState>>,
     Path((key, id)): Path<(String, String)>,
     Body(request): Body<Attempt>,
 ) -> Result<Json<Value>, ApiError> {
-    limited(&state, &format!("learn {key}"))?;
     let course = learn::course(&key).ok_or_else(|| no_course(&key))?;
     let lesson = course
         .lessons

@@ -13,13 +13,18 @@ mod think;
 
 use std::sync::Arc;
 
+use std::net::SocketAddr;
+
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::StatusCode;
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
+use axum::http::{Method, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::app::AppState;
 use crate::assets;
+use crate::ids::secret_hash;
 use error::ApiError;
 
 /// Largest request body accepted, in bytes.
@@ -40,14 +45,33 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(review::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .layer(DefaultBodyLimit::max(MAX_BODY))
+        .layer(middleware::from_fn_with_state(state.clone(), limit))
         .with_state(state)
 }
 
-/// Takes a token of `id`'s bucket: a 429 when it is empty.
-pub(crate) fn limited(state: &AppState, id: &str) -> Result<(), ApiError> {
-    if state.limiter.allow(id) {
-        Ok(())
+/// Rate limits every API request by who sends it (`crate::limits`): the seat's secret in its
+/// `Authorization` header, else the sender's address; new games by address. Over the limit: 429,
+/// before the handler runs.
+async fn limit(
+    State(state): State<Arc<AppState>>,
+    ConnectInfo(address): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let path = request.uri().path();
+    let ip = address.ip();
+    let allowed = if !path.starts_with("/api/") {
+        true
+    } else if request.method() == Method::POST && path == "/api/games" {
+        state.limits.allow_creating(ip)
     } else {
-        Err(ApiError::too_fast())
+        match extract::bearer(request.headers()) {
+            Some(secret) => state.limits.allow_seat(&secret_hash(secret), ip),
+            None => state.limits.allow_address(ip),
+        }
+    };
+    if !allowed {
+        return ApiError::too_fast().into_response();
     }
+    next.run(request).await
 }

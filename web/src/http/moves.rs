@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 
 use super::error::{ApiError, bad};
 use super::extract::{Body, Secret};
-use super::limited;
 use crate::app::AppState;
 use crate::searches::engine_move_if_due;
 use crate::table::side_name;
@@ -43,7 +42,6 @@ async fn play(
     Secret(secret): Secret,
     Body(request): Body<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
@@ -106,7 +104,6 @@ async fn takeback(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
@@ -182,7 +179,6 @@ async fn resign(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    limited(&state, &id)?;
     let game = state.game(&id)?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;

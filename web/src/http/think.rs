@@ -20,7 +20,6 @@ use tokio_stream::wrappers::UnboundedReceiverStream;
 
 use super::error::{ApiError, bad};
 use super::extract::Secret;
-use super::limited;
 use crate::app::AppState;
 use crate::engine::{Class, Control, Event, Job};
 use crate::events::GameEvent;
@@ -40,7 +39,6 @@ async fn stop(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    limited(&state, &id)?;
     let game = state.game(&id)?;
     let live = game.lock().await;
     live.holder(secret.as_deref())?;
@@ -76,7 +74,6 @@ async fn think(
     Query(query): Query<ThinkQuery>,
     Secret(secret): Secret,
 ) -> Result<Response, ApiError> {
-    limited(&state, &id)?;
     let purpose = query.purpose.unwrap_or_else(|| "move".into());
     if !matches!(purpose.as_str(), "move" | "hint" | "analysis") {
         return Err(bad(
