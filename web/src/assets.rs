@@ -100,7 +100,12 @@ pub async fn asset(Path(name): Path<String>) -> Response {
                 *bytes,
             )
                 .into_response(),
-            None => (StatusCode::NOT_FOUND, "no such asset").into_response(),
+            None => crate::http::error::ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found",
+                "no such asset",
+            )
+            .into_response(),
         },
     }
 }

@@ -1283,3 +1283,72 @@ fn nobody_throttles_someone_elses_game_by_flooding_its_id() {
         [200]
     );
 }
+
+#[test]
+fn every_answer_carries_the_security_headers_and_every_error_is_json() {
+    let server = start("headers", &[]);
+    let game = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "mode": "analysis"})),
+    );
+    let id = game["id"].as_str().unwrap().to_owned();
+    let check = |method: &str, path: &str, status: u16| {
+        let response = match ureq::request(method, &server.url(path)).call() {
+            Ok(response) => response,
+            Err(ureq::Error::Status(_, response)) => response,
+            Err(error) => panic!("{method} {path}: {error}"),
+        };
+        assert_eq!(response.status(), status, "{method} {path}");
+        let csp = response
+            .header("content-security-policy")
+            .unwrap_or_default();
+        for part in [
+            "default-src 'none'",
+            "script-src 'self'",
+            "frame-ancestors 'none'",
+        ] {
+            assert!(csp.contains(part), "{method} {path}: {csp}");
+        }
+        assert!(!csp.contains("unsafe"), "{csp}");
+        assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(response.header("referrer-policy"), Some("no-referrer"));
+        assert_eq!(response.header("x-frame-options"), Some("DENY"));
+        let kind = response.content_type().to_owned();
+        let text = response.into_string().unwrap_or_default();
+        if status >= 400 {
+            let error: Value = serde_json::from_str(&text)
+                .unwrap_or_else(|_| panic!("{method} {path}: not JSON: {text}"));
+            let code = if status == 405 {
+                "method_not_allowed"
+            } else {
+                "not_found"
+            };
+            assert_eq!(error["error"], json!(code), "{method} {path}");
+            assert!(!error["message"].as_str().unwrap().is_empty());
+            assert_eq!(kind, "application/json");
+        }
+    };
+    for (method, path, status) in [
+        ("GET", "/".to_owned(), 200),
+        ("GET", format!("/g/{id}"), 200),
+        ("GET", "/assets/app.js".to_owned(), 200),
+        ("GET", "/api/variants".to_owned(), 200),
+        ("GET", format!("/api/games/{id}"), 200),
+        ("GET", "/assets/nothing.js".to_owned(), 404),
+        ("GET", "/nothing".to_owned(), 404),
+        ("GET", "/api/games/0123456789abcdef".to_owned(), 404),
+        ("DELETE", format!("/api/games/{id}"), 405),
+        ("GET", format!("/api/games/{id}/moves"), 405),
+        ("PUT", "/api/games".to_owned(), 405),
+        ("POST", "/api/variants".to_owned(), 405),
+    ] {
+        check(method, &path, status);
+    }
+    // The event stream too.
+    let response = ureq::get(&server.url(&format!("/api/games/{id}/events")))
+        .call()
+        .unwrap();
+    assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+    assert!(response.header("content-security-policy").is_some());
+}

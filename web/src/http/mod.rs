@@ -17,7 +17,7 @@ use std::net::SocketAddr;
 
 use axum::Router;
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Request, State};
-use axum::http::{Method, StatusCode};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -44,9 +44,42 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(learn::router())
         .merge(review::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "this path does not take this method",
+            )
+        })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), limit))
+        .layer(middleware::map_response(secure))
         .with_state(state)
+}
+
+/// What the page may load: its own files only (scripts, styles, fonts, images, requests), in no
+/// frame; no plugin, no inline script or style sheet.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+    style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; manifest-src 'self'; \
+    base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/// The security headers every answer carries (the page's, the API's, the errors').
+async fn secure(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (header::X_FRAME_OPTIONS, "DENY"),
+        // A game's address is how it is watched: it is not handed to other sites.
+        (header::REFERRER_POLICY, "no-referrer"),
+        (
+            header::HeaderName::from_static("cross-origin-opener-policy"),
+            "same-origin",
+        ),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
 }
 
 /// Rate limits every API request by who sends it (`crate::limits`): the seat's secret in its
