@@ -1,7 +1,7 @@
 //! The page in a real browser: Debian's chromium driven over WebDriver (chromedriver). It plays
 //! whole games of Tablut and (on a phone-wide window) of 13x13 Copenhagen by clicking squares,
 //! and after every move compares the board the page draws with the library's position; it takes
-//! a hint and a takeback, reloads the page and restarts (kill -9) the server mid-game and goes on, and saves
+//! a hint and a takeback, reloads the page, and restarts (kill -9) the server mid-game: the page says it reconnects and comes back by itself, without a reload, and goes on, and saves
 //! screenshots under target/web-screenshots/.
 //!
 //! It needs Debian's chromium and chromedriver, which a plain `cargo test` cannot count on, so
@@ -516,10 +516,25 @@ fn play_game(
                 done.insert("restart");
                 let listen = server.address.clone();
                 server.kill();
+                // The page notices by itself (its event stream broke) and says so...
+                let cut = driver.wait("the page to say it reconnects", |p| {
+                    p["status"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains("reconnecting")
+                });
+                assert_eq!(cut["live"], json!(oracle.ply()), "{cut}");
                 let secrets = std::mem::take(&mut *server.secrets.lock().expect("secrets"));
                 *server = Server::start(&listen, &server.db.clone(), &["--rate", "0"]);
                 *server.secrets.lock().expect("secrets") = secrets;
-                driver.refresh();
+                // ... and comes back without a reload, at the same position, and plays on.
+                driver.wait("the page to reconnect by itself", |p| {
+                    !p["status"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .contains("reconnecting")
+                        && p["turn"] == json!("person")
+                });
                 check(driver, server, &id, &mut oracle);
             }
             _ => {}
