@@ -4,7 +4,8 @@
 //! starts a game, is told why an illegal move is refused and sees the result; on every page the
 //! visible text is collected and no English word of more than three letters may be in it
 //! outside names, notation and numbers. Screenshots of the learn page and the game in each
-//! language (English too) go to docs/web/.
+//! language (English too) go to target/web-screenshots/, or to the directory
+//! `TAFL_WEB_SCREENSHOTS` names (`TAFL_WEB_SCREENSHOTS=docs/web` refreshes docs/web.md's).
 //!
 //! Like `browser.rs` it is `#[ignore]`d in a plain `cargo test`; `.ci/run` runs it with
 //! `cargo test -p tafl-web --test languages -- --ignored`.
@@ -132,13 +133,20 @@ impl Driver {
         }
     }
 
-    /// Saves a screenshot as docs/web/NAME.
+    /// Saves a screenshot as NAME in the directory `TAFL_WEB_SCREENSHOTS` names (relative to
+    /// the repository, e.g. `docs/web` to refresh docs/web.md's pictures), or else in
+    /// target/web-screenshots/, so that a plain run never rewrites tracked files.
     fn screenshot(&self, name: &str) {
         let data = self.command("GET", "/screenshot", None);
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../docs/web")
-            .join(name);
-        std::fs::write(&path, base64(data.as_str().unwrap_or_default())).expect("docs/web/");
+        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = match std::env::var_os("TAFL_WEB_SCREENSHOTS") {
+            Some(dir) if !dir.is_empty() => repository.join(dir),
+            _ => repository.join("target/web-screenshots"),
+        };
+        std::fs::create_dir_all(&dir).expect("the screenshots' directory");
+        let path = dir.join(name);
+        std::fs::write(&path, base64(data.as_str().unwrap_or_default()))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     }
 
     /// The text a person sees: the page's shown part (the language menu, which names every
