@@ -21,6 +21,11 @@ export function secretOf(id) {
   return secrets()[id] || null;
 }
 
+// The games this browser holds a seat in, the newest first.
+export function heldGames() {
+  return Object.keys(secrets()).reverse();
+}
+
 export function keepSecret(id, secret) {
   if (!id || !secret) return;
   const all = secrets();
@@ -121,6 +126,12 @@ export const api = {
   stop: (id) => call('POST', `/api/games/${id}/stop`, undefined, id),
   // A finished game's review: the engine's evaluation of every position (while it is computed, part).
   review: (id) => call('GET', `/api/games/${id}/review`),
+  // A rematch of a finished game (sides swapped): the new game, its secret kept.
+  async rematch(id) {
+    const game = await call('POST', `/api/games/${id}/rematch`, undefined, id);
+    keepSecret(game.id, game.secret);
+    return game;
+  },
   async join(id, side) {
     const answer = await call('POST', `/api/games/${id}/join`, side ? { side } : {}, id);
     keepSecret(id, answer.secret);

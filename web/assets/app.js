@@ -1,6 +1,6 @@
 // The page: a new game's form at /, a game at /g/ID. Every rule is the server's: the page shows
 // what it is handed (the board, the legal moves, the captures, the result) and sends moves.
-import { api, secretOf } from './api.js';
+import { api, heldGames, secretOf } from './api.js';
 import { Board } from './board.js';
 import { drawReview } from './review.js';
 import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
@@ -210,6 +210,7 @@ function render() {
   const analysis = game.mode === 'analysis';
   const watcher = watching();
   $('resign').hidden = analysis || game.finished || watcher;
+  $('rematch').hidden = analysis || !game.finished || watcher;
   $('move-now').hidden = analysis || game.finished || yours || watcher;
   $('hint').hidden = game.finished || !yours;
   $('analyse').hidden = !analysis || game.finished || watcher;
@@ -315,7 +316,7 @@ function setGame(game) {
 // The game's events: every move (a person's or the engine's), takeback and end reaches every
 // page of the game at once. A stream that breaks (network, a server restart) is reopened by
 // itself after a growing wait, from the last event seen; meanwhile the page says so.
-const EVENT_KINDS = ['move', 'takeback', 'resign', 'flag', 'join', 'draw', 'offer'];
+const EVENT_KINDS = ['move', 'takeback', 'resign', 'flag', 'join', 'draw', 'offer', 'rematch'];
 
 function follow(id) {
   if (page.events) page.events.close();
@@ -341,6 +342,8 @@ function follow(id) {
   for (const kind of EVENT_KINDS) {
     handlers[kind] = (e, number) => {
       if (number !== null) page.lastEvent = Number(number);
+      // A rematch asked for by the other side: this page's Rematch button takes its seat.
+      if (kind === 'rematch' && e.id) page.rematch = { from: id, to: e.id };
       // A replayed event has no state: the game as it is now follows the replay.
       if (e.state && e.state.id === id) setGame(e.state);
     };
@@ -480,6 +483,21 @@ function wirePlay() {
     stopStream();
     try { setGame(await api.resign(page.game.id)); } catch (e) { showError(e); }
   });
+  // Rematch: take the seat of the one the other side asked for, or ask for one (sides swapped).
+  $('rematch').addEventListener('click', async () => {
+    const id = page.game.id;
+    try {
+      let next;
+      if (page.rematch?.from === id && !secretOf(page.rematch.to)) {
+        next = (await api.join(page.rematch.to)).state;
+      } else {
+        next = await api.rematch(id);
+      }
+      window.history.pushState({}, '', `/g/${next.id}`);
+      page.review = null;
+      setGame(next);
+    } catch (e) { showError(e); }
+  });
   $('live').addEventListener('click', () => { page.viewing = null; render(); });
   $('text-move').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -579,12 +597,41 @@ function wireSetup() {
   });
 }
 
+// "My games" on the start page: the games this browser holds a seat in (its stored secrets),
+// the newest first, each with whose turn it is or its result; a click resumes it.
+const MY_GAMES_SHOWN = 20;
+
+async function showMyGames() {
+  const ids = heldGames().slice(0, MY_GAMES_SHOWN);
+  const games = (await Promise.all(ids.map((id) => api.game(id).catch(() => null)))).filter(Boolean);
+  const list = $('my-games-list');
+  list.replaceChildren();
+  for (const game of games) {
+    const known = page.variants.find((v) => v.rules === game.rules);
+    const you = game.you || [];
+    let status;
+    if (game.finished) status = resultText(game);
+    else if (you.includes(game.to_move)) status = t('your_turn', { side: sideName(game.to_move) });
+    else status = capital(t('to_move', { side: sideName(game.to_move) }));
+    const item = document.createElement('li');
+    item.dataset.id = game.id;
+    item.dataset.turn = game.finished ? 'over' : you.includes(game.to_move) ? 'yours' : 'theirs';
+    const link = document.createElement('a');
+    link.href = `/g/${game.id}`;
+    link.textContent = `${known ? gameName(known) : game.name.replaceAll('_', ' ')} · ${ltr(`${game.size}x${game.size}`)}`;
+    item.append(link, ` — ${status}`);
+    list.appendChild(item);
+  }
+  $('my-games').hidden = games.length === 0;
+}
+
 async function main() {
   const lang = $('lang');
   lang.value = chooseLanguage(rememberedLanguage());
   lang.addEventListener('change', () => {
     chooseLanguage(lang.value);
     if (page.variants.length) fillSetup();
+    if (!$('setup').hidden) showMyGames();
     render();
     renderLearn();
   });
@@ -601,6 +648,7 @@ async function main() {
     await showLearn(learning[1], { gameName, variants: () => page.variants, refusal: refusalText });
   } else {
     $('setup').hidden = false;
+    await showMyGames();
   }
   fillSetup();
   render();

@@ -1,6 +1,8 @@
 // The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The server
 // sends an illegal move's reason as a code with its squares (`why_<code>` here), never words.
 const en = {
+  rematch: 'Rematch',
+  my_games: 'My games',
   review: 'Review', review_pending: 'The engine is reviewing the game…',
   review_done: 'The attackers\' win chance after each move; circled: the moves where the mover\'s chance fell most. Click a point to see its position.',
   clock: 'Clock', no_clock: 'No clock', flagged: '{side} ran out of time.', time: 'time ran out',
@@ -142,6 +144,8 @@ const en = {
 };
 
 const ar = {
+  rematch: 'إعادة المباراة',
+  my_games: 'مبارياتي',
   review: 'المراجعة', review_pending: 'المحرك يراجع المباراة…',
   review_done: 'فرصة فوز المهاجمين بعد كل نقلة؛ الدوائر: النقلات التي هبطت فيها فرصة اللاعب أكثر. انقر نقطة لترى وضعها.',
   clock: 'الساعة', no_clock: 'بلا ساعة', flagged: 'نفد وقت {side}.', time: 'نفد الوقت',
@@ -283,6 +287,8 @@ const ar = {
 };
 
 const th = {
+  rematch: 'แข่งใหม่',
+  my_games: 'เกมของฉัน',
   review: 'ทบทวนเกม', review_pending: 'เอนจินกำลังทบทวนเกม…',
   review_done: 'โอกาสชนะของฝ่ายบุกหลังแต่ละตาเดิน วงกลม: ตาเดินที่โอกาสของผู้เดินลดลงมากที่สุด คลิกจุดเพื่อดูตำแหน่งนั้น',
   clock: 'นาฬิกา', no_clock: 'ไม่จับเวลา', flagged: '{side}หมดเวลา', time: 'หมดเวลา',
@@ -424,6 +430,8 @@ const th = {
 };
 
 const ru = {
+  rematch: 'Реванш',
+  my_games: 'Мои партии',
   review: 'Разбор', review_pending: 'Движок разбирает партию…',
   review_done: 'Шансы нападающих на победу после каждого хода; кружками отмечены ходы, после которых шансы сделавшего ход упали сильнее всего. Нажмите на точку, чтобы увидеть позицию.',
   clock: 'Часы', no_clock: 'Без часов', flagged: '{side}: время вышло.', time: 'время истекло',
@@ -565,6 +573,8 @@ const ru = {
 };
 
 const ro = {
+  rematch: 'Revanșă',
+  my_games: 'Partidele mele',
   review: 'Analiza partidei', review_pending: 'Motorul analizează partida…',
   review_done: 'Șansa de câștig a atacatorilor după fiecare mutare; încercuite: mutările după care șansa celui care a mutat a scăzut cel mai mult. Apasă pe un punct pentru a vedea poziția.',
   clock: 'Ceas', no_clock: 'Fără ceas', flagged: '{side} au rămas fără timp.', time: 'timpul s-a scurs',

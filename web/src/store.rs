@@ -246,6 +246,11 @@ impl Store {
         .map(|_| ())
     }
 
+    /// Stores an event of game `id` that changes nothing else (a rematch offered).
+    pub fn note(&mut self, id: &str, event: &EventRow) -> rusqlite::Result<()> {
+        self.change(id, event, |_| Ok(()))
+    }
+
     /// One change of game `id` and its event, committed together or not at all.
     fn change<T>(
         &mut self,

@@ -800,6 +800,28 @@ fn screenshots(driver: &Driver, server: &Server) {
     driver.wait("the start position from the graph", |p| {
         p["ply"] == json!(0)
     });
+    // "My games" on the start page lists it (this browser holds its seat), with its result;
+    // a click resumes it.
+    driver.goto(&server.url("/"));
+    let item = format!("#my-games-list li[data-id=\"{id}\"]");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let shown = driver.run(&format!(
+            "const li = document.querySelector('{item}');
+             return li ? [li.dataset.turn, li.textContent] : null;"
+        ));
+        if !shown.is_null() {
+            assert_eq!(shown[0], json!("over"), "{shown}");
+            assert!(shown[1].as_str().unwrap().contains("resigned"), "{shown}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "my games does not list {id}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    driver.click(&format!("{item} a"));
+    driver.wait("the game resumed from my games", |p| {
+        p["turn"] == json!("over") && p["live"] == json!(positions - 1)
+    });
 }
 
 /// A 19x19 start: attackers along the edges' middles, defenders in a diamond round the king.

@@ -30,6 +30,7 @@ pub fn router() -> Router<Arc<AppState>> {
         .route("/api/games/{id}", get(read))
         .route("/api/games/{id}/otg", get(otg))
         .route("/api/games/{id}/join", post(join))
+        .route("/api/games/{id}/rematch", post(rematch))
 }
 
 /// A new game's request.
@@ -159,6 +160,48 @@ async fn create(
         seconds @ 0..=600 => seconds * 1000,
         _ => return Err(bad("bad_clock", "an increment is 0 to 600 seconds")),
     };
+    let body = open_game(
+        &state,
+        table,
+        Setup {
+            mode,
+            human,
+            seats,
+            level,
+            clock_ms,
+            increment_ms,
+        },
+        &secret,
+    )?;
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// A new game's facts besides its board.
+struct Setup<'a> {
+    mode: &'a str,
+    human: Option<tafl_engine::Side>,
+    seats: Seats,
+    level: usize,
+    clock_ms: Option<u64>,
+    increment_ms: u64,
+}
+
+/// Stores and starts a new game on `table`, its creator holding `secret`: its state with the
+/// secret (given only here) and the creator's seats.
+fn open_game(
+    state: &Arc<AppState>,
+    table: Table,
+    setup: Setup,
+    secret: &str,
+) -> Result<Value, ApiError> {
+    let Setup {
+        mode,
+        human,
+        seats,
+        level,
+        clock_ms,
+        increment_ms,
+    } = setup;
     // A record's moves stay; the game's start is its start position.
     let moves = table.move_texts();
     let start_table = {
@@ -192,16 +235,77 @@ async fn create(
     let mut body = live.state();
     // The secret is given once, here; the server keeps only its hash.
     body["secret"] = json!(secret);
-    body["you"] = json!(you(&live, Some(&secret)));
+    body["you"] = json!(you(&live, Some(secret)));
     let id = live.row.id.clone();
     // The engine moves first when the person plays second.
     let game = Arc::new(tokio::sync::Mutex::new(live));
     if let Ok(mut live) = game.try_lock() {
-        crate::searches::engine_move_if_due(&state, &game, &mut live);
+        crate::searches::engine_move_if_due(state, &game, &mut live);
     }
     if let Ok(mut games) = state.games.lock() {
         games.insert(id, game);
     }
+    Ok(body)
+}
+
+/// A rematch of a finished game: the same rules, start, level and clock, the sides swapped.
+/// The asker (a seat's secret) takes the other side in the new game; the engine keeps its
+/// place against them, and a person's seat is open for them to join (every page of the old
+/// game is told the new game's id: a `rematch` event).
+async fn rematch(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Secret(secret): Secret,
+) -> Result<Response, ApiError> {
+    let game = state.game(&id)?;
+    let mut live = game.lock().await;
+    let held = live.holder(secret.as_deref())?;
+    live.check_flag(&state)?;
+    if !live.finished() || live.row.mode != "play" {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "not_finished",
+            "a rematch follows a finished game (not an analysis board)",
+        ));
+    }
+    let Some(&side) = held.first() else {
+        return Err(ApiError::not_found());
+    };
+    let variant: tafl_engine::AnyVariant = live
+        .row
+        .rules
+        .parse()
+        .map_err(|e| bad("bad_rules", format!("{e}")))?;
+    let table = Table::new(variant, Some(&live.row.start)).map_err(|e| bad("bad_position", e.0))?;
+    let new_side = !side;
+    let other = match live.row.seats.get(!side).kind {
+        crate::seats::SeatKind::Engine => Seat::engine(),
+        _ => Seat::open(),
+    };
+    let asker_secret = new_secret();
+    let hash = secret_hash(&asker_secret);
+    let mut seats = Seats {
+        attackers: Seat::person(&hash),
+        defenders: Seat::person(&hash),
+    };
+    *seats.get_mut(!new_side) = other;
+    let body = open_game(
+        &state,
+        table,
+        Setup {
+            mode: "play",
+            human: Some(new_side),
+            seats,
+            level: live.row.level,
+            clock_ms: live.row.clock_ms,
+            increment_ms: live.row.increment_ms,
+        },
+        &asker_secret,
+    )?;
+    let new_id = body["id"].clone();
+    let event = live.channel.next("rematch", &json!({ "id": new_id }));
+    state.with_store(|store| store.note(&id, &event))?;
+    live.announce(&event, json!({}));
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
