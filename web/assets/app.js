@@ -290,7 +290,12 @@ setInterval(drawClocks, 200);
 function setGame(game) {
   // An answer can arrive after the events that followed it (the engine answers at once): the
   // page keeps the newest state of its game.
-  if (page.game && page.game.id === game.id && game.event < page.game.event) return;
+  // The same event's state twice (a move's answer, then its event) is drawn once: drawing
+  // again would replace the board under the person's pointer.
+  if (page.game && page.game.id === game.id && game.event <= page.game.event) {
+    if (game.you) page.you = game.you;
+    return false;
+  }
   if (game.you) page.you = game.you;
   else if (!secretOf(game.id)) page.you = [];
   page.clockAt = performance.now();
@@ -311,6 +316,7 @@ function setGame(game) {
     $('thinking').hidden = true;
   }
   if (!page.events || page.events.id !== game.id) follow(game.id);
+  return true;
 }
 
 // The game's events: every move (a person's or the engine's), takeback and end reaches every
@@ -326,8 +332,7 @@ function follow(id) {
       page.lastEvent = e.last_event_id;
       page.retry = 0;
       if (page.reconnecting) { page.reconnecting = false; showReason(''); }
-      if (!page.stream || e.state.ply !== page.game.ply) setGame(e.state);
-      else render();
+      if (!setGame(e.state)) render();
     },
     queue: (e) => { if (page.game && page.game.engine_to_move) $('queue').textContent = e.place > 0 ? t('queue', { n: e.place }) : t('started'); },
     started: () => { if (page.game && page.game.engine_to_move) $('queue').textContent = t('started'); },

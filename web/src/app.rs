@@ -139,7 +139,7 @@ impl AppState {
         drop(games);
         // Nobody else has seen this game yet unless another request loaded it at once.
         if let Ok(mut live) = game.try_lock() {
-            crate::searches::engine_move_if_due(self, &game, &mut live);
+            crate::searches::next_turn(self, &game, &mut live);
         }
         Ok(game)
     }

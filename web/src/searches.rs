@@ -25,6 +25,35 @@ pub fn event_name(event: &Event) -> &'static str {
     }
 }
 
+/// What follows a change of the position: the engine's move if it is its turn, and a watch on
+/// the clock of the side to move (the game lost on time at once, every page told, whether
+/// anyone asks or not).
+pub(crate) fn next_turn(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
+    engine_move_if_due(state, game, live);
+    watch_clock(state, game, live);
+}
+
+/// Ends the game on time when the side to move's clock runs out, unless something happens
+/// first (a move, a takeback, an end: the event number moves on).
+fn watch_clock(state: &Arc<AppState>, game: &Shared, live: &Live) {
+    if live.finished() {
+        return;
+    }
+    let Some(left) = live.remaining_ms(live.table.side_to_move()) else {
+        return;
+    };
+    let seq = live.channel.last_seq;
+    let (state, game) = (state.clone(), game.clone());
+    tokio::spawn(async move {
+        let wait = u64::try_from(left).unwrap_or(0) + 20;
+        tokio::time::sleep(Duration::from_millis(wait)).await;
+        let mut live = game.lock().await;
+        if live.channel.last_seq == seq {
+            let _ = live.check_flag(&state);
+        }
+    });
+}
+
 /// Starts the engine's move when it is the engine's turn and nothing thinks in `live` (the
 /// game's lock is held by the caller).
 pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
@@ -75,6 +104,7 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
             transient.send("failed", json!({ "message": message }));
             return;
         }
+        watch_clock(&state, &game, &live);
         state.forget_if_finished(&live);
     });
 }

@@ -751,10 +751,20 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
     *server.secrets.lock().unwrap() = secrets;
     let back = server.ok("GET", &format!("/api/games/{id}"), None);
     assert_eq!(back["clock"]["defenders"], json!(defenders));
-    // The person does not move: after their time the game is lost on time.
-    std::thread::sleep(std::time::Duration::from_millis(
-        u64::try_from(attackers).unwrap() + 300,
-    ));
+    // The person does not move: after their time the game is lost on time, and a spectator
+    // is told at once, nobody asking.
+    let waiting = std::time::Instant::now();
+    let flag = EventStream::open(&server, &format!("/api/games/{id}/events"), None)
+        .until(|e| e.name == "flag");
+    let flag = flag.last().unwrap();
+    assert_eq!(flag.data["side"], json!("attackers"));
+    assert_eq!(flag.data["state"]["result"]["reason"], json!("time"));
+    let waited = waiting.elapsed().as_millis() as i64;
+    let left = back["clock"]["attackers"].as_i64().unwrap();
+    assert!(
+        (left - 200..left + 1500).contains(&waited),
+        "flagged after {waited} ms with {left} ms left"
+    );
     let over = server.ok("GET", &format!("/api/games/{id}"), None);
     assert_eq!(over["flagged"], json!("attackers"));
     assert_eq!(over["finished"], json!(true));

@@ -240,7 +240,7 @@ fn open_game(
     // The engine moves first when the person plays second.
     let game = Arc::new(tokio::sync::Mutex::new(live));
     if let Ok(mut live) = game.try_lock() {
-        crate::searches::engine_move_if_due(state, &game, &mut live);
+        crate::searches::next_turn(state, &game, &mut live);
     }
     if let Ok(mut games) = state.games.lock() {
         games.insert(id, game);

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use super::error::{ApiError, bad};
 use super::extract::{Body, Secret};
 use crate::app::AppState;
-use crate::searches::engine_move_if_due;
+use crate::searches::next_turn;
 use crate::table::side_name;
 
 /// `/api/games/{id}/moves`, `/takeback`, `/resign`.
@@ -93,7 +93,7 @@ async fn play(
     live.played(next, used);
     live.announce(&event, json!({}));
     // The engine answers by itself; every page sees its move through the events.
-    engine_move_if_due(&state, &game, &mut live);
+    next_turn(&state, &game, &mut live);
     let body = live.state();
     state.forget_if_finished(&live);
     Ok(Json(body))
@@ -171,6 +171,7 @@ async fn takeback(
     live.row.used_ms.truncate(plies);
     live.turn_started = Instant::now();
     live.announce(&event, json!({}));
+    next_turn(&state, &game, &mut live);
     Ok(Json(live.state()))
 }
 
