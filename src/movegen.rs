@@ -1044,159 +1044,163 @@ pub(crate) fn count_custom_unwon_with_views(
     views: &SideViews,
     masks: &CustomViewMasks,
 ) -> u32 {
+    let groups = CustomGroups::of(position, set, views, masks, position.side_to_move());
+    groups.count(set, occupied_views(position, views), || *position)
+}
+
+/// The side's pieces and their masks, sorted into what the views count (soldiers on plain
+/// squares, the king when he may) and what is counted piece by piece: made once for a position
+/// and a side, to count that side's moves in it or after any quiet move of the other side's.
+pub(crate) struct CustomGroups<'a> {
+    /// The soldiers on plain squares (and the king when he slides with them), in the four views.
+    plain: [u128; 4],
+    plain_masks: Option<&'a GroupViewMasks>,
+    /// The king, when he slides alone, with his masks.
+    king: Option<([u128; 4], &'a GroupViewMasks)>,
+    /// The pieces the views cannot count (soldiers on special squares, a speed limit, the king
+    /// on a camp).
+    one_by_one: Bitboard,
+}
+
+impl<'a> CustomGroups<'a> {
+    /// The groups of `side`'s pieces in `position` (`views` its views).
+    #[inline(always)]
+    pub(crate) fn of(
+        position: &Position,
+        set: &RuleSet,
+        views: &SideViews,
+        masks: &'a CustomViewMasks,
+        side: Side,
+    ) -> CustomGroups<'a> {
+        let stored = views.side(side);
+        let (soldiers, king, class) = match side {
+            Side::Attackers => (position.attackers(), Bitboard::EMPTY, Class::Attacker),
+            Side::Defenders => (position.defenders(), position.king_set(), Class::Defender),
+        };
+        let king_start = if (king & set.special).any() {
+            set.start_kind(king)
+        } else {
+            0
+        };
+        // The king slides with the defenders when his squares are theirs.
+        let king_with_soldiers = masks
+            .king_slides_with_defenders
+            .get(king_start)
+            .copied()
+            .unwrap_or(false);
+        let mut one_by_one = soldiers & set.special;
+        let king_bits = match king.first() {
+            Some(square) => *views::stored_bits(square),
+            None => [0; 3],
+        };
+        let mut plain = [0; 4];
+        let mut plain_masks = None;
+        if set
+            .speed
+            .get(class as usize)
+            .is_some_and(|&speed| speed > 0)
+        {
+            one_by_one |= soldiers;
+        } else {
+            // The stored views hold the defenders with the king: he is taken out of them, and
+            // put back when he slides with them.
+            let with_king = if king_with_soldiers { !0 } else { 0 };
+            let plain_view = |view: usize| {
+                (stored[view] & !masks.special[view] & !king_bits[view])
+                    | (king_bits[view] & with_king)
+            };
+            plain = [
+                (soldiers - set.special).0 | (king.0 & with_king),
+                plain_view(0),
+                plain_view(1),
+                plain_view(2),
+            ];
+            plain_masks = masks.groups.get(class as usize).and_then(|by| by.first());
+        }
+        let mut king_alone = None;
+        if king.any() && !king_with_soldiers {
+            let king_class = Class::King as usize;
+            match masks
+                .groups
+                .get(king_class)
+                .and_then(|by| by.get(king_start))
+            {
+                Some(group) if king_start != CAMP_START && set.speed[king_class] == 0 => {
+                    let [west, north, south] = king_bits;
+                    king_alone = Some(([king.0, west, north, south], group));
+                }
+                _ => one_by_one |= king,
+            }
+        }
+        CustomGroups {
+            plain,
+            plain_masks,
+            king: king_alone,
+            one_by_one,
+        }
+    }
+
+    /// The moves of the groups' side, to move with `occupied` the occupied squares in the four
+    /// views; `position`, that position (made only when pieces are counted one by one).
+    #[inline(always)]
+    pub(crate) fn count(
+        &self,
+        set: &RuleSet,
+        occupied: [u128; 4],
+        position: impl FnOnce() -> Position,
+    ) -> u32 {
+        let mut count = 0;
+        if let Some(group) = self.plain_masks {
+            count += count_group_slides(self.plain, occupied, group);
+        }
+        if let Some((king, group)) = self.king {
+            count += count_group_slides(king, occupied, group);
+        }
+        if self.one_by_one.any() {
+            count += count_custom_pieces(&position(), set, self.one_by_one);
+        }
+        count
+    }
+
+    /// [`CustomGroups::count`] in the position after `m`, a move of the other side's from
+    /// `position` (whose occupied squares in the four views are `occupied`) that captures
+    /// nothing and leaves the game not won, without making it: only its two squares change.
+    #[inline(always)]
+    pub(crate) fn count_after_quiet_move(
+        &self,
+        set: &RuleSet,
+        position: &Position,
+        occupied: [u128; 4],
+        m: Move,
+    ) -> u32 {
+        let (from, to) = (m.from(), m.to());
+        let path = Bitboard::single(from) | to;
+        let (from_bits, to_bits) = (views::stored_bits(from), views::stored_bits(to));
+        let occupied = [
+            occupied[0] ^ path.0,
+            occupied[1] ^ from_bits[0] ^ to_bits[0],
+            occupied[2] ^ from_bits[1] ^ to_bits[1],
+            occupied[3] ^ from_bits[2] ^ to_bits[2],
+        ];
+        self.count(set, occupied, || {
+            let mut after = *position;
+            after.play_quiet_unchecked(m);
+            after
+        })
+    }
+}
+
+/// The occupied squares of a position in the four views ([`View`] order).
+#[inline(always)]
+pub(crate) fn occupied_views(position: &Position, views: &SideViews) -> [u128; 4] {
     let attackers = views.side(Side::Attackers);
     let defenders = views.side(Side::Defenders);
-    let occupied = [
+    [
         position.occupied().0,
         attackers[0] | defenders[0],
         attackers[1] | defenders[1],
         attackers[2] | defenders[2],
-    ];
-    let side = position.side_to_move();
-    let pieces = SidePieces::of(position, side, views);
-    count_custom_groups(set, masks, pieces, occupied, || *position)
-}
-
-/// [`count_custom_unwon_with_views`] in the position after `m`, a legal move that captures
-/// nothing (it lands off [`Position::custom_capture_squares`]) and leaves the game not won,
-/// without playing it: the side to move next has the same pieces, and only the move's two
-/// squares change in the occupied squares (as in [`count_after_quiet_move`]).
-#[inline(always)]
-pub(crate) fn count_custom_after_quiet_move(
-    position: &Position,
-    set: &RuleSet,
-    views: &SideViews,
-    masks: &CustomViewMasks,
-    m: Move,
-) -> u32 {
-    let (from, to) = (m.from(), m.to());
-    let path = Bitboard::single(from) | to;
-    let (from_bits, to_bits) = (views::stored_bits(from), views::stored_bits(to));
-    let attackers = views.side(Side::Attackers);
-    let defenders = views.side(Side::Defenders);
-    let occupied = [
-        (position.occupied() ^ path).0,
-        (attackers[0] | defenders[0]) ^ from_bits[0] ^ to_bits[0],
-        (attackers[1] | defenders[1]) ^ from_bits[1] ^ to_bits[1],
-        (attackers[2] | defenders[2]) ^ from_bits[2] ^ to_bits[2],
-    ];
-    let next = position.side_to_move().opponent();
-    let pieces = SidePieces::of(position, next, views);
-    count_custom_groups(set, masks, pieces, occupied, || {
-        let mut after = *position;
-        after.play_quiet_unchecked(m);
-        after
-    })
-}
-
-/// The pieces of the side whose moves are counted, in the four views' terms.
-#[derive(Clone, Copy)]
-struct SidePieces<'a> {
-    side: Side,
-    /// Its soldiers, in the board's own bits.
-    soldiers: Bitboard,
-    /// The king (empty for the attackers, or once he is taken).
-    king: Bitboard,
-    /// Its pieces in the stored views (the defenders' with the king).
-    stored: &'a [u128; 3],
-}
-
-impl SidePieces<'_> {
-    #[inline(always)]
-    fn of<'a>(position: &Position, side: Side, views: &'a SideViews) -> SidePieces<'a> {
-        let (soldiers, king) = match side {
-            Side::Attackers => (position.attackers(), Bitboard::EMPTY),
-            Side::Defenders => (position.defenders(), position.king_set()),
-        };
-        SidePieces {
-            side,
-            soldiers,
-            king,
-            stored: views.side(side),
-        }
-    }
-}
-
-/// The moves of `pieces` (the side to move's), `occupied` the occupied squares in the four views:
-/// each group's slides counted in the views, those the views cannot count (soldiers on special
-/// squares, a speed limit, the king on a camp) piece by piece on the `position`, made only then.
-#[inline(always)]
-fn count_custom_groups(
-    set: &RuleSet,
-    masks: &CustomViewMasks,
-    pieces: SidePieces<'_>,
-    occupied: [u128; 4],
-    position: impl FnOnce() -> Position,
-) -> u32 {
-    let SidePieces {
-        side,
-        soldiers,
-        king,
-        stored,
-    } = pieces;
-    let class = match side {
-        Side::Attackers => Class::Attacker,
-        Side::Defenders => Class::Defender,
-    };
-    let king_start = if (king & set.special).any() {
-        set.start_kind(king)
-    } else {
-        0
-    };
-    // The king slides with the defenders when his squares are theirs.
-    let king_with_soldiers = masks
-        .king_slides_with_defenders
-        .get(king_start)
-        .copied()
-        .unwrap_or(false);
-    let mut count = 0;
-    // The pieces left to the generator's piece-by-piece count.
-    let mut one_by_one = soldiers & set.special;
-    let king_bits = match king.first() {
-        Some(square) => *views::stored_bits(square),
-        None => [0; 3],
-    };
-    if set
-        .speed
-        .get(class as usize)
-        .is_some_and(|&speed| speed > 0)
-    {
-        one_by_one |= soldiers;
-    } else {
-        // The stored views hold the defenders with the king: he is taken out of them, and put
-        // back when he slides with them.
-        let with_king = if king_with_soldiers { !0 } else { 0 };
-        let plain_view = |view: usize| {
-            (stored[view] & !masks.special[view] & !king_bits[view]) | (king_bits[view] & with_king)
-        };
-        let plain = [
-            (soldiers - set.special).0 | (king.0 & with_king),
-            plain_view(0),
-            plain_view(1),
-            plain_view(2),
-        ];
-        if let Some(group) = masks.groups.get(class as usize).and_then(|by| by.first()) {
-            count += count_group_slides(plain, occupied, group);
-        }
-    }
-    if king.any() && !king_with_soldiers {
-        let king_class = Class::King as usize;
-        let group = masks
-            .groups
-            .get(king_class)
-            .and_then(|by| by.get(king_start));
-        match group {
-            Some(group) if king_start != CAMP_START && set.speed[king_class] == 0 => {
-                let [west, north, south] = king_bits;
-                count += count_group_slides([king.0, west, north, south], occupied, group);
-            }
-            _ => one_by_one |= king,
-        }
-    }
-    if one_by_one.any() {
-        count += count_custom_pieces(&position(), set, one_by_one);
-    }
-    count
+    ]
 }
 
 /// The moves of the side to move's pieces on `movers`, counted piece by piece (kept out of line:

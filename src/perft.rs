@@ -87,6 +87,10 @@ impl CustomCounter {
             // A move landing off these squares captures nothing: only its piece moves.
             let capture_squares = position.custom_capture_squares(set);
             let king = position.king_set();
+            // The other side's pieces stay where they are after a quiet move: sorted once.
+            let groups =
+                movegen::CustomGroups::of(position, set, views, &self.masks, mover.opponent());
+            let occupied = movegen::occupied_views(position, views);
             for &m in &moves {
                 let count = if capture_squares.contains(m.to()) {
                     let mut next = *position;
@@ -119,7 +123,7 @@ impl CustomCounter {
                     ) {
                         0
                     } else {
-                        movegen::count_custom_after_quiet_move(position, set, views, &self.masks, m)
+                        groups.count_after_quiet_move(set, position, occupied, m)
                     }
                 };
                 total += u64::from(count);
