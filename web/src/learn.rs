@@ -5,7 +5,7 @@
 //! the clauses they cite.
 
 use serde_json::{Value, json};
-use tafl_engine::{Game, Outcome, Piece, Position, Side, Square, Variant, WinReason};
+use tafl_engine::{DrawReason, Game, Outcome, Piece, Position, Side, Square, Variant, WinReason};
 
 use crate::table::{cells, parse_move, side_name};
 
@@ -22,6 +22,12 @@ pub enum Goal {
     CaptureKing,
     /// Bring the king to safety (an edge or a corner, as the game has it).
     Escape,
+    /// Close an edge fort round the king (the defenders win, `WinReason::EdgeFort`).
+    Fort,
+    /// Close the ring round every defender (the attackers win, `WinReason::Encircled`).
+    Encircle,
+    /// Leave the other side without a legal move (a draw or a loss, as the game has it).
+    NoMove,
 }
 
 /// One rule with its board.
@@ -152,7 +158,15 @@ const TABLUT: &[Lesson] = &[
         Goal::Escape,
         Some("c4-c1"),
     ),
-    lesson("draws", &["R16", "R17", "R18"], &[], A, Goal::None, None),
+    // R17 on a real board: the lone attacker in the corner, walled in by two defenders.
+    lesson(
+        "draws",
+        &["R16", "R17", "R18"],
+        &[("a1", 't'), ("a2", 'T'), ("b5", 'T'), ("g7", 'K')],
+        D,
+        Goal::NoMove,
+        Some("b5-b1"),
+    ),
 ];
 
 /// Tawlbwrdd (11x11, castle f6): Tablut's lessons on the larger board.
@@ -234,7 +248,14 @@ const TAWLBWRDD: &[Lesson] = &[
         Goal::Escape,
         Some("d5-d1"),
     ),
-    lesson("draws", &["R16", "R17", "R18"], &[], A, Goal::None, None),
+    lesson(
+        "draws",
+        &["R16", "R17", "R18"],
+        &[("a1", 't'), ("a2", 'T'), ("b6", 'T'), ("h8", 'K')],
+        D,
+        Goal::NoMove,
+        Some("b6-b1"),
+    ),
 ];
 
 /// Copenhagen (11x11, throne f6, corners), OpenTafl's string (docs/rules.md C1-C11).
@@ -248,6 +269,16 @@ const COPENHAGEN: &[Lesson] = &[
         D,
         Goal::Reach("a3", "a2"),
         Some("a3-a2"),
+    ),
+    // Any piece passes over the empty throne (the library's `copenhagen`: `tests/learn.rs`
+    // checks a soldier of each side may, and none may stop there).
+    lesson(
+        "throne",
+        &["C2"],
+        &[("d6", 'T'), ("h8", 'K'), ("b10", 't'), ("j2", 't')],
+        D,
+        Goal::Reach("d6", "h6"),
+        Some("d6-h6"),
     ),
     lesson(
         "capture",
@@ -271,6 +302,21 @@ const COPENHAGEN: &[Lesson] = &[
         A,
         Goal::CaptureKing,
         Some("b7-d7"),
+    ),
+    // Beside the throne three attackers do it: the empty throne is the fourth (C6).
+    lesson(
+        "king_throne",
+        &["C6"],
+        &[
+            ("e6", 'K'),
+            ("d6", 't'),
+            ("e7", 't'),
+            ("c5", 't'),
+            ("h3", 'T'),
+        ],
+        A,
+        Goal::CaptureKing,
+        Some("c5-e5"),
     ),
     lesson(
         "shieldwall",
@@ -296,7 +342,60 @@ const COPENHAGEN: &[Lesson] = &[
         Goal::Escape,
         Some("d1-a1"),
     ),
-    lesson("ends", &["C9", "C10", "C11"], &[], A, Goal::None, None),
+    // The king on the edge with a move to spare, every piece round his squares a defender
+    // the attackers cannot take: the fourth wall closes it (C9, `efe:y`).
+    lesson(
+        "fort",
+        &["C9"],
+        &[
+            ("a6", 'K'),
+            ("a5", 'T'),
+            ("b6", 'T'),
+            ("b7", 'T'),
+            ("d8", 'T'),
+            ("f3", 't'),
+            ("h9", 't'),
+        ],
+        D,
+        Goal::Fort,
+        Some("d8-a8"),
+    ),
+    // Eight attackers in a diamond round the king and a defender: the eighth closes it, and
+    // no defender can reach an edge (C9, `surf`).
+    lesson(
+        "encircle",
+        &["C9"],
+        &[
+            ("f6", 'K'),
+            ("g6", 'T'),
+            ("d6", 't'),
+            ("e7", 't'),
+            ("f8", 't'),
+            ("g7", 't'),
+            ("h6", 't'),
+            ("g5", 't'),
+            ("e5", 't'),
+            ("f1", 't'),
+        ],
+        A,
+        Goal::Encircle,
+        Some("f1-f4"),
+    ),
+    // C10 on a real board: the lone attacker beside the corner, walled in, loses.
+    lesson(
+        "ends",
+        &["C9", "C10", "C11"],
+        &[
+            ("a2", 't'),
+            ("a3", 'T'),
+            ("b6", 'T'),
+            ("f6", 'K'),
+            ("h8", 'T'),
+        ],
+        D,
+        Goal::NoMove,
+        Some("b6-b2"),
+    ),
 ];
 
 /// The games that have a learn page.
@@ -396,6 +495,29 @@ pub fn attempt(course: &Course, lesson: &Lesson, text: &str) -> Result<Value, Ba
                 ..
             })
         ),
+        Goal::Fort => matches!(
+            game.outcome(),
+            Some(Outcome::Win {
+                reason: WinReason::EdgeFort,
+                ..
+            })
+        ),
+        Goal::Encircle => matches!(
+            game.outcome(),
+            Some(Outcome::Win {
+                reason: WinReason::Encircled,
+                ..
+            })
+        ),
+        Goal::NoMove => matches!(
+            game.outcome(),
+            Some(
+                Outcome::Win {
+                    reason: WinReason::NoLegalMoves,
+                    ..
+                } | Outcome::Draw(DrawReason::NoLegalMoves)
+            )
+        ),
     };
     Ok(json!({
         "done": done,
@@ -436,6 +558,9 @@ pub fn view(course: &Course) -> Result<Value, BadLesson> {
             Goal::Capture(square) => json!({"code": "capture", "square": square}),
             Goal::CaptureKing => json!({"code": "capture_king"}),
             Goal::Escape => json!({"code": "escape"}),
+            Goal::Fort => json!({"code": "fort"}),
+            Goal::Encircle => json!({"code": "encircle"}),
+            Goal::NoMove => json!({"code": "no_move"}),
         };
         lessons.push(json!({
             "id": lesson.id,

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::Path;
 
 use serde_json::Value;
-use tafl_engine::{Game, Outcome, Piece, WinReason};
+use tafl_engine::{DrawReason, Game, Outcome, Piece, Side, Variant, WinReason};
 use tafl_web::learn::{COURSES, Goal, attempt, position, view};
 
 fn read(path: &str) -> String {
@@ -81,6 +81,40 @@ fn every_exercise_is_solved_by_its_answer_as_the_library_plays_it() {
                         ..
                     })
                 )),
+                // The fort and the ring shown really end the game with that reason.
+                Goal::Fort => assert_eq!(
+                    game.outcome(),
+                    Some(Outcome::Win {
+                        winner: Side::Defenders,
+                        reason: WinReason::EdgeFort,
+                    }),
+                    "{what}"
+                ),
+                Goal::Encircle => assert_eq!(
+                    game.outcome(),
+                    Some(Outcome::Win {
+                        winner: Side::Attackers,
+                        reason: WinReason::Encircled,
+                    }),
+                    "{what}"
+                ),
+                Goal::NoMove => {
+                    assert!(game.position().legal_moves().is_empty(), "{what}");
+                    assert!(
+                        matches!(
+                            game.outcome(),
+                            Some(
+                                Outcome::Draw(DrawReason::NoLegalMoves)
+                                    | Outcome::Win {
+                                        reason: WinReason::NoLegalMoves,
+                                        ..
+                                    }
+                            )
+                        ),
+                        "{what}: {:?}",
+                        game.outcome()
+                    );
+                }
                 Goal::Reach(from, to) => assert_eq!(answer, format!("{from}-{to}")),
                 Goal::None => panic!("{what}: an answer without a goal"),
             }
@@ -164,4 +198,79 @@ fn the_moves_lessons_refuse_what_their_words_forbid() {
             "{key} {text}: {tried}"
         );
     }
+}
+
+/// The end a lesson's answer reaches, by the library.
+fn answer_outcome(key: &str, id: &str) -> Option<Outcome> {
+    let course = COURSES.iter().find(|c| c.key == key).unwrap();
+    let lesson = course.lessons.iter().find(|l| l.id == id).unwrap();
+    let (_, start) = position(course, lesson).unwrap();
+    let mut game = Game::from_position(start);
+    game.play(lesson.answer.unwrap().parse().unwrap()).unwrap();
+    game.outcome()
+}
+
+#[test]
+fn the_draws_lessons_show_the_rule_each_game_has_for_a_side_without_a_move() {
+    // R17: a draw in this project's games; C10: a loss in Copenhagen.
+    for key in ["tablut", "tawlbwrdd"] {
+        assert_eq!(
+            answer_outcome(key, "draws"),
+            Some(Outcome::Draw(DrawReason::NoLegalMoves)),
+            "{key}"
+        );
+    }
+    assert_eq!(
+        answer_outcome("copenhagen", "ends"),
+        Some(Outcome::Win {
+            winner: Side::Defenders,
+            reason: WinReason::NoLegalMoves,
+        })
+    );
+}
+
+#[test]
+fn in_copenhagen_any_piece_passes_over_the_empty_throne_and_only_the_king_stops_there() {
+    // What the throne lesson says, asked of the library's `copenhagen` (f6 the throne).
+    let variant = Variant::by_name("copenhagen").unwrap();
+    let board = |side: Side, pieces: &[(&str, Piece)]| {
+        let pieces = pieces.iter().map(|(s, p)| (s.parse().unwrap(), *p));
+        Game::from_position(
+            tafl_engine::Position::from_pieces(variant.rules(), side, pieces).unwrap(),
+        )
+    };
+    for (side, piece, from, over, stop) in [
+        (Side::Defenders, Piece::Defender, "d6", "h6", "f6"),
+        (Side::Attackers, Piece::Attacker, "f3", "f9", "f6"),
+    ] {
+        let pieces = [
+            (from, piece),
+            ("h8", Piece::King),
+            ("b10", Piece::Attacker),
+            ("j2", Piece::Defender),
+        ];
+        let mut game = board(side, &pieces);
+        assert!(
+            game.play(format!("{from}-{over}").parse().unwrap()).is_ok(),
+            "{piece:?} passes over the empty throne"
+        );
+        let mut game = board(side, &pieces);
+        assert!(
+            game.play(format!("{from}-{stop}").parse().unwrap())
+                .is_err(),
+            "{piece:?} may not stop on the throne"
+        );
+    }
+    let mut game = board(
+        Side::Defenders,
+        &[
+            ("f3", Piece::King),
+            ("b10", Piece::Attacker),
+            ("j2", Piece::Attacker),
+        ],
+    );
+    assert!(
+        game.play("f3-f6".parse().unwrap()).is_ok(),
+        "the king stops there"
+    );
 }
