@@ -126,6 +126,8 @@ export const api = {
   stop: (id) => call('POST', `/api/games/${id}/stop`, undefined, id),
   // A finished game's review: the engine's evaluation of every position (while it is computed, part).
   review: (id) => call('GET', `/api/games/${id}/review`),
+  // A draw: `offer`, `accept` or `decline`.
+  draw: (id, action) => call('POST', `/api/games/${id}/draw`, { action }, id),
   // A rematch of a finished game (sides swapped): the new game, its secret kept.
   async rematch(id) {
     const game = await call('POST', `/api/games/${id}/rematch`, undefined, id);

@@ -211,6 +211,11 @@ function render() {
   const watcher = watching();
   $('resign').hidden = analysis || game.finished || watcher;
   $('rematch').hidden = analysis || !game.finished || watcher;
+  // A draw: offered by this seat, or answered when the other side's offer stands.
+  const offeredToMe = !!game.draw_offer && !page.you.includes(game.draw_offer);
+  $('offer-draw').hidden = analysis || game.finished || watcher || !!game.draw_offer;
+  $('accept-draw').hidden = !offeredToMe || game.finished || watcher;
+  $('decline-draw').hidden = !offeredToMe || game.finished || watcher;
   $('move-now').hidden = analysis || game.finished || yours || watcher;
   $('hint').hidden = game.finished || !yours;
   $('analyse').hidden = !analysis || game.finished || watcher;
@@ -322,7 +327,7 @@ function setGame(game) {
 // The game's events: every move (a person's or the engine's), takeback and end reaches every
 // page of the game at once. A stream that breaks (network, a server restart) is reopened by
 // itself after a growing wait, from the last event seen; meanwhile the page says so.
-const EVENT_KINDS = ['move', 'takeback', 'resign', 'flag', 'join', 'draw', 'offer', 'rematch'];
+const EVENT_KINDS = ['move', 'takeback', 'resign', 'flag', 'join', 'draw', 'offer', 'decline', 'rematch'];
 
 function follow(id) {
   if (page.events) page.events.close();
@@ -488,6 +493,16 @@ function wirePlay() {
     stopStream();
     try { setGame(await api.resign(page.game.id)); } catch (e) { showError(e); }
   });
+  const sendDraw = async (action) => {
+    try {
+      const next = await api.draw(page.game.id, action);
+      setGame(next);
+      if (next.accepted === false) showReason(t('draw_declined'), 'other');
+    } catch (e) { showError(e); }
+  };
+  $('offer-draw').addEventListener('click', () => sendDraw('offer'));
+  $('accept-draw').addEventListener('click', () => sendDraw('accept'));
+  $('decline-draw').addEventListener('click', () => sendDraw('decline'));
   // Rematch: take the seat of the one the other side asked for, or ask for one (sides swapped).
   $('rematch').addEventListener('click', async () => {
     const id = page.game.id;

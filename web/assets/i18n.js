@@ -1,6 +1,8 @@
 // The page's words in English, Arabic (right to left), Thai, Russian and Romanian. The server
 // sends an illegal move's reason as a code with its squares (`why_<code>` here), never words.
 const en = {
+  offer_draw: 'Offer a draw', accept_draw: 'Accept the draw', decline_draw: 'Decline the draw',
+  draw_declined: 'The draw offer was declined.',
   rematch: 'Rematch',
   my_games: 'My games',
   review: 'Review', review_pending: 'The engine is reviewing the game…',
@@ -155,6 +157,8 @@ const en = {
 };
 
 const ar = {
+  offer_draw: 'اعرض التعادل', accept_draw: 'اقبل التعادل', decline_draw: 'ارفض التعادل',
+  draw_declined: 'رُفض عرض التعادل.',
   rematch: 'إعادة المباراة',
   my_games: 'مبارياتي',
   review: 'المراجعة', review_pending: 'المحرك يراجع المباراة…',
@@ -309,6 +313,8 @@ const ar = {
 };
 
 const th = {
+  offer_draw: 'ขอเสมอ', accept_draw: 'ยอมรับการเสมอ', decline_draw: 'ปฏิเสธการเสมอ',
+  draw_declined: 'ข้อเสนอเสมอถูกปฏิเสธ',
   rematch: 'แข่งใหม่',
   my_games: 'เกมของฉัน',
   review: 'ทบทวนเกม', review_pending: 'เอนจินกำลังทบทวนเกม…',
@@ -463,6 +469,8 @@ const th = {
 };
 
 const ru = {
+  offer_draw: 'Предложить ничью', accept_draw: 'Принять ничью', decline_draw: 'Отклонить ничью',
+  draw_declined: 'Предложение ничьей отклонено.',
   rematch: 'Реванш',
   my_games: 'Мои партии',
   review: 'Разбор', review_pending: 'Движок разбирает партию…',
@@ -617,6 +625,8 @@ const ru = {
 };
 
 const ro = {
+  offer_draw: 'Propune remiză', accept_draw: 'Acceptă remiza', decline_draw: 'Refuză remiza',
+  draw_declined: 'Propunerea de remiză a fost refuzată.',
   rematch: 'Revanșă',
   my_games: 'Partidele mele',
   review: 'Analiza partidei', review_pending: 'Motorul analizează partida…',

@@ -120,12 +120,17 @@ impl AppState {
             table.play(text).map_err(|e| broken(e.0))?;
         }
         let last_seq = self.with_store(|store| store.last_event(id))?;
+        let (offer, agreed) = self.with_store(|store| store.load_draw(id))?;
+        if agreed {
+            table.agree_draw();
+        }
         let live = Arc::new(tokio::sync::Mutex::new(Live {
             row,
             table,
             thinking: None,
             turn_started: Instant::now(),
             channel: Channel::new(last_seq),
+            draw_offer: offer.as_deref().and_then(crate::table::side_from),
         }));
         let mut games = self
             .games

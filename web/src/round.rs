@@ -28,6 +28,8 @@ pub(crate) struct Live {
     pub(crate) turn_started: Instant,
     /// The game's events: its broadcast to every open page, its last number.
     pub(crate) channel: Channel,
+    /// The side whose draw offer stands, if one does.
+    pub(crate) draw_offer: Option<Side>,
 }
 
 impl Live {
@@ -187,6 +189,10 @@ impl Live {
             map.insert("seats".into(), self.row.seats.view());
             map.insert("read_only".into(), json!(self.row.seats.read_only()));
             map.insert("resigned".into(), json!(self.row.resigned));
+            map.insert(
+                "draw_offer".into(),
+                json!(self.draw_offer.filter(|_| !self.finished()).map(side_name)),
+            );
             map.insert("flagged".into(), json!(self.row.flagged));
             map.insert(
                 "clock".into(),

@@ -115,6 +115,15 @@ impl Store {
         ] {
             let _ = connection.execute(statement, []);
         }
+        // Draw offers and agreements (http/draw.rs): the side whose offer stands, and whether
+        // the players agreed (R18).
+        connection.execute_batch(
+            "CREATE TABLE IF NOT EXISTS draws (
+                 game TEXT PRIMARY KEY REFERENCES games(id),
+                 offer TEXT,
+                 agreed INTEGER NOT NULL DEFAULT 0
+             );",
+        )?;
         // The engine's evaluation of each position of a finished game (review.rs).
         connection.execute_batch(
             "CREATE TABLE IF NOT EXISTS reviews (
@@ -244,6 +253,38 @@ impl Store {
             )
         })
         .map(|_| ())
+    }
+
+    /// Sets game `id`'s standing draw offer (the offering side, or none) and whether the
+    /// players agreed to a draw, with its event.
+    pub fn set_draw(
+        &mut self,
+        id: &str,
+        offer: Option<&str>,
+        agreed: bool,
+        event: &EventRow,
+    ) -> rusqlite::Result<()> {
+        self.change(id, event, |t| {
+            t.execute(
+                "INSERT INTO draws (game, offer, agreed) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(game) DO UPDATE SET offer = excluded.offer, agreed = excluded.agreed",
+                params![id, offer, i64::from(agreed)],
+            )
+        })
+        .map(|_| ())
+    }
+
+    /// Game `id`'s standing draw offer and whether its players agreed to a draw.
+    pub fn load_draw(&self, id: &str) -> rusqlite::Result<(Option<String>, bool)> {
+        Ok(self
+            .connection
+            .query_row(
+                "SELECT offer, agreed FROM draws WHERE game = ?1",
+                params![id],
+                |r| Ok((r.get(0)?, r.get::<_, i64>(1)? != 0)),
+            )
+            .optional()?
+            .unwrap_or((None, false)))
     }
 
     /// Stores an event of game `id` that changes nothing else (a rematch offered).

@@ -164,6 +164,11 @@ impl Table {
         on_grid!(self, |variant, game| refusal(variant, game, text))
     }
 
+    /// The players agree to a draw (R18): the game ends drawn.
+    pub fn agree_draw(&mut self) {
+        on_grid!(self, |_variant, game| game.agree_draw())
+    }
+
     /// Takes the last move back; false when there was none.
     pub fn undo(&mut self) -> bool {
         on_grid!(self, |_variant, game| game.undo().is_some())

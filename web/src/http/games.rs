@@ -231,6 +231,7 @@ fn open_game(
         thinking: None,
         turn_started: Instant::now(),
         channel: Channel::new(0),
+        draw_offer: None,
     };
     let mut body = live.state();
     // The secret is given once, here; the server keeps only its hash.

@@ -1,6 +1,7 @@
 //! The HTTP layer: one module per resource, each with its own router; the error answer; the
 //! extractors. Handlers check the request and who sends it, then act on a `round::Live`.
 
+mod draw;
 pub mod error;
 mod events;
 pub mod extract;
@@ -43,6 +44,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(events::router())
         .merge(learn::router())
         .merge(review::router())
+        .merge(draw::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such page") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
