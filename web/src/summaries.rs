@@ -4,7 +4,8 @@
 //! every language of the page, to its game's rules.
 
 use tafl_engine::{
-    AnyVariant, Board, Escape, Outcome, Piece, Position, Side, Square, Variant, WinReason,
+    AnyVariant, Board, DrawReason, Escape, Outcome, Piece, Position, RepetitionRule, Side, Square,
+    Variant, WinReason,
 };
 
 /// What a player must know before choosing a game: where the king escapes, whether there is a
@@ -20,6 +21,12 @@ pub struct Facts {
     pub king_by_two: bool,
     /// The side that moves first.
     pub first: Side,
+    /// What a repeated position does: `draw`, `maker_loses` (the side whose move made it),
+    /// `maker_wins`, `attackers_win`, `forbidden` (the defenders may not recreate one) or
+    /// `nothing`.
+    pub repetition: &'static str,
+    /// What a side to move without a legal move does: `draw` or `loss`.
+    pub no_move: &'static str,
 }
 
 /// The facts of a built-in game as the library plays it: the escape and the castle from its
@@ -71,6 +78,54 @@ fn facts_on<B: Board>(variant: &Variant<B>) -> Facts {
         castle: !rules.throne().is_empty(),
         king_by_two,
         first: variant.start().side_to_move(),
+        // An exhaustive match: a new repetition rule fails to compile until it is worded.
+        repetition: match rules.repetition() {
+            RepetitionRule::Ignored => "nothing",
+            RepetitionRule::SecondOccurrenceDraws
+            | RepetitionRule::ThirdOccurrenceDraws
+            | RepetitionRule::SecondOccurrenceDrawsStartUncounted => "draw",
+            RepetitionRule::ThirdOccurrenceLosesForMover => "maker_loses",
+            RepetitionRule::ThirdOccurrenceWinsForMover => "maker_wins",
+            RepetitionRule::ThirdOccurrenceAttackersWin => "attackers_win",
+            RepetitionRule::DefendersMayNotRecreate
+            | RepetitionRule::DefendersMayNotRecreateStartUncounted => "forbidden",
+        },
+        no_move: no_move(variant),
+    }
+}
+
+/// What the library makes of a side to move without a legal move: a lone attacker on a2 walled
+/// in by defenders on a3 and b2 and by the corner a1 (a defender there when a1 is no corner),
+/// the king far away, the attackers to move.
+fn no_move<B: Board>(variant: &Variant<B>) -> &'static str {
+    let rules = variant.rules();
+    let at = |x, y| Square::<B>::at(x, y);
+    let far = rules.size() - 2;
+    let corner_free = rules.corners().is_empty();
+    // With no corner, a1 holds a defender too, so that a2 has no square to go to.
+    let mut pieces = vec![
+        (at(0, 1), Piece::Attacker),
+        (at(0, 2), Piece::Defender),
+        (at(1, 1), Piece::Defender),
+        (at(far, far), Piece::King),
+    ];
+    if corner_free {
+        pieces.push((at(0, 0), Piece::Defender));
+    }
+    let position = Position::from_pieces(
+        rules,
+        Side::Attackers,
+        pieces
+            .into_iter()
+            .filter_map(|(square, piece)| Some((square?, piece))),
+    );
+    match position.ok().and_then(|p| p.outcome()) {
+        Some(Outcome::Draw(DrawReason::NoLegalMoves)) => "draw",
+        Some(Outcome::Win {
+            reason: WinReason::NoLegalMoves,
+            ..
+        }) => "loss",
+        other => panic!("no legal move: {other:?}"),
     }
 }
 
@@ -100,6 +155,8 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: true,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "draw",
         },
     },
     Summary {
@@ -111,6 +168,8 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: true,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "draw",
         },
     },
     Summary {
@@ -122,6 +181,8 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: false,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
@@ -133,28 +194,34 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
         key: "copenhagen",
         name: "Copenhagen — OpenTafl's",
-        text: "Copenhagen Hnefatafl on 11x11 as OpenTafl's string gives it: Fetlar's escape to a corner, throne (castle) for the king alone and strong king, with shieldwall captures along the edge, a win for the king in an edge fort, a win for the attackers by encircling, and a third repetition lost by the side that makes it.",
+        text: "Copenhagen Hnefatafl on 11x11 as OpenTafl's string gives it: Fetlar's escape to a corner, throne (castle) for the king alone and strong king, with shieldwall captures along the edge, a win for the king in an edge fort, a win for the attackers by encircling, and a third repetition lost by the side that makes it. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "maker_loses",
+            no_move: "loss",
         },
     },
     Summary {
         key: "copenhagen-relaxed",
         name: "Copenhagen — relaxed shieldwall",
-        text: "Copenhagen with the relaxed shieldwall: any move that closes a shieldwall along the edge captures it. Otherwise as Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong king, edge forts, encirclement, and a third repetition lost by the side that makes it.",
+        text: "Copenhagen with the relaxed shieldwall: any move that closes a shieldwall along the edge captures it. Otherwise as Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong king, edge forts, encirclement, and a third repetition lost by the side that makes it. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "maker_loses",
+            no_move: "loss",
         },
     },
     Summary {
@@ -166,6 +233,8 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: true,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
@@ -177,17 +246,21 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: false,
             king_by_two: true,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
         key: "opentafl-tablut",
         name: "Tablut — OpenTafl's",
-        text: "OpenTafl's Tablut on 9x9: this project's castle rules (no piece stops on the castle, any passes over it while it is empty), the king captured by two attackers on a line away from the castle and by attackers on his three other sides beside it, escape to any edge square, and a win for the attackers by encircling. A third repetition draws.",
+        text: "OpenTafl's Tablut on 9x9: this project's castle rules (no piece stops on the castle, any passes over it while it is empty), the king captured by two attackers on a line away from the castle and by attackers on his three other sides beside it, escape to any edge square, and a win for the attackers by encircling. A third repetition draws. A side with no legal move loses.",
         facts: Facts {
             escape: "edge",
             castle: true,
             king_by_two: true,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
@@ -199,39 +272,47 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
         key: "magpie",
         name: "Magpie",
-        text: "Magpie on 7x7: Brandub's board and throne (castle) with a middleweight king who moves one square at a time, is captured only when every square beside him is an attacker or hostile, and escapes to a corner. A third repetition draws.",
+        text: "Magpie on 7x7: Brandub's board and throne (castle) with a middleweight king who moves one square at a time, is captured only when every square beside him is an attacker or hostile, and escapes to a corner. A third repetition draws. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
         key: "ashton",
         name: "Ashton Tablut (Tablut Challenge)",
-        text: "Ashton Tablut, the University of Bologna's Tablut Challenge, on 9x9: the defenders (white) move first; the attackers start on sixteen camps that they may cross only while still in them; nobody stops on the castle. The king escapes to any edge square and is captured by two attackers on a line, three beside the castle, four round it. A repeated position draws.",
+        text: "Ashton Tablut, the University of Bologna's Tablut Challenge, on 9x9: the defenders (white) move first; the attackers start on sixteen camps that they may cross only while still in them; nobody stops on the castle. The king escapes to any edge square and is captured by two attackers on a line, three beside the castle, four round it. A repeated position draws. A side with no legal move loses.",
         facts: Facts {
             escape: "edge",
             castle: true,
             king_by_two: true,
             first: Side::Defenders,
+            repetition: "draw",
+            no_move: "loss",
         },
     },
     Summary {
         key: "copenhagen-aagenielsen",
         name: "Copenhagen — published rules",
-        text: "Copenhagen as its published rules end it: the third occurrence of a position wins for the attackers, whoever made it. Otherwise OpenTafl's Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong armed king, shieldwalls, edge forts, encirclement.",
+        text: "Copenhagen as its published rules end it: the third occurrence of a position wins for the attackers, whoever made it. Otherwise OpenTafl's Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong armed king, shieldwalls, edge forts, encirclement. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "attackers_win",
+            no_move: "loss",
         },
     },
     Summary {
@@ -243,28 +324,34 @@ pub const SUMMARIES: [Summary; 16] = [
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "forbidden",
+            no_move: "loss",
         },
     },
     Summary {
         key: "hnefatafl-org-brandubh",
         name: "Brandubh — hnefatafl.org's",
-        text: "Brandubh on 7x7 as hnefatafl.org's server plays it: the defenders move first; the unarmed king escapes to a corner and is captured by two attackers on a line, except on the throne (castle), where it takes four; the defenders may never recreate an earlier position.",
+        text: "Brandubh on 7x7 as hnefatafl.org's server plays it: the defenders move first; the unarmed king escapes to a corner and is captured by two attackers on a line, except on the throne (castle), where it takes four; the defenders may never recreate an earlier position. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: true,
             first: Side::Defenders,
+            repetition: "forbidden",
+            no_move: "loss",
         },
     },
     Summary {
         key: "hnefatafl-org-copenhagen-13",
         name: "Copenhagen 13x13 — hnefatafl.org's",
-        text: "hnefatafl.org's Copenhagen on a 13x13 board: escape to a corner, a throne (castle) for the king alone, a strong king, shieldwalls and edge forts, and the defenders may never recreate an earlier position.",
+        text: "hnefatafl.org's Copenhagen on a 13x13 board: escape to a corner, a throne (castle) for the king alone, a strong king, shieldwalls and edge forts, and the defenders may never recreate an earlier position. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
             king_by_two: false,
             first: Side::Attackers,
+            repetition: "forbidden",
+            no_move: "loss",
         },
     },
 ];

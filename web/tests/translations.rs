@@ -240,7 +240,148 @@ fn every_word_the_page_asks_for_exists() {
 
 /// The words that say each fact of a game, by language: the paragraph of a game whose king
 /// escapes to a corner names the corner, and so on (`Facts`).
-fn fact_words(language: &str) -> [(&'static str, &'static [&'static str]); 5] {
+/// A language's stems for the draw rules: repetition, a legal move, a draw, a loss, a win, a
+/// forbidden repetition.
+type DrawRuleWords = (
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+    &'static [&'static str],
+);
+
+fn fact_words(language: &str) -> Vec<(&'static str, &'static [&'static str])> {
+    let mut words = Vec::from(basic_fact_words(language));
+    // A draw rule's fact is the rule's name and its end, both said: (the rule, the end).
+    let (repetition, legal, draw, loss, win, forbidden): DrawRuleWords = match language {
+        "en" => (
+            &["repet", "repeat", "occurrence"],
+            &["legal"],
+            &["draw"],
+            &["lose", "lost"],
+            &["wins"],
+            &["recreate"],
+        ),
+        "ar" => (
+            &["تكرار", "تكرر", "الثالث"],
+            &["قانوني"],
+            &["تعادل"],
+            &["خسر", "يخسر", "خسار"],
+            &["يفوز", "فوز"],
+            &["إعادة"],
+        ),
+        "th" => (
+            &["ซ้ำ", "ครั้งที่สาม", "กลับมา"],
+            &["ถูกกติกา"],
+            &["เสมอ"],
+            &["แพ้"],
+            &["ชนะ"],
+            &["ห้าม"],
+        ),
+        "ru" => (
+            &["повтор", "трет"],
+            &["законн"],
+            &["нич"],
+            &["проигр"],
+            &["побе", "выигр"],
+            &["нельзя"],
+        ),
+        "ro" => (
+            &["repet", "a treia"],
+            &["legal"],
+            &["remiz"],
+            &["pierd"],
+            &["câștig", "victori"],
+            &["readuce"],
+        ),
+        other => panic!("no fact words for {other}: add them"),
+    };
+    let both =
+        |a: &'static [&'static str], b: &'static [&'static str]| -> &'static [&'static str] {
+            // Leaked once per test run: a handful of short lists.
+            Box::leak(
+                a.iter()
+                    .flat_map(|x| b.iter().map(move |y| format!("{x}\u{0}{y}")))
+                    .map(|s| &*Box::leak(s.into_boxed_str()))
+                    .collect::<Vec<&'static str>>()
+                    .into_boxed_slice(),
+            )
+        };
+    words.extend([
+        ("repetition_draw", both(repetition, draw)),
+        ("repetition_loss", both(repetition, loss)),
+        ("repetition_attackers", both(repetition, win)),
+        ("repetition_forbidden", both(forbidden, forbidden)),
+        ("no_move_draw", both(legal, draw)),
+        ("no_move_loss", both(legal, loss)),
+    ]);
+    words
+}
+
+/// The draw-rule claims of a paragraph that contradict its game's rules: a sentence (or clause)
+/// that names a rule (no legal move, repetition) and an end that rule does not have (a draw
+/// where the side loses, a loss where it draws). Thai writes no sentence marks, so its
+/// paragraphs are checked only by `fact_words`.
+fn wrong_claims(language: &str, lower: &str, facts: tafl_web::summaries::Facts) -> Vec<String> {
+    if language == "th" {
+        return Vec::new();
+    }
+    let words = fact_words(language);
+    let spellings = |fact: &str| -> Vec<&'static str> {
+        words
+            .iter()
+            .find(|(f, _)| *f == fact)
+            .map(|(_, s)| s.to_vec())
+            .unwrap_or_default()
+    };
+    // The other end of each rule: what the paragraph must not say of it.
+    let mut wrong = Vec::new();
+    let no_move_wrong = if facts.no_move == "draw" {
+        "no_move_loss"
+    } else {
+        "no_move_draw"
+    };
+    let repetition_wrong: &[&str] = match facts.repetition {
+        "draw" => &["repetition_loss"],
+        "maker_loses" | "attackers_win" => &["repetition_draw"],
+        // A forbidden repetition's sentence may also say who loses without a move.
+        _ => &["repetition_draw"],
+    };
+    for clause in lower.split(['.', ';', '؛']) {
+        for fact in std::iter::once(no_move_wrong).chain(repetition_wrong.iter().copied()) {
+            if spellings(fact).iter().any(|w| says(clause, w)) {
+                wrong.push(format!("{fact} in {clause:?}"));
+            }
+        }
+    }
+    wrong
+}
+
+#[test]
+fn a_paragraph_that_misstates_a_draw_rule_is_caught() {
+    use tafl_web::summaries::SUMMARIES;
+    let tablut = SUMMARIES[0].facts;
+    let copenhagen = SUMMARIES
+        .iter()
+        .find(|s| s.key == "copenhagen")
+        .unwrap()
+        .facts;
+    let tawlbwrdd_says = "a side to move with no legal move loses. a repeated position draws.";
+    assert_eq!(wrong_claims("en", tawlbwrdd_says, tablut).len(), 1);
+    let copenhagen_says = "a third repetition draws. a side with no legal move loses.";
+    assert_eq!(wrong_claims("en", copenhagen_says, copenhagen).len(), 1);
+    assert!(wrong_claims("en", "a side with no legal move loses.", copenhagen).is_empty());
+    let russian = "сторона без законного хода проигрывает.";
+    assert_eq!(wrong_claims("ru", russian, tablut).len(), 1);
+}
+
+/// Whether `text` says a fact's spelling: one word, or two (`a\0b`) both present.
+fn says(text: &str, spelling: &str) -> bool {
+    spelling.split('\0').all(|part| text.contains(part))
+}
+
+fn basic_fact_words(language: &str) -> [(&'static str, &'static [&'static str]); 5] {
     match language {
         "en" => [
             ("edge", &["edge"]),
@@ -326,14 +467,34 @@ fn every_games_paragraph_in_every_language_states_the_rules_the_library_plays() 
             if facts.first == Side::Defenders {
                 stated.push("first");
             }
+            // The draw rules: the paragraph names the rule and says what it does.
+            stated.push(match facts.repetition {
+                "draw" => "repetition_draw",
+                "maker_loses" => "repetition_loss",
+                "attackers_win" => "repetition_attackers",
+                "forbidden" => "repetition_forbidden",
+                other => panic!(
+                    "{}: no words for a repetition that does {other}",
+                    summary.key
+                ),
+            });
+            stated.push(match facts.no_move {
+                "draw" => "no_move_draw",
+                _ => "no_move_loss",
+            });
             let lower = text.to_lowercase();
+            let wrong = wrong_claims(name, &lower, summary.facts);
+            assert!(
+                wrong.is_empty(),
+                "{name}.sum_{key} says what the library does not play: {wrong:?}: {text}"
+            );
             for fact in stated {
                 let (_, spellings) = fact_words(name)
                     .into_iter()
                     .find(|(f, _)| *f == fact)
                     .expect("every fact has words");
                 assert!(
-                    spellings.iter().any(|w| lower.contains(w)),
+                    spellings.iter().any(|w| says(&lower, w)),
                     "{name}.sum_{key} does not say its fact {fact:?} ({spellings:?}): {text}"
                 );
             }
