@@ -184,7 +184,7 @@ function render() {
   $('status').className = game.finished ? 'over' : '';
   document.body.dataset.finished = game.finished ? '1' : '0';
   // For tests and styles: whose turn the live game is, and its ply.
-  document.body.dataset.turn = game.finished ? 'over' : yours ? 'person' : 'engine';
+  document.body.dataset.turn = game.finished ? 'over' : yours ? 'person' : watching() ? 'watching' : 'engine';
   document.body.dataset.ply = String(game.ply);
   document.body.dataset.winner = winner(game) || '';
   $('viewing').hidden = !looking;

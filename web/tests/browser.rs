@@ -652,7 +652,65 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
     assert_eq!(eleven["size"], json!(11));
     driver.size(1280, 900);
 
+    spectate(&driver, &server);
     screenshots(&driver, &server);
+}
+
+/// A spectator: a game between two people, played through the API with their secrets, opened
+/// in the page without either (the page holds no seat of it). The page says it watches, lets
+/// nothing be moved, and follows every move live, showing the library's position after each.
+fn spectate(driver: &Driver, server: &Server) {
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers", "opponent": "open"})),
+    );
+    let id = created["id"].as_str().expect("id").to_owned();
+    let host = created["secret"].as_str().expect("secret").to_owned();
+    let (_, joined) = server.call_as("POST", &format!("/api/games/{id}/join"), None, None);
+    let guest = joined["secret"]
+        .as_str()
+        .expect("the guest's secret")
+        .to_owned();
+    driver.goto(&server.url(&format!("/g/{id}")));
+    let page = driver.wait("the spectator's page", |p| p["live"] == json!(0));
+    assert_eq!(
+        page["turn"],
+        json!("watching"),
+        "a spectator does not move: {page}"
+    );
+    assert!(
+        page["status"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("watching"),
+        "{page}"
+    );
+    assert_eq!(
+        driver.run("return document.body.dataset.watching;"),
+        json!("1")
+    );
+    let mut oracle = Oracle::new(created["rules"].as_str().expect("rules"));
+    let mut choices = Choices(0x0bad_cafe_1234_5678);
+    for ply in 0..12 {
+        let state = server.ok("GET", &format!("/api/games/{id}"), None);
+        let legal: Vec<String> = served_move_texts(&state).into_iter().collect();
+        if legal.is_empty() {
+            break;
+        }
+        let secret = if ply % 2 == 0 { &host } else { &guest };
+        let (status, answer) = server.call_as(
+            "POST",
+            &format!("/api/games/{id}/moves"),
+            Some(&json!({"move": legal[choices.pick(legal.len())]})),
+            Some(secret),
+        );
+        assert_eq!(status, 200, "{answer}");
+        // The page shows it with nobody reloading: the library's position.
+        check(driver, server, &id, &mut oracle);
+        assert_eq!(driver.page()["turn"], json!("watching"));
+    }
+    driver.screenshot("spectator.png");
 }
 
 /// Screenshots for docs/web.md: 9x9, 11x11, 19x19 mid-game, the Arabic page, a phone.
