@@ -1060,6 +1060,11 @@ pub(crate) struct CustomGroups<'a> {
     /// The pieces the views cannot count (soldiers on special squares, a speed limit, the king
     /// on a camp).
     one_by_one: Bitboard,
+    /// Whether the generator counts every piece of the side: soldiers on camps with a camp move
+    /// limit (Ashton Tablut's attackers at the start) are each counted alone, and measured, the
+    /// generator then counts the whole side in fewer instructions than the views and it the
+    /// rest.
+    all_by_generator: bool,
 }
 
 impl<'a> CustomGroups<'a> {
@@ -1137,6 +1142,7 @@ impl<'a> CustomGroups<'a> {
             plain_masks,
             king: king_alone,
             one_by_one,
+            all_by_generator: set.spec.camp_move_limit > 0 && (soldiers & set.camps).any(),
         }
     }
 
@@ -1149,6 +1155,9 @@ impl<'a> CustomGroups<'a> {
         occupied: [u128; 4],
         position: impl FnOnce() -> Position,
     ) -> u32 {
+        if self.all_by_generator {
+            return count_custom_all_pieces(&position(), set);
+        }
         let mut count = 0;
         if let Some(group) = self.plain_masks {
             count += count_group_slides(self.plain, occupied, group);
@@ -1201,6 +1210,12 @@ pub(crate) fn occupied_views(position: &Position, views: &SideViews) -> [u128; 4
         attackers[1] | defenders[1],
         attackers[2] | defenders[2],
     ]
+}
+
+/// [`count_custom_unwon`], kept out of line (see [`CustomGroups`]).
+#[inline(never)]
+fn count_custom_all_pieces(position: &Position, set: &RuleSet) -> u32 {
+    count_custom_unwon(position, set)
 }
 
 /// The moves of the side to move's pieces on `movers`, counted piece by piece (kept out of line:
