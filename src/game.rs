@@ -28,15 +28,43 @@ pub enum PlayError<B: Board = Narrow> {
     RecreatesEarlierPosition(Move<B>),
 }
 
+/// [`PlayError::code`]'s own code, beside [`IllegalMoveError::CODES`].
+const RECREATES_POSITION: &str = "recreates_position";
+
+/// Every [`PlayError::code`]: the illegal moves' codes (`game_over` among them) and
+/// [`RECREATES_POSITION`], built from both so that neither list can leave the other behind.
+const PLAY_CODES: [&str; IllegalMoveError::<Narrow>::CODES.len() + 1] = {
+    let illegal = IllegalMoveError::<Narrow>::CODES;
+    let mut codes = [RECREATES_POSITION; IllegalMoveError::<Narrow>::CODES.len() + 1];
+    let mut i = 0;
+    while i < illegal.len() {
+        codes[i] = illegal[i];
+        i += 1;
+    }
+    codes
+};
+
 impl<B: Board> PlayError<B> {
+    /// Every code [`PlayError::code`] returns, once each ([`IllegalMoveError::CODES`] and
+    /// `recreates_position`): a program that words refusals in its own language lists them
+    /// from here, and its test fails on a new one until it is worded.
+    ///
+    /// ```
+    /// use tafl_engine::PlayError;
+    /// assert!(PlayError::<tafl_engine::Narrow>::CODES.contains(&"recreates_position"));
+    /// assert!(PlayError::<tafl_engine::Narrow>::CODES.contains(&"castle"));
+    /// ```
+    pub const CODES: &'static [&'static str] = &PLAY_CODES;
+
     /// A stable code for the reason: [`IllegalMoveError::code`]'s for an illegal move,
     /// `game_over` when the game has ended, `recreates_position` for hnefatafl.org's
-    /// defenders' repetition (H12).
+    /// defenders' repetition (H12). Always one of [`PlayError::CODES`].
     pub const fn code(&self) -> &'static str {
         match self {
-            PlayError::GameOver(_) => "game_over",
+            // The same code as the board's own "game over".
+            PlayError::GameOver(_) => IllegalMoveError::<Narrow>::CODES[0],
             PlayError::Illegal(error) => error.code(),
-            PlayError::RecreatesEarlierPosition(_) => "recreates_position",
+            PlayError::RecreatesEarlierPosition(_) => RECREATES_POSITION,
         }
     }
 }

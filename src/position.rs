@@ -228,11 +228,34 @@ pub enum IllegalMoveError<B: Grid = Narrow> {
     TooFar(u8),
 }
 
+/// Every [`IllegalMoveError::code`], in the variants' order: `code` reads its code from here
+/// by an exhaustive match, so a new variant needs its place (and a new code its entry) here.
+const ILLEGAL_MOVE_CODES: [&str; 8] = [
+    "game_over",
+    "off_board",
+    "not_your_piece",
+    "not_straight",
+    "blocked",
+    "castle",
+    "restricted",
+    "too_far",
+];
+
 impl<B: Grid> IllegalMoveError<B> {
+    /// Every code [`IllegalMoveError::code`] returns, once each: a program that words the
+    /// reasons in its own language lists them from here, and its test fails on a new one until
+    /// it is worded.
+    ///
+    /// ```
+    /// use tafl_engine::IllegalMoveError;
+    /// assert!(IllegalMoveError::<tafl_engine::Narrow>::CODES.contains(&"blocked"));
+    /// ```
+    pub const CODES: &'static [&'static str] = &ILLEGAL_MOVE_CODES;
+
     /// A stable code for the reason (`game_over`, `off_board`, `not_your_piece`,
-    /// `not_straight`, `blocked`, `castle`, `restricted`, `too_far`): with the variant's data
-    /// (its squares, side or distance) a program words the reason in any language without
-    /// reading the English text.
+    /// `not_straight`, `blocked`, `castle`, `restricted`, `too_far`; all of them in
+    /// [`IllegalMoveError::CODES`]): with the variant's data (its squares, side or distance) a
+    /// program words the reason in any language without reading the English text.
     ///
     /// ```
     /// use tafl_engine::Position;
@@ -240,16 +263,16 @@ impl<B: Grid> IllegalMoveError<B> {
     /// assert_eq!(error.code(), "blocked");
     /// ```
     pub const fn code(&self) -> &'static str {
-        match self {
-            IllegalMoveError::GameOver(_) => "game_over",
-            IllegalMoveError::OffBoard(_) => "off_board",
-            IllegalMoveError::NotYourPiece { .. } => "not_your_piece",
-            IllegalMoveError::NotStraight(_) => "not_straight",
-            IllegalMoveError::Blocked(_) => "blocked",
-            IllegalMoveError::Castle(_) => "castle",
-            IllegalMoveError::Restricted(_) => "restricted",
-            IllegalMoveError::TooFar(_) => "too_far",
-        }
+        ILLEGAL_MOVE_CODES[match self {
+            IllegalMoveError::GameOver(_) => 0,
+            IllegalMoveError::OffBoard(_) => 1,
+            IllegalMoveError::NotYourPiece { .. } => 2,
+            IllegalMoveError::NotStraight(_) => 3,
+            IllegalMoveError::Blocked(_) => 4,
+            IllegalMoveError::Castle(_) => 5,
+            IllegalMoveError::Restricted(_) => 6,
+            IllegalMoveError::TooFar(_) => 7,
+        }]
     }
 }
 
@@ -1023,6 +1046,35 @@ fn may_capture(to: Square, enemies: Bitboard, friends: Bitboard, rules: Rules) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_refusal_code_is_listed_once_and_each_error_gives_a_listed_one() {
+        use crate::PlayError;
+        let codes = PlayError::<Narrow>::CODES;
+        let distinct: std::collections::BTreeSet<_> = codes.iter().collect();
+        assert_eq!(distinct.len(), codes.len(), "{codes:?}");
+        let square: Square = "e5".parse().unwrap();
+        let m = "e1-e3".parse().unwrap();
+        let over = Outcome::Draw(DrawReason::Agreement);
+        let errors: [PlayError; 10] = [
+            PlayError::GameOver(over),
+            PlayError::RecreatesEarlierPosition(m),
+            PlayError::Illegal(IllegalMoveError::GameOver(over)),
+            PlayError::Illegal(IllegalMoveError::OffBoard(square)),
+            PlayError::Illegal(IllegalMoveError::NotYourPiece {
+                square,
+                side: Side::Attackers,
+            }),
+            PlayError::Illegal(IllegalMoveError::NotStraight(m)),
+            PlayError::Illegal(IllegalMoveError::Blocked(square)),
+            PlayError::Illegal(IllegalMoveError::Castle(square)),
+            PlayError::Illegal(IllegalMoveError::Restricted(square)),
+            PlayError::Illegal(IllegalMoveError::TooFar(1)),
+        ];
+        let given: std::collections::BTreeSet<_> = errors.iter().map(|e| e.code()).collect();
+        let listed: std::collections::BTreeSet<_> = codes.iter().copied().collect();
+        assert_eq!(given, listed, "every listed code is given by some error");
+    }
 
     /// Positions along seeded random games of both variants, captures and king moves among the
     /// moves played.
