@@ -1,6 +1,6 @@
 // The page: a new game's form at /, a game at /g/ID. Every rule is the server's: the page shows
 // what it is handed (the board, the legal moves, the captures, the result) and sends moves.
-import { api, heldGames, secretOf } from './api.js';
+import { ApiError, api, heldGames, secretOf } from './api.js';
 import { Board } from './board.js';
 import { drawReview } from './review.js';
 import { chooseLanguage, hasWord, ltr, rememberedLanguage, t } from './i18n.js';
@@ -32,8 +32,24 @@ function watching() {
 // Whether the side to move is this page's to play.
 function yourTurn(game) {
   if (watching()) return false;
-  if (game.human && page.you.length === 1) return game.to_move === game.human;
   return page.you.includes(game.to_move);
+}
+
+// The one side this page plays (the creator's or the invited friend's), else null.
+function mySide() {
+  return page.you.length === 1 ? page.you[0] : null;
+}
+
+// Whether both seats are people's (or one waits for a friend): no engine plays in it.
+function betweenPeople(game) {
+  return !!game.seats && game.mode === 'play'
+    && game.seats.attackers !== 'engine' && game.seats.defenders !== 'engine';
+}
+
+// The seat that waits for the invited friend, if any.
+function openSeat(game) {
+  if (!game.seats) return null;
+  return ['attackers', 'defenders'].find((side) => game.seats[side] === 'open') || null;
 }
 
 const board = new Board($('board'), {
@@ -116,7 +132,7 @@ function resultText(game) {
   }
   if (game.flagged) {
     const text = capital(t('flagged', { side: sideName(game.flagged) }));
-    return game.human ? `${t(game.flagged === game.human ? 'you_lose' : 'you_win')} ${text}` : text;
+    return mySide() ? `${t(game.flagged === mySide() ? 'you_lose' : 'you_win')} ${text}` : text;
   }
   const result = game.result;
   if (!result) return '';
@@ -125,7 +141,7 @@ function resultText(game) {
     ? t('win', { side: sideName(result.winner), reason })
     : t('draw', { reason });
   text = capital(text);
-  if (game.human && result.winner) text = `${t(result.winner === game.human ? 'you_win' : 'you_lose')} ${text}`;
+  if (mySide() && result.winner) text = `${t(result.winner === mySide() ? 'you_win' : 'you_lose')} ${text}`;
   return text;
 }
 
@@ -139,6 +155,12 @@ function statusText(game) {
   if (page.reconnecting) return t('reconnecting');
   if (game.finished) return resultText(game);
   if (watching()) return `${capital(t('to_move', { side: sideName(game.to_move) }))} · ${t('watching')}`;
+  if (betweenPeople(game)) {
+    if (openSeat(game)) return t('waiting_friend');
+    return page.you.includes(game.to_move)
+      ? t('your_turn', { side: sideName(game.to_move) })
+      : t('friend_turn', { side: sideName(game.to_move) });
+  }
   if (game.human) {
     return game.to_move === game.human
       ? t('your_turn', { side: sideName(game.human) })
@@ -225,8 +247,21 @@ function render() {
   $('download').href = `/api/games/${game.id}/otg`;
   $('move-input').disabled = game.finished || !yours;
   $('lines').hidden = !page.analysis || looking;
+  showInvite(game);
   drawClocks();
   showReview(ply);
+}
+
+// The invitation: while the other seat waits for a person, the page that holds this game's
+// seat shows the link that takes it (/g/ID?join).
+function showInvite(game) {
+  const open = !watching() && !game.finished && openSeat(game);
+  $('invite').hidden = !open;
+  if (open) $('invite-link').value = inviteLink(game.id);
+}
+
+function inviteLink(id) {
+  return `${window.location.origin}/g/${id}?join`;
 }
 
 // A finished game's review under the move list: asked for once the game is over, then every
@@ -459,6 +494,32 @@ async function sendMove(text) {
   }
 }
 
+// An invitation opened (/g/ID?join): takes the open seat, keeping its secret; a seat taken
+// already (or a finished game) leaves this browser watching, told why. The creator opening
+// their own link just plays.
+async function acceptInvitation(id) {
+  window.history.replaceState({}, '', `/g/${id}`);
+  if (!secretOf(id)) {
+    try {
+      const joined = await api.join(id);
+      page.you = [joined.side];
+      $('setup').hidden = true;
+      $('play').hidden = false;
+      setGame(joined.state);
+      return;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'seat_taken') {
+        await loadGame(id);
+        showReason(t('invitation_taken'), 'seat');
+        return;
+      }
+      if (e.status === 404) { await loadGame(id); return; }
+      showError(e);
+    }
+  }
+  await loadGame(id);
+}
+
 async function loadGame(id) {
   $('setup').hidden = true;
   $('play').hidden = false;
@@ -519,6 +580,16 @@ function wirePlay() {
     } catch (e) { showError(e); }
   });
   $('live').addEventListener('click', () => { page.viewing = null; render(); });
+  $('copy-invite').addEventListener('click', async () => {
+    const link = $('invite-link');
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+    } catch {
+      // No clipboard (an insecure origin, a refusal): the link stays selected for copying.
+    }
+    $('copy-invite').textContent = t('copied');
+  });
   $('text-move').addEventListener('submit', (e) => {
     e.preventDefault();
     const text = $('move-input').value.trim();
@@ -570,8 +641,11 @@ function describe() {
   $('summary').textContent = v
     ? `${gameText('sum', v.key, v.summary)} ${t('board_size', { n: v.size })} ${capital(t('first', { side: sideName(v.first) }))}`
     : '';
-  const analysis = document.querySelector('input[name=mode]:checked').value === 'analysis';
+  const mode = document.querySelector('input[name=mode]:checked').value;
+  const analysis = mode === 'analysis';
   $('play-options').hidden = analysis;
+  // A friend plays the other side: no engine strength to choose.
+  $('level-label').hidden = mode === 'friend';
   // The game's learn page, when it has one.
   $('learn-link').hidden = !(v && v.learn);
   if (v) $('learn-link').href = `/learn/${v.key}`;
@@ -584,13 +658,13 @@ function wireSetup() {
     e.preventDefault();
     $('setup-error').textContent = '';
     const key = $('variant').value;
-    const request = {
-      mode: document.querySelector('input[name=mode]:checked').value,
-    };
+    const mode = document.querySelector('input[name=mode]:checked').value;
+    const request = { mode: mode === 'friend' ? 'play' : mode };
+    if (mode === 'friend') request.opponent = 'open';
     if (key) request.variant = key; else request.rules = $('rules').value.trim();
     if (request.mode === 'play') {
       request.human = $('human').value;
-      request.level = parseInt($('level').value, 10);
+      if (mode !== 'friend') request.level = parseInt($('level').value, 10);
       const clock = $('clock').value;
       if (clock) {
         const [seconds, increment] = clock.split('+').map((n) => parseInt(n, 10));
@@ -662,7 +736,9 @@ async function main() {
   page.levels = levels.levels;
   const match = /^\/g\/([0-9a-zA-Z]+)$/.exec(window.location.pathname);
   const learning = /^\/learn\/([a-z0-9-]+)$/.exec(window.location.pathname);
-  if (match) {
+  if (match && new URLSearchParams(window.location.search).has('join')) {
+    await acceptInvitation(match[1]);
+  } else if (match) {
     await loadGame(match[1]);
   } else if (learning) {
     await showLearn(learning[1], { gameName, variants: () => page.variants, refusal: refusalText });
