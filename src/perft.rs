@@ -68,6 +68,33 @@ struct CustomCounter {
 }
 
 impl CustomCounter {
+    /// [`CustomCounter::bulk`] that reads `stop` at each position more than
+    /// [`UNSTOPPABLE_DEPTH`] plies from the leaves, as [`stoppable`] does.
+    fn stoppable(
+        &self,
+        position: &Position,
+        views: &SideViews,
+        depth: u32,
+        stop: &AtomicBool,
+    ) -> Option<u64> {
+        if depth <= UNSTOPPABLE_DEPTH {
+            return Some(self.bulk(position, views, depth));
+        }
+        let mover = position.side_to_move();
+        let mut moves = MoveList::new();
+        movegen::generate_custom(position, self.set, &mut moves);
+        let mut total = 0;
+        for &m in &moves {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            let mut next = *position;
+            let captured = next.play_unchecked(m);
+            total += self.stoppable(&next, &views.after(mover, m, captured), depth - 1, stop)?;
+        }
+        Some(total)
+    }
+
     /// [`perft()`] for `depth >= 1`, with `views` the position's.
     fn bulk(&self, position: &Position, views: &SideViews, depth: u32) -> u64 {
         let set = self.set;
@@ -206,10 +233,19 @@ pub fn perft_stoppable<B: Board>(
     }
     // Only the classic rules may take the classic counter (as in `perft`): a rules string's
     // corners, throne and hostility are the custom generator's to count, on either grid.
-    match B::as_narrow(position).filter(|p| p.rules().is_classic()) {
-        Some(classic) => stoppable(classic, &SideViews::of(classic), depth, stop),
-        None => stoppable_on_any_grid(position, depth, stop),
+    if let Some(classic) = B::as_narrow(position).filter(|p| p.rules().is_classic()) {
+        return stoppable(classic, &SideViews::of(classic), depth, stop);
     }
+    if let Some((narrow, set)) = B::as_narrow(position).and_then(|p| Some((p, p.rules().custom()?)))
+    {
+        // One counter (its masks built once) for the whole count.
+        let counter = CustomCounter {
+            set,
+            masks: CustomViewMasks::of(set),
+        };
+        return counter.stoppable(narrow, &SideViews::of(narrow), depth, stop);
+    }
+    stoppable_on_any_grid(position, depth, stop)
 }
 
 /// [`perft()`] that reads `stop` at each position more than [`UNSTOPPABLE_DEPTH`] plies from
@@ -639,6 +675,16 @@ mod tests {
                 );
             }
             assert_eq!(divide_stoppable(&start, 4, &never), Some(divide(&start, 4)));
+        }
+        // Custom rules on the narrow grid, above the depth where the flag is no longer read,
+        // against the counts of every move made; and a stop ends such a count.
+        for variant in [crate::Variant::copenhagen(), crate::Variant::ashton()] {
+            let start = variant.start();
+            let mut lists = vec![MoveList::new(); 3];
+            let made = bulk_custom(&start, &mut lists);
+            assert_eq!(perft_stoppable(&start, 4, &never), Some(made));
+            assert_eq!(perft_stoppable(&start, 4, &never), Some(perft(&start, 4)));
+            assert_eq!(perft_stoppable(&start, 6, &AtomicBool::new(true)), None);
         }
         // Two plies above the depth where the flag is no longer read.
         let tablut = Position::tablut();
