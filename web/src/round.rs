@@ -110,7 +110,7 @@ impl Live {
         // Sides alternate: the last move was the other side's, the one before it this side's.
         let mut left = start as i64;
         for (index, used) in self.row.used_ms.iter().enumerate() {
-            let mover = if (ply - index) % 2 == 0 {
+            let mover = if (ply - index).is_multiple_of(2) {
                 to_move
             } else {
                 !to_move

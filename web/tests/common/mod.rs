@@ -98,10 +98,10 @@ impl Server {
     pub fn call(&self, method: &str, path: &str, body: Option<&Value>) -> (u16, Value) {
         let secret = self.secret_for(path);
         let (status, value) = self.call_as(method, path, body, secret.as_deref());
-        if let (Some(id), Some(secret)) = (value["id"].as_str(), value["secret"].as_str()) {
-            if let Ok(mut secrets) = self.secrets.lock() {
-                secrets.insert(id.to_owned(), secret.to_owned());
-            }
+        if let (Some(id), Some(secret)) = (value["id"].as_str(), value["secret"].as_str())
+            && let Ok(mut secrets) = self.secrets.lock()
+        {
+            secrets.insert(id.to_owned(), secret.to_owned());
         }
         (status, value)
     }
