@@ -9,7 +9,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::Side;
 use crate::play::Board;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
-use crate::rules::RepetitionRule;
+use crate::rules::{RepetitionRule, Rules};
 
 /// Why a move could not be played in a game. The game is left as it was.
 ///
@@ -340,6 +340,21 @@ impl<B: Board> Game<B> {
 
     /// Plays `m` and returns what it captured, or says why it cannot be played.
     pub fn play(&mut self, m: Move<B>) -> Result<Bitboard<B>, PlayError<B>> {
+        self.check_move(m)?;
+        Ok(self.play_unchecked(m))
+    }
+
+    /// Whether `m` can be played now ([`Game::play`] would play it), and if not, why: the
+    /// board's rules ([`Position::check_move`]), the game's end, or a rule of the history (H12).
+    ///
+    /// ```
+    /// use tafl_engine::{Game, PlayError, Variant};
+    /// let game = Game::new(&Variant::tablut());
+    /// assert!(game.check_move("e2-h2".parse()?).is_ok());
+    /// assert!(matches!(game.check_move("e5-e6".parse()?), Err(PlayError::Illegal(_))));
+    /// # Ok::<(), tafl_engine::notation::MoveParseError>(())
+    /// ```
+    pub fn check_move(&self, m: Move<B>) -> Result<(), PlayError<B>> {
         // The ends of the history first (cheap); the board's are found by the move's check, and
         // a game without a legal move (R17, C10, H12) by whatever refuses every move.
         if self.agreed_draw || self.move_limit_reached() || self.repetition_outcome().is_some() {
@@ -355,7 +370,17 @@ impl<B: Board> Game<B> {
         if self.recreates_earlier_position(m) {
             return Err(self.over_or(PlayError::RecreatesEarlierPosition(m)));
         }
-        Ok(self.play_unchecked(m))
+        Ok(())
+    }
+
+    /// The game's rules (those of its positions).
+    pub fn rules(&self) -> Rules<B> {
+        self.position().rules()
+    }
+
+    /// The side whose turn it is in the current position.
+    pub fn side_to_move(&self) -> Side {
+        self.position().side_to_move()
     }
 
     /// `GameOver` if the game has ended, else `error`.

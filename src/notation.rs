@@ -1,7 +1,20 @@
 //! Text in and out: OpenTafl position records, simple and full moves, board diagrams.
 //!
-//! See PROTOCOL.md ("Notation used on the wire"). Records list rank 1 first; full moves are
-//! `[piece]from-to[xcap[/cap]...][+|-|++|--]`.
+//! The notation is OpenTafl's, as its engine protocol and game records use it:
+//!
+//! - a **square** is a file letter and a rank number, `a1` at the bottom left (`e5` is
+//!   Tablut's centre; up to `s19` on the wide grid);
+//! - a **simple move** is `from-to` (`e2-h2`); a **full move** adds the piece letter, the
+//!   captured squares and the king's state, `[piece]from-to[xcap[/cap]...][+|-|++|--]`
+//!   ([`FullMove`]: `Ke5-e8xe9--`); `---` is a resignation, not a move;
+//! - a **position record** lists the ranks from rank 1 up between slashes, a digit being a run
+//!   of empty squares, `t` an attacker, `T` a defender and `K` the king
+//!   (`/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/` is Tablut's start);
+//!   [`position_record`] writes one and [`parse_position_record`] reads one;
+//! - a **diagram** ([`diagram`], also `Display` of any [`Position`]) draws the board for people.
+//!
+//! `"e2-h2".parse::<Move>()` checks the syntax only; [`Position::parse_move`] and
+//! [`Game::parse_move`](crate::Game::parse_move) read a move and check it against the position.
 
 use std::fmt;
 use std::str::FromStr;
@@ -264,8 +277,8 @@ impl<B: Board> fmt::Debug for Position<B> {
     }
 }
 
-impl fmt::Display for Position {
-    /// The board diagram of [`diagram`].
+impl<B: Board> fmt::Display for Position<B> {
+    /// The board diagram of [`diagram`] (on either grid).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&diagram(self))
     }

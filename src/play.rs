@@ -273,6 +273,19 @@ impl<B: Board> Position<B> {
     pub fn play_unchecked(&mut self, m: Move<B>) -> Bitboard<B> {
         B::play_unchecked(self, m)
     }
+
+    /// The squares `m` would capture, without playing it (`m` one of the legal moves).
+    ///
+    /// ```
+    /// use tafl_engine::{Position, Variant, Wide};
+    /// let start = Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
+    /// let m = start.legal_moves()[0];
+    /// assert!(start.captures_of(m).is_empty()); // nothing to capture at the start
+    /// ```
+    pub fn captures_of(&self, m: Move<B>) -> Bitboard<B> {
+        let mut copy = *self;
+        copy.play_unchecked(m)
+    }
 }
 
 /// The narrow grid's move generation: the classic rules' line tables, or the custom rules'

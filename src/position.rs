@@ -723,12 +723,6 @@ impl Position {
         captured
     }
 
-    /// The squares `m` would capture, without playing it.
-    pub fn captures_of(&self, m: Move) -> Bitboard {
-        let mut copy = *self;
-        copy.narrow_play_unchecked(m)
-    }
-
     /// R8-R12: after the mover lands on `to`, remove each enemy soldier next to `to` whose far
     /// side is hostile. Returns the captured squares.
     #[inline]

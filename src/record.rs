@@ -12,7 +12,10 @@
 //! ```
 //!
 //! Written: each tag `[key:value]` on a line of its own (a value's line breaks become spaces, its
-//! brackets parentheses), the `rules` tag last with the game's rules and its start position,
+//! brackets parentheses), then `[result:...]` and, once the game is over, `[termination:...]`
+//! from the game unless tags of those names were set ([`GameRecord::result`],
+//! [`GameRecord::termination`]), the `rules` tag last with the game's own rules (under the
+//! variant's name when the variant has the game's rules) and its start position,
 //! an empty line, then the turns: a turn is a move of the side that moved first and the other
 //! side's answer, `N. move move`, in full notation without the piece letter (`e5-e8xe9--`), as
 //! OpenTafl writes them; a resignation is `---` in place of a move.
@@ -211,9 +214,36 @@ impl<B: Board> GameRecord<B> {
         }
     }
 
-    /// The rules string of the record: the variant's rules and name with the game's start.
+    /// The rules string of the record: the game's rules and start, under the variant's name if
+    /// the variant's rules are the game's (else without a name: a name would claim other rules).
     fn rules(&self) -> Variant<B> {
-        Variant::new(self.variant.name(), *self.game.start_position())
+        let name = if self.variant.rules() == self.game.rules() {
+            self.variant.name()
+        } else {
+            ""
+        };
+        Variant::new(name, *self.game.start_position())
+    }
+
+    /// The `result` tag's value the record writes when no `result` tag was set: `1` the
+    /// attackers won, `-1` the defenders, `0` a draw, `?` a game not over (OpenTafl's "other").
+    /// A resignation is the other side's win.
+    pub fn result(&self) -> &'static str {
+        match (self.resigned, self.game.outcome()) {
+            (Some(side), _) => GameRecord::result_value(Some(side.opponent())),
+            (None, Some(outcome)) => GameRecord::result_value(outcome.winner()),
+            (None, None) => "?",
+        }
+    }
+
+    /// How the game ended, as the `termination` tag says it when none was set (`None` while the
+    /// game goes on): the rules' outcome (`attackers win: the king was captured`), or who
+    /// resigned.
+    pub fn termination(&self) -> Option<String> {
+        match (self.resigned, self.game.outcome()) {
+            (Some(side), _) => Some(format!("the {side} resigned")),
+            (None, outcome) => outcome.map(|outcome| outcome.to_string()),
+        }
     }
 }
 
@@ -236,6 +266,13 @@ impl<B: Board> fmt::Display for GameRecord<B> {
             if key != "rules" {
                 writeln!(f, "[{}:{}]", clean(key), clean(value))?;
             }
+        }
+        // The result and the end's reason from the game, unless the tags say them.
+        if self.tag("result").is_none() {
+            writeln!(f, "[result:{}]", self.result())?;
+        }
+        if let (None, Some(termination)) = (self.tag("termination"), self.termination()) {
+            writeln!(f, "[termination:{}]", clean(&termination))?;
         }
         writeln!(f, "[rules:{}]", clean(&self.rules().to_string()))?;
         writeln!(f)?;
@@ -412,6 +449,45 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_record_writes_the_games_rules_its_result_and_its_end() {
+        let mut game = Game::new(&Variant::copenhagen());
+        // Under another game's name the rules are the game's own, written without that name.
+        let text = GameRecord::new(Variant::tablut(), game.clone()).to_string();
+        assert!(!text.contains("name:Tablut"), "{text}");
+        assert!(text.contains("atkf:y tfr:w sw:s efe:y"), "{text}"); // Copenhagen's fields
+        let read: GameRecord = text.parse().unwrap();
+        assert_eq!(read.game.rules(), Variant::copenhagen().rules());
+        assert!(
+            text.contains("[result:?]") && !text.contains("termination"),
+            "{text}"
+        );
+        // A finished game: the result and how it ended, read back as tags.
+        game.agree_draw();
+        let text = GameRecord::new(Variant::copenhagen(), game.clone()).to_string();
+        assert!(text.contains("name:Copenhagen"), "{text}");
+        let read: GameRecord = text.parse().unwrap();
+        assert_eq!(read.tag("result"), Some("0"));
+        assert_eq!(
+            read.tag("termination"),
+            Some(game.outcome().unwrap().to_string().as_str())
+        );
+        // A resignation is the other side's win; tags that were set are kept.
+        let mut record = GameRecord::new(Variant::copenhagen(), Game::new(&Variant::copenhagen()));
+        record.resigned = Some(Side::Attackers);
+        assert_eq!(record.result(), "-1");
+        record.set_tag("result", "1");
+        let text = record.to_string();
+        assert!(
+            text.contains("[result:1]") && !text.contains("[result:-1]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("[termination:the attackers resigned]"),
+            "{text}"
+        );
+    }
     use crate::test_support::XorShift;
 
     fn random_game<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {

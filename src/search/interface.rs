@@ -20,6 +20,15 @@ use super::score::Score;
 pub const MAX_DRAW_COST: i32 = 1500;
 
 /// How a [`Searcher`](super::Searcher) is set up.
+///
+/// The default is one thread and a 64 MiB transposition table, allocated by each
+/// [`Searcher::new`](super::Searcher::new): a program that keeps several searchers (one a game,
+/// say) may want a smaller table each.
+///
+/// ```
+/// use tafl_engine::search::SearchConfig;
+/// assert_eq!(SearchConfig::default(), SearchConfig { threads: 1, hash_mb: 64 });
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchConfig {
     /// Search threads (at least 1).

@@ -43,6 +43,25 @@ impl Limits {
         }
     }
 
+    /// Search until about `nodes` positions have been visited (all threads together; the
+    /// search checks the count every few thousand nodes, so it may pass it by that much).
+    ///
+    /// ```
+    /// use tafl_engine::search::{Limits, SearchConfig, Searcher};
+    /// use tafl_engine::{Game, Variant};
+    /// let game = Game::new(&Variant::copenhagen());
+    /// let mut searcher = Searcher::new(SearchConfig { hash_mb: 4, ..SearchConfig::default() });
+    /// let result = searcher.search_without_info(&game, &Limits::nodes(20_000));
+    /// assert!(result.best_move.is_some());
+    /// assert!(result.nodes < 40_000, "{} nodes", result.nodes);
+    /// ```
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
     /// Search for a fixed time.
     pub fn move_time(time: Duration) -> Limits {
         Limits {

@@ -36,6 +36,7 @@ pub use score::Score;
 
 use crate::game::Game;
 use crate::play::Board;
+use crate::position::Outcome;
 use crate::rules::Rules;
 
 /// Searches games for the best move.
@@ -229,6 +230,25 @@ impl Searcher {
         mut on_info: impl FnMut(&SearchInfo<B>),
     ) -> SearchResult<B> {
         self.stop.reset();
+        let side = game.position().side_to_move();
+        // A game that is over has no best move; its score says how it ended for the side to move.
+        if let Some(outcome) = game.outcome() {
+            let score = match outcome {
+                Outcome::Win { winner, .. } if winner == side => Score::win_in(0),
+                Outcome::Win { .. } => Score::loss_in(0),
+                Outcome::Draw(_) => self.draw_score(game),
+            };
+            return SearchResult {
+                best_move: None,
+                score,
+                pv: Vec::new(),
+                lines: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                elapsed: std::time::Duration::ZERO,
+                threads: 0,
+            };
+        }
         let setup = deepening::Setup {
             table: &self.table,
             stop: &self.stop,
@@ -240,7 +260,6 @@ impl Searcher {
             fixed_draw_cost: None,
         };
         // The search works in its evaluation's units; what it reports is on the shown scale.
-        let side = game.position().side_to_move();
         let scale = self.score_scale(game.position().rules());
         let mut result = deepening::run(&setup, game, limits, lines, |info| {
             on_info(&SearchInfo {
@@ -264,6 +283,35 @@ impl Searcher {
         on_info: impl FnMut(&SearchInfo<B>),
     ) -> SearchResult<B> {
         self.run(game, limits, 1, on_info)
+    }
+
+    /// [`Searcher::search`] without a callback: the result only.
+    ///
+    /// A game that is over has no best move: the result's `best_move` is `None`, its depth 0
+    /// and its score says how the game ended for the side to move, [`Score::loss_in`]`(0)` for
+    /// a side that has lost, [`Score::win_in`]`(0)` for one that has won, and
+    /// [`Searcher::draw_score`] for a draw.
+    ///
+    /// ```
+    /// use tafl_engine::search::{Limits, Score, SearchConfig, Searcher};
+    /// use tafl_engine::{Game, Rules, Side, Variant, notation};
+    /// let mut searcher = Searcher::new(SearchConfig { hash_mb: 1, ..SearchConfig::default() });
+    /// let game = Game::new(&Variant::tablut());
+    /// let result = searcher.search_without_info(&game, &Limits::depth(2));
+    /// assert!(game.legal_moves().contains(&result.best_move.unwrap()));
+    /// // The attackers have captured the king: the defenders, to move, have lost.
+    /// let record = "/3ttt3/4t4/4T4/t3T3t/ttTT1TTtt/t3T3t/4T4/4t4/3ttt3/"; // no king
+    /// let won = notation::parse_position_record(record, Rules::TABLUT, Side::Defenders)?;
+    /// let result = searcher.search_without_info(&Game::from_position(won), &Limits::depth(2));
+    /// assert_eq!((result.best_move, result.score), (None, Score::loss_in(0)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search_without_info<B: Board>(
+        &mut self,
+        game: &Game<B>,
+        limits: &Limits,
+    ) -> SearchResult<B> {
+        self.run(game, limits, 1, |_| {})
     }
 
     /// Like [`Searcher::search`], but finds the best `lines` first moves, each with its own line
