@@ -5,9 +5,9 @@ use std::sync::OnceLock;
 
 use axum::extract::Path;
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use flate2::Compression;
 use flate2::write::GzEncoder;
-use axum::response::{IntoResponse, Response};
 
 /// `(name, content type, bytes)` of every asset.
 const ASSETS: [(&str, &str, &[u8]); 8] = [

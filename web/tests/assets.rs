@@ -45,7 +45,11 @@ fn scripts_and_style_are_gzipped_for_a_browser_that_accepts_it_and_unzip_to_the_
             .expect("gzip");
         assert_eq!(unzipped, plain, "{name}: the same bytes once unzipped");
         assert!(sent.len() < plain.len(), "{name}: smaller");
-        println!("{name}: {} bytes plain, {} gzipped", plain.len(), sent.len());
+        println!(
+            "{name}: {} bytes plain, {} gzipped",
+            plain.len(),
+            sent.len()
+        );
         plain_total += plain.len();
         gzip_total += sent.len();
     }
