@@ -140,7 +140,9 @@ export const api = {
     return answer;
   },
   // The engine's thinking, streamed: handlers by event name.
-  think: (id, purpose, handlers) => stream(`/api/games/${id}/think?for=${purpose}`, id, handlers),
+  // `ply`: a position of a finished game between people (null: the game's position).
+  think: (id, purpose, ply, handlers) => stream(
+    `/api/games/${id}/think?for=${purpose}${ply !== null && ply !== undefined ? `&ply=${ply}` : ''}`, id, handlers),
   // The game's numbered events (moves, results, clocks), from after event `after`.
   events: (id, after, handlers) => stream(
     `/api/games/${id}/events${after !== null && after !== undefined ? `?last_event_id=${after}` : ''}`, id, handlers),

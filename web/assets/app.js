@@ -46,6 +46,19 @@ function betweenPeople(game) {
     && game.seats.attackers !== 'engine' && game.seats.defenders !== 'engine';
 }
 
+// A finished game between people: the engine's hints and analyses are open to both players.
+function afterPeople(game) {
+  return game.finished && betweenPeople(game);
+}
+
+// The side to move after `ply` moves of the game.
+function sideAt(game, ply) {
+  if (ply < game.moves.length) return game.moves[ply].side;
+  if (ply === game.ply) return game.to_move;
+  const last = game.moves[ply - 1].side;
+  return last === 'attackers' ? 'defenders' : 'attackers';
+}
+
 // The seat that waits for the invited friend, if any.
 function openSeat(game) {
   if (!game.seats) return null;
@@ -194,7 +207,7 @@ function render() {
     legal: !looking && yours && !game.finished ? game.legal : {},
     frozen: looking || !yours || game.finished,
     last: lastMove ? { from: lastMove.move.split('-')[0], to: lastMove.move.split('-')[1], captures: lastMove.captures } : null,
-    arrow: looking ? null : page.arrow,
+    arrow: page.arrow && (page.arrow.ply ?? game.ply) === ply ? page.arrow : null,
     label: `${game.name} ${game.size}x${game.size}`,
   });
   const svg = $('board').querySelector('svg');
@@ -239,14 +252,16 @@ function render() {
   $('accept-draw').hidden = !offeredToMe || game.finished || watcher;
   $('decline-draw').hidden = !offeredToMe || game.finished || watcher;
   $('move-now').hidden = analysis || game.finished || yours || watcher;
-  $('hint').hidden = game.finished || !yours;
-  $('analyse').hidden = !analysis || game.finished || watcher;
+  // After a game between people, both players ask the engine about any of its positions.
+  const reviewing = afterPeople(game) && !watcher;
+  $('hint').hidden = reviewing ? false : game.finished || !yours || betweenPeople(game);
+  $('analyse').hidden = reviewing ? false : !analysis || game.finished || watcher;
   $('takeback').hidden = watcher;
   $('takeback').disabled = game.ply === 0;
   document.body.dataset.watching = watcher ? '1' : '0';
   $('download').href = `/api/games/${game.id}/otg`;
   $('move-input').disabled = game.finished || !yours;
-  $('lines').hidden = !page.analysis || looking;
+  $('lines').hidden = !page.analysis || page.analysisPly !== ply;
   showInvite(game);
   drawClocks();
   showReview(ply);
@@ -427,15 +442,18 @@ function showThought(info, forSide) {
 function think(purpose) {
   stopStream();
   const id = page.game.id;
-  const forSide = page.game.mode === 'analysis';
+  const after = afterPeople(page.game);
+  const forSide = page.game.mode === 'analysis' || after;
+  // The position asked about: the shown one of a finished game between people, else the game's.
+  const ply = after ? (page.viewing ?? page.game.ply) : page.game.ply;
   // Whose win chance the engine reports: the person's, or the side to move's in an analysis.
-  page.viewer = page.game.human || page.game.to_move;
+  page.viewer = after ? sideAt(page.game, ply) : page.game.human || page.game.to_move;
   $('thinking').hidden = false;
   $('queue').textContent = t('started');
   $('depth').textContent = '';
   $('pv').textContent = '';
   const done = () => { if (page.stream === source) page.stream = null; source.close(); };
-  const source = api.think(id, purpose, {
+  const source = api.think(id, purpose, after ? ply : null, {
     queue: (e) => { $('queue').textContent = e.place > 0 ? t('queue', { n: e.place }) : t('started'); },
     started: () => { $('queue').textContent = t('started'); },
     info: (e) => showThought(e, forSide),
@@ -444,7 +462,7 @@ function think(purpose) {
       done();
       if (e.best) {
         const [from, to] = e.best.split('-');
-        page.arrow = { from, to };
+        page.arrow = { from, to, ply };
         $('status').textContent = t('hint_is', { move: e.best });
         render();
         $('status').textContent = t('hint_is', { move: e.best });
@@ -453,6 +471,7 @@ function think(purpose) {
     analysis: (e) => {
       done();
       page.analysis = e.lines;
+      page.analysisPly = ply;
       const list = $('lines');
       list.replaceChildren();
       for (const line of e.lines) {
@@ -461,7 +480,7 @@ function think(purpose) {
           + (line.forced !== null ? ` (${t('mate_in', { side: sideName(line.forced >= 0 ? page.viewer : (page.viewer === 'attackers' ? 'defenders' : 'attackers')), n: Math.abs(line.forced) })})` : '');
         list.appendChild(item);
       }
-      if (e.best) { const [from, to] = e.best.split('-'); page.arrow = { from, to }; }
+      if (e.best) { const [from, to] = e.best.split('-'); page.arrow = { from, to, ply }; }
       render();
     },
     failed: (e) => { done(); showReason(t('err_unknown', { message: e.message }), 'other'); },

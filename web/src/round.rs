@@ -163,6 +163,14 @@ impl Live {
         !self.finished() && self.row.seats.get(self.table.side_to_move()).kind == SeatKind::Engine
     }
 
+    /// Whether two people play this game (or one waits for the other): no seat is the
+    /// engine's. The engine helps neither while it is on, and both once it is over.
+    pub(crate) fn between_people(&self) -> bool {
+        self.row.mode == "play"
+            && self.row.seats.attackers.kind != SeatKind::Engine
+            && self.row.seats.defenders.kind != SeatKind::Engine
+    }
+
     /// The engine's level (a stored level out of range reads as the strongest).
     pub(crate) fn level(&self) -> Level {
         LEVELS[self.row.level.min(LEVELS.len() - 1)]

@@ -925,6 +925,11 @@ fn every_changing_request_needs_the_secret_of_the_seat_that_may_do_it() {
                 assert_eq!(status, 409, "{path}: the engine is not to move");
                 continue;
             }
+            if *code == "not_your_seat" && path.contains("think?for=hint") {
+                // Between two people the engine hints to neither while the game is on.
+                assert_eq!(answer["error"], json!("game_between_people"), "{path}");
+                continue;
+            }
             assert_eq!(status, 403, "{method} {path} with {sent:?}: {answer}");
             assert_eq!(answer["error"], json!(code), "{path}: {answer}");
             assert!(answer["message"].as_str().unwrap().len() > 10);

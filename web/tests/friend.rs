@@ -1,10 +1,14 @@
 //! Playing a friend through the API, as the page does it: the creator's game has an open seat;
 //! the invitation (`/g/ID?join`, whose page calls `POST /api/games/ID/join`) is taken once and
 //! holds that seat by the taker's secret; every move needs the secret of the side to move.
+//! The engine helps neither player while the game is on, and both once it is over.
 
 mod common;
 
-use common::{Choices, Server, scratch, served_moves};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader};
+
+use common::{Choices, Server, scratch, served_move_texts, served_moves};
 use serde_json::{Value, json};
 
 fn move_as(server: &Server, id: &str, text: &str, ply: u64, secret: Option<&str>) -> (u16, Value) {
@@ -137,4 +141,156 @@ fn an_invitation_is_taken_once_and_each_player_moves_only_with_their_own_secret(
         state = next;
     }
     assert!(state["ply"].as_u64().unwrap() >= 2);
+}
+
+/// Reads a think stream, sent with `secret`, to its answer: (event name, data).
+fn ask(server: &Server, path: &str, secret: &str) -> (String, Value) {
+    let response = ureq::get(&server.url(path))
+        .set("authorization", &format!("Bearer {secret}"))
+        .call()
+        .unwrap_or_else(|error| panic!("{path}: {error}"));
+    let mut name = String::new();
+    for line in BufReader::new(response.into_reader()).lines() {
+        let line = line.expect("a line");
+        if let Some(rest) = line.strip_prefix("event: ") {
+            name = rest.to_owned();
+        } else if let Some(rest) = line.strip_prefix("data: ") {
+            if matches!(name.as_str(), "hint" | "analysis" | "failed") {
+                return (name, serde_json::from_str(rest).expect("JSON data"));
+            }
+        }
+    }
+    panic!("{path}: the stream ended without an answer");
+}
+
+#[test]
+fn after_a_game_between_people_both_players_get_hints_and_analyses_of_any_position() {
+    let dir = scratch("friend-after");
+    let server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "opponent": "open"})),
+    );
+    let id = created["id"].as_str().unwrap().to_owned();
+    let creator = created["secret"].as_str().unwrap().to_owned();
+    let joined = server
+        .call_as("POST", &format!("/api/games/{id}/join"), None, None)
+        .1;
+    let friend = joined["secret"].as_str().unwrap().to_owned();
+    let think = |purpose: &str, ply: Option<usize>, secret: Option<&str>| {
+        let ply = ply.map(|p| format!("&ply={p}")).unwrap_or_default();
+        server.call_as(
+            "GET",
+            &format!("/api/games/{id}/think?for={purpose}{ply}"),
+            None,
+            secret,
+        )
+    };
+    // Four plies, the states kept: no hint and no analysis for either player meanwhile.
+    let mut states = vec![joined["state"].clone()];
+    let mut choices = Choices(0x51c3);
+    for ply in 0..4 {
+        for purpose in ["hint", "analysis"] {
+            for secret in [&creator, &friend] {
+                let (status, refused) = think(purpose, None, Some(secret));
+                assert_eq!(
+                    (status, refused["error"].as_str()),
+                    (409, Some("game_between_people")),
+                    "{purpose} at ply {ply}: {refused}"
+                );
+            }
+        }
+        let state = states.last().unwrap();
+        let own = if state["to_move"] == json!("attackers") {
+            &friend
+        } else {
+            &creator
+        };
+        let moves = served_moves(state);
+        let (from, to) = &moves[choices.pick(moves.len())];
+        let (status, next) = move_as(&server, &id, &format!("{from}-{to}"), ply, Some(own));
+        assert_eq!(status, 200, "{next}");
+        states.push(next);
+    }
+    let (status, review) = server.call_as("GET", &format!("/api/games/{id}/review"), None, None);
+    assert_eq!(
+        (status, review["error"].as_str()),
+        (409, Some("not_finished"))
+    );
+    let (status, over) = server.call_as(
+        "POST",
+        &format!("/api/games/{id}/resign"),
+        None,
+        Some(&creator),
+    );
+    assert_eq!(
+        (status, over["finished"].as_bool()),
+        (200, Some(true)),
+        "{over}"
+    );
+
+    // Over: each player gets a hint for the last position, one of its legal moves.
+    for secret in [&creator, &friend] {
+        let (name, found) = ask(&server, &format!("/api/games/{id}/think?for=hint"), secret);
+        assert_eq!(name, "hint", "{found}");
+        let best = found["best"].as_str().expect("a best move");
+        assert!(served_move_texts(&states[4]).contains(best), "{best}");
+    }
+    // And three lines for an earlier position, each starting with a different legal move there.
+    let (name, found) = ask(
+        &server,
+        &format!("/api/games/{id}/think?for=analysis&ply=2"),
+        &friend,
+    );
+    assert_eq!(name, "analysis", "{found}");
+    let lines = found["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3, "{found}");
+    let firsts: BTreeSet<&str> = lines.iter().map(|l| l["pv"][0].as_str().unwrap()).collect();
+    assert_eq!(firsts.len(), 3);
+    let legal = served_move_texts(&states[2]);
+    assert!(
+        firsts.iter().all(|m| legal.contains(*m)),
+        "{firsts:?} {legal:?}"
+    );
+    // Nothing changed, and nobody else asks.
+    let after = server
+        .call_as("GET", &format!("/api/games/{id}"), None, None)
+        .1;
+    assert_eq!(
+        (after["ply"].clone(), after["finished"].clone()),
+        (json!(4), json!(true))
+    );
+    let (status, _) = think("hint", None, None);
+    assert_eq!(status, 403, "a spectator asks nothing");
+    let (status, refused) = think("analysis", Some(5), Some(&friend));
+    assert_eq!((status, refused["error"].as_str()), (422, Some("bad_ply")));
+    // The review is computed for it, as for any finished game.
+    let (status, review) = server.call_as("GET", &format!("/api/games/{id}/review"), None, None);
+    assert_eq!(status, 200, "{review}");
+
+    // A finished game against the engine stays closed to hints.
+    let engine = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders"})),
+    );
+    let eid = engine["id"].as_str().unwrap();
+    let esecret = engine["secret"].as_str().unwrap();
+    server.call_as(
+        "POST",
+        &format!("/api/games/{eid}/resign"),
+        None,
+        Some(esecret),
+    );
+    let (status, refused) = server.call_as(
+        "GET",
+        &format!("/api/games/{eid}/think?for=hint"),
+        None,
+        Some(esecret),
+    );
+    assert_eq!(
+        (status, refused["error"].as_str()),
+        (409, Some("game_over"))
+    );
 }

@@ -59,6 +59,9 @@ struct ThinkQuery {
     /// `analysis` (three best lines).
     #[serde(rename = "for")]
     purpose: Option<String>,
+    /// The position after this many moves (a finished game between people: any of its
+    /// positions; otherwise only the current one). Default: the current position.
+    ply: Option<usize>,
 }
 
 fn sse_event(name: &str, data: &impl serde::Serialize) -> SseEvent {
@@ -89,59 +92,101 @@ async fn think(
         let mut live = game.lock().await;
         let held = live.holder(secret.as_deref())?;
         live.check_flag(&state)?;
-        if live.finished() {
+        let people = live.between_people();
+        let help = purpose != "move";
+        if help && people && !live.finished() {
+            // Between two people the engine helps nobody while the game is on.
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "game_between_people",
+                "the engine's hints and analyses open to both players when this game is over",
+            ));
+        }
+        if live.finished() && !(help && people) {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
                 "game_over",
                 "the game is over",
             ));
         }
-        let to_move = live.table.side_to_move();
-        let (lines, viewer) = match purpose.as_str() {
-            // The engine plays its turn by itself; this follows its search to its move.
-            "move" if live.engine_to_move() => {
-                engine_move_if_due(&state, &game, &mut live);
-                let receiver = live.channel.subscribe();
-                let now = live.channel.thinking.lock().ok().and_then(|t| t.clone());
-                drop(live);
-                return Ok(follow(receiver, now, game.clone()));
+        if let Some(ply) = query.ply
+            && ply != live.table.ply()
+            && !(live.finished() && ply < live.table.ply())
+        {
+            return Err(bad(
+                "bad_ply",
+                format!(
+                    "ply {ply}: this game can be asked about its position after {} moves",
+                    live.table.ply()
+                ),
+            ));
+        }
+        if live.finished() {
+            // A finished game between people: both players ask about any of its positions.
+            let mut table = live.table.clone();
+            while table.ply() > query.ply.unwrap_or(table.ply()) {
+                table.undo();
             }
-            "move" => {
+            if table.outcome().is_some() {
                 return Err(ApiError::new(
                     StatusCode::CONFLICT,
-                    "not_engine_turn",
-                    "the engine is not to move",
+                    "game_over",
+                    "the game ended in this position: ask about an earlier one",
                 ));
             }
-            // A hint is for the side to move, from its seat's holder.
-            "hint" => {
-                live.check_seat(&held, to_move).map_err(|error| {
-                    if error.code == "not_your_turn" {
-                        ApiError::new(
-                            StatusCode::CONFLICT,
-                            "not_your_turn",
-                            "wait for the engine's move",
-                        )
-                    } else {
-                        error
-                    }
-                })?;
-                (1, to_move)
-            }
-            _ => (3, to_move),
-        };
-        live.stop_thinking();
-        let control = Arc::new(Control::default());
-        live.thinking = Some(control.clone());
-        // A hint or an analysis is worth a second at least.
-        let time = Duration::from_millis(live.level().millis.max(1_000));
-        (
-            live.table.clone(),
-            Limits::move_time(time),
-            lines,
-            viewer,
-            control,
-        )
+            let viewer = table.side_to_move();
+            let lines = if purpose == "hint" { 1 } else { 3 };
+            let control = Arc::new(Control::default());
+            let time = Duration::from_millis(live.level().millis.max(1_000));
+            (table, Limits::move_time(time), lines, viewer, control)
+        } else {
+            let to_move = live.table.side_to_move();
+            let (lines, viewer) = match purpose.as_str() {
+                // The engine plays its turn by itself; this follows its search to its move.
+                "move" if live.engine_to_move() => {
+                    engine_move_if_due(&state, &game, &mut live);
+                    let receiver = live.channel.subscribe();
+                    let now = live.channel.thinking.lock().ok().and_then(|t| t.clone());
+                    drop(live);
+                    return Ok(follow(receiver, now, game.clone()));
+                }
+                "move" => {
+                    return Err(ApiError::new(
+                        StatusCode::CONFLICT,
+                        "not_engine_turn",
+                        "the engine is not to move",
+                    ));
+                }
+                // A hint is for the side to move, from its seat's holder.
+                "hint" => {
+                    live.check_seat(&held, to_move).map_err(|error| {
+                        if error.code == "not_your_turn" {
+                            ApiError::new(
+                                StatusCode::CONFLICT,
+                                "not_your_turn",
+                                "wait for the engine's move",
+                            )
+                        } else {
+                            error
+                        }
+                    })?;
+                    (1, to_move)
+                }
+                _ => (3, to_move),
+            };
+            live.stop_thinking();
+            let control = Arc::new(Control::default());
+            live.thinking = Some(control.clone());
+            // A hint or an analysis is worth a second at least.
+            let time = Duration::from_millis(live.level().millis.max(1_000));
+            (
+                live.table.clone(),
+                Limits::move_time(time),
+                lines,
+                viewer,
+                control,
+            )
+        }
     };
     let (sender, receiver) = mpsc::unbounded_channel::<SseEvent>();
     let worker_state = state.clone();
