@@ -154,10 +154,10 @@ fn ask(server: &Server, path: &str, secret: &str) -> (String, Value) {
         let line = line.expect("a line");
         if let Some(rest) = line.strip_prefix("event: ") {
             name = rest.to_owned();
-        } else if let Some(rest) = line.strip_prefix("data: ") {
-            if matches!(name.as_str(), "hint" | "analysis" | "failed") {
-                return (name, serde_json::from_str(rest).expect("JSON data"));
-            }
+        } else if let Some(rest) = line.strip_prefix("data: ")
+            && matches!(name.as_str(), "hint" | "analysis" | "failed")
+        {
+            return (name, serde_json::from_str(rest).expect("JSON data"));
         }
     }
     panic!("{path}: the stream ended without an answer");
