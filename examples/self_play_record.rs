@@ -3,7 +3,7 @@
 //! the same game.
 //!
 //! ```text
-//! cargo run --release --example self_play_record -- brandubh 3 target/brandubh.otg
+//! cargo run --release --example self_play_record -- brandub 3 target/brandub.otg
 //! cargo run --release --example self_play_record -- "dim:13 ... start:/.../" 2
 //! ```
 //!

@@ -19,7 +19,7 @@ echo "== the library's package: every test of it from the unpacked tarball"
 # .ci/run runs its unit tests and doctests; here its integration tests too (a second build of
 # every test binary: about 6 minutes of CPU).
 cargo package --quiet --no-verify -p tafl-engine 2>/dev/null
-crate=$(ls -t target/package/tafl-engine-*.crate | head -1)
+crate=$(find target/package -name 'tafl-engine-*.crate' -printf '%T@ %p\n' | sort -n | tail -1 | cut -d' ' -f2)
 unpacked=$(mktemp -d)
 tar -xzf "$crate" -C "$unpacked"
 (cd "$unpacked"/tafl-engine-* && CARGO_TARGET_DIR="$root/target" cargo test --locked)
