@@ -263,6 +263,7 @@ function render() {
   $('move-input').disabled = game.finished || !yours;
   $('lines').hidden = !page.analysis || page.analysisPly !== ply;
   showInvite(game);
+  showDeadline(game);
   drawClocks();
   showReview(ply);
 }
@@ -273,6 +274,17 @@ function showInvite(game) {
   const open = !watching() && !game.finished && openSeat(game);
   $('invite').hidden = !open;
   if (open) $('invite-link').value = inviteLink(game.id);
+}
+
+// A correspondence game's deadline for the side to move, as a date and time of this page's
+// language (the server ends the game on time when it passes, page or not).
+function showDeadline(game) {
+  const node = $('deadline');
+  node.hidden = !game.deadline;
+  if (!game.deadline) return;
+  const when = new Date(game.deadline).toLocaleString(document.documentElement.lang || undefined,
+    { dateStyle: 'medium', timeStyle: 'short' });
+  node.textContent = `${capital(t('deadline', { side: sideName(game.to_move), date: when }))} (${t('days_per_move', { n: ltr(String(game.days_per_move)) })})`;
 }
 
 function inviteLink(id) {
@@ -642,6 +654,19 @@ function fillSetup() {
   select.appendChild(custom);
   select.value = localStorage.getItem('tafl-variant') ?? 'tablut';
   if (select.selectedIndex < 0) select.value = 'tablut';
+  // Correspondence: days per move, worded in the page's language.
+  const clock = $('clock');
+  const chosen = clock.value;
+  for (const option of clock.querySelectorAll('option[data-days]')) option.remove();
+  for (const days of [1, 3, 7, 14]) {
+    const option = document.createElement('option');
+    option.value = `d${days}`;
+    option.dataset.days = String(days);
+    option.textContent = t('days_per_move', { n: ltr(String(days)) });
+    clock.appendChild(option);
+  }
+  clock.value = chosen;
+  if (clock.selectedIndex < 0) clock.value = '';
   const level = $('level');
   level.replaceChildren();
   page.levels.forEach((l, i) => {
@@ -685,7 +710,9 @@ function wireSetup() {
       request.human = $('human').value;
       if (mode !== 'friend') request.level = parseInt($('level').value, 10);
       const clock = $('clock').value;
-      if (clock) {
+      if (clock.startsWith('d')) {
+        request.days_per_move = parseInt(clock.slice(1), 10);
+      } else if (clock) {
         const [seconds, increment] = clock.split('+').map((n) => parseInt(n, 10));
         request.clock_seconds = seconds;
         request.increment_seconds = increment;

@@ -36,6 +36,9 @@ pub struct Config {
     pub cached_games: usize,
     /// Time the review of a finished game spends on each position, in milliseconds.
     pub review_ms: u64,
+    /// The length of a correspondence game's day, in milliseconds: 86 400 000, shorter only
+    /// in tests (`--day-ms`), which cannot wait a day.
+    pub day_ms: u64,
 }
 
 impl Config {
@@ -49,6 +52,7 @@ impl Config {
             burst: 30.0,
             cached_games: 1000,
             review_ms: 300,
+            day_ms: 86_400_000,
         }
     }
 }
@@ -162,6 +166,16 @@ impl AppState {
         {
             games.remove(&live.row.id);
         }
+    }
+
+    /// Reads every correspondence game still on, so that the server watches its deadline
+    /// (and ends it when it has passed while the server was down) with no page open.
+    pub fn watch_correspondence(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self.with_store(|store| store.correspondence_games())?;
+        for id in &ids {
+            self.game(id)?;
+        }
+        Ok(ids.len())
     }
 
     /// Games in memory.

@@ -34,6 +34,10 @@ struct Options {
     /// after every other search).
     #[arg(long, default_value_t = 300)]
     review_ms: u64,
+    /// For tests only: the length of a correspondence game's day, in milliseconds (a test
+    /// cannot wait a day). Default: a real day.
+    #[arg(long, default_value_t = 86_400_000)]
+    day_ms: u64,
 }
 
 /// Connections that may wait to be accepted: more than the standard library's 128, so that a
@@ -63,6 +67,7 @@ fn main() -> ExitCode {
     config.rate = options.rate;
     config.burst = options.burst.max(1.0);
     config.review_ms = options.review_ms.clamp(10, 60_000);
+    config.day_ms = options.day_ms.max(1);
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -78,6 +83,9 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        if let Err(error) = state.watch_correspondence() {
+            eprintln!("tafl-web: cannot read the correspondence games: {error:?}");
+        }
         let listener = match listen(options.listen) {
             Ok(listener) => listener,
             Err(error) => {

@@ -15,7 +15,7 @@ use crate::events::Channel;
 use crate::http::error::ApiError;
 use crate::seats::SeatKind;
 use crate::store::EventRow;
-use crate::store::GameRow;
+use crate::store::{GameRow, now_ms};
 use crate::table::{Table, side_from, side_name};
 
 /// A game in memory.
@@ -104,6 +104,9 @@ impl Live {
     /// the game has clocks: its start, an increment for each of its moves, less the time its
     /// moves took and, on its turn, the time of this one.
     pub(crate) fn remaining_ms(&self, side: Side) -> Option<i64> {
+        if let Some(turn) = self.row.move_ms {
+            return self.correspondence_ms(side, turn);
+        }
         let start = self.row.clock_ms?;
         let ply = self.row.used_ms.len();
         let to_move = self.table.side_to_move();
@@ -123,6 +126,32 @@ impl Live {
             left -= self.turn_ms() as i64;
         }
         Some(left)
+    }
+
+    /// A correspondence game's time left to `side`: a whole turn, less on its turn the wall
+    /// time since the turn began (a restart gives none back). None while a seat is open.
+    fn correspondence_ms(&self, side: Side, turn: u64) -> Option<i64> {
+        if self.row.seats.attackers.kind == SeatKind::Open
+            || self.row.seats.defenders.kind == SeatKind::Open
+        {
+            return None;
+        }
+        let turn = i64::try_from(turn).unwrap_or(i64::MAX);
+        if side != self.table.side_to_move() || self.finished() {
+            return Some(turn);
+        }
+        let since = self.row.turn_since_ms?;
+        let spent = i64::try_from(now_ms().saturating_sub(since)).unwrap_or(i64::MAX);
+        Some(turn - spent)
+    }
+
+    /// A correspondence game's deadline for the side to move, in ms since 1970.
+    fn deadline_ms(&self) -> Option<u64> {
+        let turn = self.row.move_ms?;
+        // None while a seat is open.
+        self.remaining_ms(self.table.side_to_move())?;
+        let since = self.row.turn_since_ms?;
+        (!self.finished()).then_some(since.saturating_add(turn))
     }
 
     /// Ends the game on time when the side to move's clock has run out; true when it has.
@@ -156,6 +185,7 @@ impl Live {
         self.table = next;
         self.row.used_ms.push(used_ms);
         self.turn_started = Instant::now();
+        self.row.turn_since_ms = Some(now_ms());
     }
 
     /// Whether the engine is to move in a game against it.
@@ -202,6 +232,9 @@ impl Live {
                 json!(self.draw_offer.filter(|_| !self.finished()).map(side_name)),
             );
             map.insert("flagged".into(), json!(self.row.flagged));
+            // A correspondence game: its days per move, and the side to move's deadline.
+            map.insert("days_per_move".into(), json!(self.row.move_days));
+            map.insert("deadline".into(), json!(self.deadline_ms()));
             map.insert(
                 "clock".into(),
                 match self.row.clock_ms {

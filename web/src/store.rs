@@ -37,6 +37,21 @@ pub struct GameRow {
     pub flagged: Option<String>,
     /// Who sits where; a game stored before seats has no secret's hash (read-only).
     pub seats: Seats,
+    /// A correspondence game's days per move (its turns last `move_ms` each), else None.
+    pub move_days: Option<u64>,
+    /// The length of a correspondence game's turn, in milliseconds (days times the server's
+    /// day, which only tests shorten).
+    pub move_ms: Option<u64>,
+    /// When the current turn began, in milliseconds since 1970 (the time of the last move,
+    /// takeback or seat taken; read from the events), if it did.
+    pub turn_since_ms: Option<u64>,
+}
+
+/// The wall clock, in milliseconds since 1970.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// A stored event of a game: its number (1, 2, ... in the game), its kind and its data (JSON).
@@ -56,8 +71,14 @@ fn insert_event(
     event: &EventRow,
 ) -> rusqlite::Result<()> {
     transaction.execute(
-        "INSERT INTO events (game, seq, kind, data) VALUES (?1, ?2, ?3, ?4)",
-        params![id, event.seq as i64, event.kind, event.data],
+        "INSERT INTO events (game, seq, kind, data, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![
+            id,
+            event.seq as i64,
+            event.kind,
+            event.data,
+            now_ms() as i64
+        ],
     )?;
     Ok(())
 }
@@ -112,6 +133,11 @@ impl Store {
             "ALTER TABLE games ADD COLUMN defenders_seat TEXT",
             "ALTER TABLE games ADD COLUMN attackers_hash TEXT",
             "ALTER TABLE games ADD COLUMN defenders_hash TEXT",
+            // Correspondence games (days per move), and each event's time (ms since 1970):
+            // a turn's deadline survives a restart.
+            "ALTER TABLE games ADD COLUMN move_days INTEGER",
+            "ALTER TABLE games ADD COLUMN move_ms INTEGER",
+            "ALTER TABLE events ADD COLUMN at INTEGER",
         ] {
             let _ = connection.execute(statement, []);
         }
@@ -144,8 +170,8 @@ impl Store {
         transaction.execute(
             "INSERT INTO games (id, rules, start, mode, human, level, resigned, clock_ms,
                                 increment_ms, flagged, attackers_seat, defenders_seat,
-                                attackers_hash, defenders_hash)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                attackers_hash, defenders_hash, move_days, move_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             params![
                 row.id,
                 row.rules,
@@ -160,7 +186,9 @@ impl Store {
                 row.seats.attackers.kind.name(),
                 row.seats.defenders.kind.name(),
                 row.seats.attackers.hash,
-                row.seats.defenders.hash
+                row.seats.defenders.hash,
+                row.move_days.map(|days| days as i64),
+                row.move_ms.map(|ms| ms as i64)
             ],
         )?;
         for (ply, text) in row.moves.iter().enumerate() {
@@ -340,7 +368,7 @@ impl Store {
             .query_row(
                 "SELECT id, rules, start, mode, human, level, resigned, clock_ms, increment_ms,
                         flagged, attackers_seat, defenders_seat, attackers_hash,
-                        defenders_hash
+                        defenders_hash, move_days, move_ms
                  FROM games WHERE id = ?1",
                 params![id],
                 |r| {
@@ -369,6 +397,13 @@ impl Store {
                                 hash: r.get(13)?,
                             },
                         },
+                        move_days: r
+                            .get::<_, Option<i64>>(14)?
+                            .and_then(|days| u64::try_from(days).ok()),
+                        move_ms: r
+                            .get::<_, Option<i64>>(15)?
+                            .and_then(|ms| u64::try_from(ms).ok()),
+                        turn_since_ms: None,
                     })
                 },
             )
@@ -401,7 +436,28 @@ impl Store {
             row.moves.push(text);
             row.used_ms.push(u64::try_from(used).unwrap_or(0));
         }
+        row.turn_since_ms = self
+            .connection
+            .query_row(
+                "SELECT MAX(at) FROM events
+                 WHERE game = ?1 AND kind IN ('move', 'takeback', 'join')",
+                params![id],
+                |r| r.get::<_, Option<i64>>(0),
+            )?
+            .and_then(|at| u64::try_from(at).ok());
         Ok(Some(row))
+    }
+
+    /// The correspondence games not ended by a resignation or on time: the server watches
+    /// their deadlines from its start, whether a page is open or not.
+    pub fn correspondence_games(&self) -> rusqlite::Result<Vec<String>> {
+        let mut statement = self.connection.prepare(
+            "SELECT id FROM games
+             WHERE move_days IS NOT NULL AND resigned IS NULL AND flagged IS NULL",
+        )?;
+        statement
+            .query_map([], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()
     }
 
     /// How many games are stored.

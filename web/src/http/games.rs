@@ -59,6 +59,9 @@ struct NewGame {
     clock_seconds: Option<u64>,
     /// Seconds added to a side's clock for each of its moves.
     increment_seconds: Option<u64>,
+    /// A correspondence game: days for each move (1 to 14); the side to move that lets its
+    /// deadline pass loses on time.
+    days_per_move: Option<u64>,
 }
 
 async fn create(
@@ -156,6 +159,19 @@ async fn create(
         }
         (Some(_), _) => return Err(bad("bad_clock", "an analysis board has no clock")),
     };
+    // Correspondence: days per move, a deadline for each turn instead of a clock.
+    let move_days = match (request.days_per_move, mode) {
+        (None, _) => None,
+        (Some(_), _) if clock_ms.is_some() => {
+            return Err(bad(
+                "bad_clock",
+                "a game has a clock or days per move, not both",
+            ));
+        }
+        (Some(days), "play") if (1..=14).contains(&days) => Some(days),
+        (Some(_), "play") => return Err(bad("bad_clock", "days per move are 1 to 14")),
+        (Some(_), _) => return Err(bad("bad_clock", "an analysis board has no deadline")),
+    };
     let increment_ms = match request.increment_seconds.unwrap_or(0) {
         seconds @ 0..=600 => seconds * 1000,
         _ => return Err(bad("bad_clock", "an increment is 0 to 600 seconds")),
@@ -170,6 +186,8 @@ async fn create(
             level,
             clock_ms,
             increment_ms,
+            move_days,
+            move_ms: move_days.map(|days| days.saturating_mul(state.config.day_ms)),
         },
         &secret,
     )?;
@@ -184,6 +202,8 @@ struct Setup<'a> {
     level: usize,
     clock_ms: Option<u64>,
     increment_ms: u64,
+    move_days: Option<u64>,
+    move_ms: Option<u64>,
 }
 
 /// Stores and starts a new game on `table`, its creator holding `secret`: its state with the
@@ -201,6 +221,8 @@ fn open_game(
         level,
         clock_ms,
         increment_ms,
+        move_days,
+        move_ms,
     } = setup;
     // A record's moves stay; the game's start is its start position.
     let moves = table.move_texts();
@@ -223,6 +245,11 @@ fn open_game(
         increment_ms,
         flagged: None,
         seats,
+        move_days,
+        move_ms,
+        // The first turn runs from the creation (in memory; after a restart, from the first
+        // move or the seat taken).
+        turn_since_ms: Some(crate::store::now_ms()),
     };
     state.with_store(|store| store.create(&row))?;
     let live = Live {
@@ -300,6 +327,8 @@ async fn rematch(
             level: live.row.level,
             clock_ms: live.row.clock_ms,
             increment_ms: live.row.increment_ms,
+            move_days: live.row.move_days,
+            move_ms: live.row.move_ms,
         },
         &asker_secret,
     )?;
@@ -405,7 +434,10 @@ async fn join(
         return Err(seat_taken());
     }
     *live.row.seats.get_mut(side) = Seat::person(&hash);
+    // A correspondence game's deadline runs from now.
+    live.row.turn_since_ms = Some(crate::store::now_ms());
     live.announce(&event, json!({}));
+    crate::searches::next_turn(&state, &game, &mut live);
     let body = json!({"secret": secret, "side": side_name(side), "state": live.state()});
     Ok((StatusCode::OK, Json(body)).into_response())
 }

@@ -170,6 +170,7 @@ async fn takeback(
     live.table = next;
     live.row.used_ms.truncate(plies);
     live.turn_started = Instant::now();
+    live.row.turn_since_ms = Some(crate::store::now_ms());
     live.announce(&event, json!({}));
     next_turn(&state, &game, &mut live);
     Ok(Json(live.state()))
