@@ -653,7 +653,74 @@ fn a_person_plays_whole_games_in_chromium_and_the_page_shows_the_librarys_positi
     driver.size(1280, 900);
 
     spectate(&driver, &server);
+    invite(&driver, &server);
     screenshots(&driver, &server);
+}
+
+/// Playing a friend: the creator's board shows the invitation; another browser (here: the
+/// same one with none of the creator's secrets) opening it takes the seat, keeps its secret
+/// and moves; a second taker watches, told why.
+fn invite(driver: &Driver, server: &Server) {
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "opponent": "open"})),
+    );
+    let id = created["id"].as_str().expect("id").to_owned();
+    open_as_player(driver, server, &id);
+    driver.wait("the creator's page", |p| p["live"] == json!(0));
+    let link = driver.run(
+        "return document.getElementById('invite').hidden ? null \
+         : document.getElementById('invite-link').value;",
+    );
+    let link = link
+        .as_str()
+        .expect("the creator sees the invitation")
+        .to_owned();
+    assert!(link.ends_with(&format!("/g/{id}?join")), "{link}");
+    // The friend's browser: no secret of this game.
+    driver.run("localStorage.removeItem('tafl-secrets'); return 1;");
+    driver.goto(&link);
+    let page = driver.wait("the friend's seat", |p| p["turn"] == json!("person"));
+    assert_eq!(page["live"], json!(0));
+    let kept = driver.run(&format!(
+        "return JSON.parse(localStorage.getItem('tafl-secrets') || '{{}}')[{id:?}] || null;"
+    ));
+    let friend = kept.as_str().expect("the friend's secret kept").to_owned();
+    assert_eq!(
+        driver.run("return window.location.pathname + window.location.search;"),
+        json!(format!("/g/{id}"))
+    );
+    // The friend moves from the page (typed), and the server has it.
+    let state = server.ok("GET", &format!("/api/games/{id}"), None);
+    let (from, to) = served_moves(&state)[0].clone();
+    driver.run(&format!(
+        "document.getElementById('move-input').value = '{from}-{to}'; \
+         document.getElementById('text-move').requestSubmit(); return 1;"
+    ));
+    driver.wait("the friend's move", |p| p["live"] == json!(1));
+    let stored = server
+        .call_as("GET", &format!("/api/games/{id}"), None, Some(&friend))
+        .1;
+    assert_eq!(stored["ply"], json!(1));
+    assert_eq!(stored["you"], json!(["attackers"]));
+    // A second taker: the seat is held; the page watches and says why.
+    driver.run("localStorage.removeItem('tafl-secrets'); return 1;");
+    driver.goto(&link);
+    let page = driver.wait("the second taker's page", |p| {
+        p["turn"] == json!("watching") && p["reason"].as_str().is_some_and(|r| !r.is_empty())
+    });
+    assert!(
+        page["reason"]
+            .as_str()
+            .unwrap()
+            .contains("already been taken"),
+        "{page}"
+    );
+    assert_eq!(
+        driver.run("return document.getElementById('reason').dataset.kind;"),
+        json!("seat")
+    );
 }
 
 /// A spectator: a game between two people, played through the API with their secrets, opened
