@@ -664,11 +664,21 @@ fn invite(driver: &Driver, server: &Server) {
     let created = server.ok(
         "POST",
         "/api/games",
-        Some(&json!({"variant": "tablut", "human": "defenders", "opponent": "open"})),
+        Some(
+            &json!({"variant": "tablut", "human": "defenders", "opponent": "open",
+                     "days_per_move": 3}),
+        ),
     );
     let id = created["id"].as_str().expect("id").to_owned();
     open_as_player(driver, server, &id);
     driver.wait("the creator's page", |p| p["live"] == json!(0));
+    let deadline =
+        "const d = document.getElementById('deadline'); return d.hidden ? null : d.textContent;";
+    assert_eq!(
+        driver.run(deadline),
+        Value::Null,
+        "no deadline while the seat is open"
+    );
     let link = driver.run(
         "return document.getElementById('invite').hidden ? null \
          : document.getElementById('invite-link').value;",
@@ -683,6 +693,14 @@ fn invite(driver: &Driver, server: &Server) {
     driver.goto(&link);
     let page = driver.wait("the friend's seat", |p| p["turn"] == json!("person"));
     assert_eq!(page["live"], json!(0));
+    // A correspondence game: the side to move's deadline as a date and time, 3 days ahead.
+    let shown = driver.run(deadline);
+    let shown = shown.as_str().expect("the deadline shows");
+    let year = (2026..2100).find(|y| shown.contains(&y.to_string()));
+    assert!(
+        year.is_some() && shown.contains("must move by") && shown.contains('3'),
+        "{shown}"
+    );
     let kept = driver.run(&format!(
         "return JSON.parse(localStorage.getItem('tafl-secrets') || '{{}}')[{id:?}] || null;"
     ));
