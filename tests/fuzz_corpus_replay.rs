@@ -1,6 +1,7 @@
 //! Replays the committed fuzz corpora (`fuzz/corpus/<target>/`) through the fuzz targets' own
 //! checks, so their invariants run in every `cargo test`, without a nightly toolchain. A file
 //! that breaks an invariant fails the test with the file's name; see docs/fuzzing.md.
+#![cfg(feature = "protocol")]
 
 #[path = "../fuzz/src/checks.rs"]
 mod checks;

@@ -1,5 +1,6 @@
 //! Properties of the in-process protocol session (`Session::handle_line`), on random input:
 //! every reply is a documented form, and a line answered with `error 0` changes nothing.
+#![cfg(feature = "protocol")]
 
 use proptest::prelude::*;
 use tafl_engine::notation;
