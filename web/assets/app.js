@@ -51,12 +51,10 @@ function afterPeople(game) {
   return game.finished && betweenPeople(game);
 }
 
-// The side to move after `ply` moves of the game.
+// The side to move after `ply` moves of the game (sides alternate).
 function sideAt(game, ply) {
-  if (ply < game.moves.length) return game.moves[ply].side;
-  if (ply === game.ply) return game.to_move;
-  const last = game.moves[ply - 1].side;
-  return last === 'attackers' ? 'defenders' : 'attackers';
+  if ((game.ply - ply) % 2 === 0) return game.to_move;
+  return game.to_move === 'attackers' ? 'defenders' : 'attackers';
 }
 
 // The seat that waits for the invited friend, if any.

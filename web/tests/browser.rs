@@ -739,6 +739,25 @@ fn invite(driver: &Driver, server: &Server) {
         driver.run("return document.getElementById('reason').dataset.kind;"),
         json!("seat")
     );
+    // The game over (the creator resigns), the friend's page asks the engine for a hint.
+    server.ok("POST", &format!("/api/games/{id}/resign"), None);
+    driver.run(&format!(
+        "localStorage.setItem('tafl-secrets', JSON.stringify({{ {id:?}: {friend:?} }})); return 1;"
+    ));
+    driver.goto(&server.url(&format!("/g/{id}")));
+    driver.wait("the finished game", |p| p["turn"] == json!("over"));
+    assert_eq!(
+        driver.run("return [document.getElementById('hint').hidden, document.getElementById('analyse').hidden];"),
+        json!([false, false]),
+        "hints and the three best lines are open after a game between people"
+    );
+    driver.click("#hint");
+    let page = driver.wait("the hint's arrow", |p| !p["arrow"].is_null());
+    let arrow = page["arrow"].as_str().unwrap_or_default();
+    assert!(
+        served_move_texts(&stored).contains(arrow),
+        "the hint is a legal move of the last position: {arrow}"
+    );
 }
 
 /// A spectator: a game between two people, played through the API with their secrets, opened
