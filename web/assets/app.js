@@ -259,6 +259,8 @@ function render() {
   document.body.dataset.watching = watcher ? '1' : '0';
   $('download').href = `/api/games/${game.id}/otg`;
   $('move-input').disabled = game.finished || !yours;
+  // A spectator has no move to type.
+  $('text-move').hidden = watcher;
   $('lines').hidden = !page.analysis || page.analysisPly !== ply;
   showInvite(game);
   showDeadline(game);
