@@ -127,7 +127,7 @@ function refusalText(error) {
     if (r.kind) values.kind = t(`square_${r.kind}`);
     return t(`why_${r.code}`, values);
   }
-  if (error.code && hasWord(`err_${error.code}`)) return t(`err_${error.code}`);
+  if (error.code && hasWord(`err_${error.code}`)) return t(`err_${error.code}`, { message: error.message });
   return t('err_unknown', { message: error.message });
 }
 
