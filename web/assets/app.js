@@ -732,7 +732,8 @@ function wireSetup() {
       $('play').hidden = false;
       setGame(game);
     } catch (err) {
-      $('setup-error').textContent = err.message;
+      // A refused rules string, position or record, in the page's language.
+      $('setup-error').textContent = refusalText(err);
     }
   });
 }
