@@ -10,10 +10,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use tafl_engine::{Board, Position, Variant, Wide, perft};
+use tafl_engine::{Grid, Position, Variant, Wide, perft};
 
 /// Counts depths 1 to `depth` from `start`, one line each; returns the total time in seconds.
-fn count<B: Board>(label: &str, start: &Position<B>, depth: u32) -> f64 {
+fn count<B: Grid>(label: &str, start: &Position<B>, depth: u32) -> f64 {
     let mut total = 0.0;
     for d in 1..=depth {
         let began = Instant::now();

@@ -39,7 +39,7 @@ use thiserror::Error;
 use crate::board::Narrow;
 use crate::game::Game;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::rules::Rules;
 use crate::square::Square;
 
@@ -119,7 +119,7 @@ impl ActionParts {
 /// Why an action, a move or a buffer does not fit an [`ActionSpace`]. Nothing was written.
 /// `B` is the board type of the moves and squares it names ([`Narrow`] by default).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ActionError<B: Board = Narrow> {
+pub enum ActionError<B: Grid = Narrow> {
     /// The board size is outside 5 to 19.
     #[error("no action space for a {0}x{0} board: sizes go from 5 to 19")]
     UnsupportedSize(u8),
@@ -203,7 +203,7 @@ impl ActionSpace {
     }
 
     /// The action space of the board `rules` are played on (either grid).
-    pub const fn of<B: Board>(rules: Rules<B>) -> ActionSpace {
+    pub const fn of<B: Grid>(rules: Rules<B>) -> ActionSpace {
         // Every size the rules allow (5 to 19) has an action space.
         ActionSpace { size: rules.size() }
     }
@@ -280,7 +280,7 @@ impl ActionSpace {
     /// assert!(space.action_to_move(action).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn action_to_move_on<B: Board>(self, action: usize) -> Result<Move<B>, ActionError<B>> {
+    pub fn action_to_move_on<B: Grid>(self, action: usize) -> Result<Move<B>, ActionError<B>> {
         // `decode`'s one error: the number is past the last action.
         let parts = self.decode(action).map_err(|_| ActionError::OutOfRange {
             action,
@@ -316,7 +316,7 @@ impl ActionSpace {
 
     /// The action of `m`, a move of either grid: [`ActionSpace::move_to_action`] for any board
     /// type (with [`Wide`](crate::Wide), the moves of boards up to 19x19).
-    pub fn move_to_action_on<B: Board>(self, m: Move<B>) -> Result<usize, ActionError<B>> {
+    pub fn move_to_action_on<B: Grid>(self, m: Move<B>) -> Result<usize, ActionError<B>> {
         for square in [m.from(), m.to()] {
             if square.x() >= self.size || square.y() >= self.size {
                 return Err(ActionError::MoveOffBoard {
@@ -344,7 +344,7 @@ impl ActionSpace {
     }
 
     /// Checks that a buffer holds `expected` values.
-    fn check_length<B: Board>(expected: usize, found: usize) -> Result<(), ActionError<B>> {
+    fn check_length<B: Grid>(expected: usize, found: usize) -> Result<(), ActionError<B>> {
         if expected == found {
             Ok(())
         } else {
@@ -356,7 +356,7 @@ impl ActionSpace {
     /// move's action, `false` (0) elsewhere. Any type made from a `bool` will do: `bool`, `u8`,
     /// `f32`. On an error (a move off the board, a buffer of the wrong length) `out` is left as
     /// it was.
-    pub fn mask_into<B: Board, T: From<bool> + Copy>(
+    pub fn mask_into<B: Grid, T: From<bool> + Copy>(
         self,
         moves: &[Move<B>],
         out: &mut [T],
@@ -375,7 +375,7 @@ impl ActionSpace {
 
     /// Writes the legal-move mask of `game` into `out` (see [`ActionSpace::mask_into`]); none
     /// is legal once the game is over (repetitions included). Returns how many moves are legal.
-    pub fn legal_mask_into<B: Board, T: From<bool> + Copy>(
+    pub fn legal_mask_into<B: Grid, T: From<bool> + Copy>(
         self,
         game: &Game<B>,
         out: &mut [T],
@@ -389,7 +389,7 @@ impl ActionSpace {
     /// The legal-move masks of `games`, one after the other, into `out` (`games.len() *
     /// num_actions` values): row `i` is game `i`'s mask. Checked whole before anything is
     /// written.
-    pub fn legal_masks_into<B: Board, G: Borrow<Game<B>>, T: From<bool> + Copy>(
+    pub fn legal_masks_into<B: Grid, G: Borrow<Game<B>>, T: From<bool> + Copy>(
         self,
         games: &[G],
         out: &mut [T],
@@ -405,7 +405,7 @@ impl ActionSpace {
     }
 
     /// The actions of `game`'s legal moves, in increasing order (none once the game is over).
-    pub fn legal_actions<B: Board>(self, game: &Game<B>) -> Result<Vec<usize>, ActionError<B>> {
+    pub fn legal_actions<B: Grid>(self, game: &Game<B>) -> Result<Vec<usize>, ActionError<B>> {
         self.check_board(game)?;
         let mut actions = game
             .legal_moves()
@@ -416,7 +416,7 @@ impl ActionSpace {
         Ok(actions)
     }
 
-    fn check_board<B: Board>(self, game: &Game<B>) -> Result<(), ActionError<B>> {
+    fn check_board<B: Grid>(self, game: &Game<B>) -> Result<(), ActionError<B>> {
         let found = game.position().rules().size();
         if found == self.size {
             Ok(())

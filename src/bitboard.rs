@@ -9,7 +9,7 @@ use std::fmt;
 use std::iter::FusedIterator;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not, Sub};
 
-use crate::board::{BitSet, Grid, Narrow, grid};
+use crate::board::{BitSet, GridBase, Narrow, grid};
 use crate::square::Square;
 
 /// A set of squares of a grid ([`Narrow`] by default: boards up to 11x11, one `u128`).
@@ -23,7 +23,7 @@ use crate::square::Square;
 /// assert_eq!(set.into_iter().collect::<Vec<_>>(), vec![e5]);
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Bitboard<B: Grid = Narrow>(pub B::Bits);
+pub struct Bitboard<B: GridBase = Narrow>(pub B::Bits);
 
 /// The four directions a piece moves in (R5), as used by the set-wise shifts.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -59,7 +59,7 @@ impl Bitboard<Narrow> {
     }
 }
 
-impl<B: Grid> Bitboard<B> {
+impl<B: GridBase> Bitboard<B> {
     /// The empty set.
     pub const EMPTY: Bitboard<B> = Bitboard(B::Bits::ZERO);
 
@@ -202,7 +202,7 @@ impl<B: Grid> Bitboard<B> {
     }
 
     /// The same squares (by file and rank) on the grid `C`; squares off that grid are dropped.
-    pub(crate) fn on_grid<C: Grid>(self) -> Bitboard<C> {
+    pub(crate) fn on_grid<C: GridBase>(self) -> Bitboard<C> {
         self.into_iter()
             .filter_map(|square| square.on_grid::<C>())
             .collect()
@@ -257,7 +257,7 @@ pub(crate) fn slide_east<S: BitSet>(pieces: S, open: S) -> S {
 /// [`Bitboard::slides`]. The doubling steps cover the longest slide of the grid: 1 + 2 + 4 + 8
 /// = 15 squares, then 16 more where a slide may be longer than 15 (the wide grid).
 #[inline(always)]
-fn fill<B: Grid>(
+fn fill<B: GridBase>(
     pieces: B::Bits,
     open: B::Bits,
     shift: impl Fn(B::Bits, u32) -> B::Bits,
@@ -280,7 +280,7 @@ fn fill<B: Grid>(
     shift(reached, step).and(open)
 }
 
-impl<B: Grid> From<Square<B>> for Bitboard<B> {
+impl<B: GridBase> From<Square<B>> for Bitboard<B> {
     #[inline(always)]
     fn from(square: Square<B>) -> Bitboard<B> {
         Bitboard::from_square(square)
@@ -289,14 +289,14 @@ impl<B: Grid> From<Square<B>> for Bitboard<B> {
 
 macro_rules! set_operator {
     ($trait:ident, $method:ident, $assign_trait:ident, $assign_method:ident, $op:ident) => {
-        impl<B: Grid, T: Into<Bitboard<B>>> $trait<T> for Bitboard<B> {
+        impl<B: GridBase, T: Into<Bitboard<B>>> $trait<T> for Bitboard<B> {
             type Output = Bitboard<B>;
             #[inline(always)]
             fn $method(self, other: T) -> Bitboard<B> {
                 Bitboard(self.0.$op(other.into().0))
             }
         }
-        impl<B: Grid, T: Into<Bitboard<B>>> $assign_trait<T> for Bitboard<B> {
+        impl<B: GridBase, T: Into<Bitboard<B>>> $assign_trait<T> for Bitboard<B> {
             #[inline(always)]
             fn $assign_method(&mut self, other: T) {
                 self.0 = self.0.$op(other.into().0);
@@ -309,7 +309,7 @@ set_operator!(BitAnd, bitand, BitAndAssign, bitand_assign, and);
 set_operator!(BitOr, bitor, BitOrAssign, bitor_assign, or);
 set_operator!(BitXor, bitxor, BitXorAssign, bitxor_assign, xor);
 
-impl<B: Grid, T: Into<Bitboard<B>>> Sub<T> for Bitboard<B> {
+impl<B: GridBase, T: Into<Bitboard<B>>> Sub<T> for Bitboard<B> {
     type Output = Bitboard<B>;
     /// Set difference: the squares of `self` that are not in `other`.
     #[inline(always)]
@@ -318,7 +318,7 @@ impl<B: Grid, T: Into<Bitboard<B>>> Sub<T> for Bitboard<B> {
     }
 }
 
-impl<B: Grid> Not for Bitboard<B> {
+impl<B: GridBase> Not for Bitboard<B> {
     type Output = Bitboard<B>;
     /// Complement within the grid.
     #[inline(always)]
@@ -327,7 +327,7 @@ impl<B: Grid> Not for Bitboard<B> {
     }
 }
 
-impl<B: Grid> fmt::Debug for Bitboard<B> {
+impl<B: GridBase> fmt::Debug for Bitboard<B> {
     /// A picture of the grid, its last rank at the top: `X` for a square in the set, `.`
     /// otherwise.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -345,9 +345,9 @@ impl<B: Grid> fmt::Debug for Bitboard<B> {
 
 /// Iterator over the squares of a [`Bitboard`], lowest index first.
 #[derive(Clone, Debug)]
-pub struct SquareIter<B: Grid = Narrow>(B::Bits);
+pub struct SquareIter<B: GridBase = Narrow>(B::Bits);
 
-impl<B: Grid> Iterator for SquareIter<B> {
+impl<B: GridBase> Iterator for SquareIter<B> {
     type Item = Square<B>;
 
     #[inline(always)]
@@ -363,7 +363,7 @@ impl<B: Grid> Iterator for SquareIter<B> {
     }
 }
 
-impl<B: Grid> DoubleEndedIterator for SquareIter<B> {
+impl<B: GridBase> DoubleEndedIterator for SquareIter<B> {
     fn next_back(&mut self) -> Option<Square<B>> {
         let index = self.0.highest()?;
         self.0 = self.0.and(B::Bits::bit(index).not());
@@ -371,10 +371,10 @@ impl<B: Grid> DoubleEndedIterator for SquareIter<B> {
     }
 }
 
-impl<B: Grid> ExactSizeIterator for SquareIter<B> {}
-impl<B: Grid> FusedIterator for SquareIter<B> {}
+impl<B: GridBase> ExactSizeIterator for SquareIter<B> {}
+impl<B: GridBase> FusedIterator for SquareIter<B> {}
 
-impl<B: Grid> IntoIterator for Bitboard<B> {
+impl<B: GridBase> IntoIterator for Bitboard<B> {
     type Item = Square<B>;
     type IntoIter = SquareIter<B>;
     fn into_iter(self) -> SquareIter<B> {
@@ -382,7 +382,7 @@ impl<B: Grid> IntoIterator for Bitboard<B> {
     }
 }
 
-impl<B: Grid> FromIterator<Square<B>> for Bitboard<B> {
+impl<B: GridBase> FromIterator<Square<B>> for Bitboard<B> {
     fn from_iter<I: IntoIterator<Item = Square<B>>>(squares: I) -> Bitboard<B> {
         squares
             .into_iter()

@@ -1,4 +1,4 @@
-//! Board types: the grid squares are laid out on and the bit set that holds a set of them.
+//! Grid types: the grid squares are laid out on and the bit set that holds a set of them.
 //!
 //! Two grids: [`Narrow`], 11 squares wide, whose sets are one `u128` (boards up to 11x11, the
 //! layout of every position before boards grew), and [`Wide`], 19 squares wide, whose sets are six
@@ -8,10 +8,10 @@
 //! narrow copy is the code of a `u128` board and nothing asks at run time which grid it is on
 //! (docs/wide-boards.md).
 //!
-//! [`Grid`] is the lowest layer of the grid traits: the bits, the squares and their tables. Each
+//! [`GridBase`] is the lowest layer of the grid traits: the bits, the squares and their tables. Each
 //! layer above adds its own per-grid items in a trait of its own, implemented for both grids where
 //! its code lives: `MoveGrid` (move lists), `RuleGrid` (per-size masks, compiled custom rules) and
-//! [`Board`](crate::Board) (the rules' entry points, each grid's own code).
+//! [`Grid`](crate::Grid) (the rules' entry points, each grid's own code).
 
 use std::fmt::Debug;
 use std::hash::Hash;
@@ -290,9 +290,9 @@ impl BitSet for [u64; 6] {
 /// implementations are [`Narrow`] (boards up to 11x11) and [`Wide`] (up to 19x19).
 ///
 /// Code generic over a grid is compiled once for each, so the grid is chosen once per game (by
-/// the rules' board size), never per move. [`Board`](crate::Board), the bound of positions and
-/// games, has `Grid` as its lowest supertrait. See docs/wide-boards.md.
-pub trait Grid:
+/// the rules' board size), never per move. [`Grid`](crate::Grid), the bound of positions and
+/// games, has `GridBase` as its lowest supertrait. See docs/wide-boards.md.
+pub trait GridBase:
     sealed::Sealed + Copy + Eq + Ord + Hash + Default + Debug + Send + Sync + 'static
 {
     /// The bits of a set of squares.
@@ -353,24 +353,24 @@ pub struct Narrow;
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Debug)]
 pub struct Wide;
 
-// The grids' sizes without `Grid` in scope (`Narrow::MAX_SIZE`), as before the grid's items moved
-// from `Board` into its supertrait `Grid`.
+// The grids' sizes without `GridBase` in scope (`Narrow::MAX_SIZE`), as before the grid's items moved
+// from `Grid` into its supertrait `GridBase`.
 impl Narrow {
-    /// The largest board of the grid, 11 ([`Grid::MAX_SIZE`]).
-    pub const MAX_SIZE: u8 = <Narrow as Grid>::MAX_SIZE;
-    /// Squares of the grid, 121 ([`Grid::GRID_SQUARES`]).
-    pub const GRID_SQUARES: usize = <Narrow as Grid>::GRID_SQUARES;
-    /// The most legal moves of a position of the grid, 400 ([`Grid::MAX_LEGAL_MOVES`]).
-    pub const MAX_LEGAL_MOVES: usize = <Narrow as Grid>::MAX_LEGAL_MOVES;
+    /// The largest board of the grid, 11 ([`GridBase::MAX_SIZE`]).
+    pub const MAX_SIZE: u8 = <Narrow as GridBase>::MAX_SIZE;
+    /// Squares of the grid, 121 ([`GridBase::GRID_SQUARES`]).
+    pub const GRID_SQUARES: usize = <Narrow as GridBase>::GRID_SQUARES;
+    /// The most legal moves of a position of the grid, 400 ([`GridBase::MAX_LEGAL_MOVES`]).
+    pub const MAX_LEGAL_MOVES: usize = <Narrow as GridBase>::MAX_LEGAL_MOVES;
 }
 
 impl Wide {
-    /// The largest board of the grid, 19 ([`Grid::MAX_SIZE`]).
-    pub const MAX_SIZE: u8 = <Wide as Grid>::MAX_SIZE;
-    /// Squares of the grid, 361 ([`Grid::GRID_SQUARES`]).
-    pub const GRID_SQUARES: usize = <Wide as Grid>::GRID_SQUARES;
-    /// The most legal moves of a position of the grid, 1296 ([`Grid::MAX_LEGAL_MOVES`]).
-    pub const MAX_LEGAL_MOVES: usize = <Wide as Grid>::MAX_LEGAL_MOVES;
+    /// The largest board of the grid, 19 ([`GridBase::MAX_SIZE`]).
+    pub const MAX_SIZE: u8 = <Wide as GridBase>::MAX_SIZE;
+    /// Squares of the grid, 361 ([`GridBase::GRID_SQUARES`]).
+    pub const GRID_SQUARES: usize = <Wide as GridBase>::GRID_SQUARES;
+    /// The most legal moves of a position of the grid, 1296 ([`GridBase::MAX_LEGAL_MOVES`]).
+    pub const MAX_LEGAL_MOVES: usize = <Wide as GridBase>::MAX_LEGAL_MOVES;
 }
 
 /// Entries of the narrow per-square tables looked up on every move: one per value of a square's
@@ -404,7 +404,7 @@ static NARROW_TWO_STEPS: [u128; NARROW_INDEX_VALUES] = narrow_table(grid::Table:
 /// `p >= 21` the first gives at most `4 * 100 = 400`.
 const NARROW_MAX_LEGAL_MOVES: usize = 400;
 
-impl Grid for Narrow {
+impl GridBase for Narrow {
     type Bits = u128;
     type Index = u8;
 
@@ -465,7 +465,7 @@ fn wide_entry(table: &[[u64; 6]; WIDE_SQUARES], index: u16) -> [u64; 6] {
     table.get(usize::from(index)).copied().unwrap_or([0; 6])
 }
 
-impl Grid for Wide {
+impl GridBase for Wide {
     type Bits = [u64; 6];
     type Index = u16;
 

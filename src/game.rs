@@ -7,7 +7,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
 use crate::rules::{RepetitionRule, Rules};
 
@@ -15,7 +15,7 @@ use crate::rules::{RepetitionRule, Rules};
 ///
 /// `B` is the game's board type ([`Narrow`] for boards up to 11x11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum PlayError<B: Board = Narrow> {
+pub enum PlayError<B: Grid = Narrow> {
     /// The game has ended.
     #[error("the game is over ({0})")]
     GameOver(Outcome),
@@ -44,7 +44,7 @@ const PLAY_CODES: [&str; IllegalMoveError::<Narrow>::CODES.len() + 1] = {
     codes
 };
 
-impl<B: Board> PlayError<B> {
+impl<B: Grid> PlayError<B> {
     /// Every code [`PlayError::code`] returns, once each ([`IllegalMoveError::CODES`] and
     /// `recreates_position`): a program that words refusals in its own language lists them
     /// from here, and its test fails on a new one until it is worded.
@@ -86,7 +86,7 @@ impl<B: Board> PlayError<B> {
 /// A game on a board above 11x11 is a `Game<Wide>` (`Game::new(&variant)` with a
 /// `Variant<Wide>`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game<B: Board = Narrow> {
+pub struct Game<B: Grid = Narrow> {
     /// Every position of the game, the start first and the current one last (never empty).
     positions: Vec<Position<B>>,
     /// The moves between them, with what each captured.
@@ -94,7 +94,7 @@ pub struct Game<B: Board = Narrow> {
     agreed_draw: bool,
 }
 
-impl<B: Board> Game<B> {
+impl<B: Grid> Game<B> {
     /// A new game set up at `position`: repetitions count from here (R16).
     pub fn from_position(position: Position<B>) -> Game<B> {
         Game {
@@ -421,12 +421,12 @@ impl<B: Board> Game<B> {
 #[cfg(test)]
 mod recreation_tests {
     use crate::test_support::XorShift;
-    use crate::{Bitboard, Board, Game, Move, Side, Variant, Wide};
+    use crate::{Bitboard, Game, Grid, Move, Side, Variant, Wide};
 
     /// The defenders' moves that H12 forbids now, by brute force: every unwon legal move whose
     /// placement (before captures) is that of any counted earlier point of the game, with no
     /// shortcut (neither the stop at the last capture nor the attackers' filter).
-    fn forbidden_by_brute_force<B: Board>(game: &Game<B>) -> Vec<Move<B>> {
+    fn forbidden_by_brute_force<B: Grid>(game: &Game<B>) -> Vec<Move<B>> {
         let position = game.position();
         let rule = position.rules().repetition();
         if !rule.forbids_defenders_recreating() || position.side_to_move() != Side::Defenders {
@@ -457,7 +457,7 @@ mod recreation_tests {
     /// Plays seeded games that often move a piece back (so that placements recur), checking
     /// `outcome_and_legal_moves` against `outcome`, `legal_moves` and the brute force at every
     /// ply; returns how many moves the brute force forbade.
-    fn check<B: Board>(variant: &Variant<B>, seed: u64) -> usize {
+    fn check<B: Grid>(variant: &Variant<B>, seed: u64) -> usize {
         let mut random = XorShift(seed);
         let mut forbidden_seen = 0;
         for _ in 0..20 {

@@ -116,7 +116,7 @@ pub mod prelude {
     pub use crate::game::Game;
     pub use crate::moves::Move;
     pub use crate::piece::Side;
-    pub use crate::play::Board;
+    pub use crate::play::Grid;
     pub use crate::position::{Outcome, Position};
     pub use crate::search::{Limits, Score, SearchConfig, Searcher};
     pub use crate::variant::{AnyVariant, Variant};
@@ -124,18 +124,25 @@ pub mod prelude {
 
 pub use any_game::{AnyGame, AnyGameError, AnyMove, AnyMoveError, AnySearchResult, AnySquare};
 pub use bitboard::{Bitboard, SquareIter};
-pub use board::{BitSet, Grid, Narrow, Wide};
+pub use board::{Narrow, Wide};
+// The grid's layers below `Grid` (sealed): public because `Grid`, `Square<G>` and `Bitboard<G>`
+// name them, hidden because no user implements or calls them (docs/wide-boards.md).
+#[doc(hidden)]
+pub use board::{BitSet, GridBase};
 pub use game::{Game, PlayError};
 pub use move_input::MoveInputError;
+#[doc(hidden)]
+pub use moves::MoveGrid;
 pub use moves::{
-    MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveGrid, MoveList, MoveListFull, MoveListIntoIter,
+    MAX_LEGAL_MOVES, MOVE_LIST_CAPACITY, Move, MoveList, MoveListFull, MoveListIntoIter,
 };
 pub use piece::{Piece, Side};
-pub use play::Board;
+#[allow(deprecated)]
+pub use play::{Board, Grid};
 pub use position::{DrawReason, IllegalMoveError, Outcome, Position, SetupError, WinReason};
-pub use rules::{
-    Escape, KingStrength, RepetitionRule, RuleFlags, RuleGrid, Rules, RulesError, Shieldwall,
-};
+#[doc(hidden)]
+pub use rules::RuleGrid;
+pub use rules::{Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall};
 pub use square::{MAX_BOARD_SIZE, Square, SquareParseError};
 pub use variant::{AnyVariant, OPENTAFL_GAMES, RulesStringError, Variant};
 

@@ -11,12 +11,12 @@ use crate::game::{Game, PlayError};
 use crate::moves::Move;
 use crate::notation::{FullMove, MoveParseError};
 use crate::piece::Piece;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::{IllegalMoveError, Position};
 
 /// Why a move given as text cannot be played in a position or a game. Nothing was played.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum MoveInputError<B: Board = Narrow> {
+pub enum MoveInputError<B: Grid = Narrow> {
     /// The text is no move in OpenTafl's notation.
     #[error("{0}")]
     Syntax(#[from] MoveParseError),
@@ -44,7 +44,7 @@ pub enum MoveInputError<B: Board = Narrow> {
 }
 
 /// `d4 and e5`, or `nothing`.
-fn squares<B: Board>(set: Bitboard<B>) -> String {
+fn squares<B: Grid>(set: Bitboard<B>) -> String {
     let names: Vec<String> = set.into_iter().map(|square| square.to_string()).collect();
     if names.is_empty() {
         "nothing".to_string()
@@ -54,7 +54,7 @@ fn squares<B: Board>(set: Bitboard<B>) -> String {
 }
 
 /// Checks what full notation adds to a legal move: the piece and the captures it names.
-fn check_description<B: Board>(
+fn check_description<B: Grid>(
     position: &Position<B>,
     full: FullMove<B>,
 ) -> Result<Move<B>, MoveInputError<B>> {
@@ -78,7 +78,7 @@ fn check_description<B: Board>(
     Ok(mv)
 }
 
-impl<B: Board> Position<B> {
+impl<B: Grid> Position<B> {
     /// Reads a move in simple (`e2-h2`) or full (`te2-h2`, `Ke5-e8xe9--`) notation and checks
     /// it against this position: a move the rules allow here, and whose piece and captures, when
     /// the text names them, are those it has here (as shakmaty's `UciMove::to_move`).
@@ -107,7 +107,7 @@ impl<B: Board> Position<B> {
     }
 }
 
-impl<B: Board> Game<B> {
+impl<B: Grid> Game<B> {
     /// Reads a move as [`Position::parse_move`] does and checks it as [`Game::play`] would
     /// (the end of the game and the rules of its history too); the game is not changed.
     ///

@@ -1319,7 +1319,7 @@ mod tests {
             for _ in 0..round % 4 {
                 bits &= u128::from(next()) << 64 | u128::from(next()); // sparser
             }
-            let set = Bitboard(bits & <crate::Narrow as crate::Grid>::GRID);
+            let set = Bitboard(bits & <crate::Narrow as crate::GridBase>::GRID);
             let mut expected = [0u32; LINE];
             for (x, file) in expected.iter_mut().enumerate() {
                 for y in 0..LINE {

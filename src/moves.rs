@@ -4,7 +4,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use crate::board::{Grid, Narrow, Wide};
+use crate::board::{GridBase, Narrow, Wide};
 use crate::square::Square;
 
 /// A move: a piece slides from one square to another along a rank or a file (R5).
@@ -18,7 +18,7 @@ use crate::square::Square;
 /// assert_eq!(m.to().to_string(), "e3");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Move<B: Grid = Narrow> {
+pub struct Move<B: GridBase = Narrow> {
     from: Square<B>,
     to: Square<B>,
 }
@@ -26,7 +26,7 @@ pub struct Move<B: Grid = Narrow> {
 // A move stays two bytes: it fills move lists and transposition-table entries.
 const _: () = assert!(std::mem::size_of::<Move>() == 2);
 
-impl<B: Grid> Move<B> {
+impl<B: GridBase> Move<B> {
     /// The move from `from` to `to`. Any pair of squares makes a `Move`; whether it is legal is
     /// for a position to say.
     pub const fn new(from: Square<B>, to: Square<B>) -> Move<B> {
@@ -44,14 +44,14 @@ impl<B: Grid> Move<B> {
     }
 }
 
-impl<B: Grid> fmt::Display for Move<B> {
+impl<B: GridBase> fmt::Display for Move<B> {
     /// OpenTafl's simple move notation: `e1-e3`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}-{}", self.from, self.to)
     }
 }
 
-impl<B: Grid> fmt::Debug for Move<B> {
+impl<B: GridBase> fmt::Debug for Move<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
@@ -77,9 +77,9 @@ pub(crate) const BLOCK: usize = 16;
 
 /// A grid's move lists: the buffer of a [`MoveList`] and the search's lists of keyed moves, each
 /// sized for the grid's most legal moves and one block of scratch. Implemented here for both grids;
-/// a supertrait of [`Board`](crate::Board).
-pub trait MoveGrid: Grid {
-    /// A move list's buffer: [`Grid::MAX_LEGAL_MOVES`] moves and one block of scratch.
+/// a supertrait of [`Grid`](crate::Grid).
+pub trait MoveGrid: GridBase {
+    /// A move list's buffer: [`GridBase::MAX_LEGAL_MOVES`] moves and one block of scratch.
     #[doc(hidden)]
     type MoveBuffer: Copy + AsRef<[Move<Self>]> + AsMut<[Move<Self>]> + Send + Sync + 'static;
     /// The search's ordering keys of a move list, one a move (uninitialised until pushed).

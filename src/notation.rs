@@ -25,7 +25,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{Narrow, Wide};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::{Outcome, Position, SetupError, WinReason};
 use crate::rules::Rules;
 use crate::square::{Square, SquareParseError};
@@ -47,7 +47,7 @@ pub(crate) fn quoted(text: &str, chars: usize) -> String {
 /// `B`, the board type ([`Narrow`] unless a board above 11x11 is read), is that of the squares
 /// named in [`RecordError::Setup`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum RecordError<B: Board = Narrow> {
+pub enum RecordError<B: Grid = Narrow> {
     /// The record holds no rows.
     #[error("the position record is empty")]
     Empty,
@@ -98,7 +98,7 @@ fn count(number: usize, thing: &str) -> String {
 impl RecordError {
     /// The same error for the grid `B` (see [`RulesStringError`](crate::RulesStringError)'s
     /// `for_grid`): squares of the narrow grid are on every grid.
-    pub(crate) fn for_grid<B: Board>(self) -> RecordError<B> {
+    pub(crate) fn for_grid<B: Grid>(self) -> RecordError<B> {
         match self {
             RecordError::Empty => RecordError::Empty,
             RecordError::TooManyRows(rows) => RecordError::TooManyRows(rows),
@@ -134,7 +134,7 @@ fn squares_in_row(found: usize, expected: usize) -> String {
 /// the top rank (OpenTafl's `starti:`); otherwise the first row is rank 1. After the characters,
 /// the number of rows is checked, so that a row is only ever measured against the board the
 /// rules play on.
-pub(crate) fn parse_record_pieces<B: Board>(
+pub(crate) fn parse_record_pieces<B: Grid>(
     record: &str,
     top_down: bool,
     size: u8,
@@ -227,7 +227,7 @@ pub(crate) fn parse_record_pieces<B: Board>(
 /// let position = notation::parse_position_record(record, Rules::TABLUT, Side::Attackers).unwrap();
 /// assert_eq!(notation::position_record(&position), record);
 /// ```
-pub fn parse_position_record<B: Board>(
+pub fn parse_position_record<B: Grid>(
     record: &str,
     rules: Rules<B>,
     side_to_move: Side,
@@ -236,7 +236,7 @@ pub fn parse_position_record<B: Board>(
     Ok(Position::from_pieces(rules, side_to_move, pieces)?)
 }
 
-fn write_row<B: Board>(out: &mut String, position: &Position<B>, y: u8) {
+fn write_row<B: Grid>(out: &mut String, position: &Position<B>, y: u8) {
     let mut empty_run = 0;
     for x in 0..position.rules().size() {
         match Square::at(x, y).and_then(|square| position.piece_at(square)) {
@@ -257,7 +257,7 @@ fn write_row<B: Board>(out: &mut String, position: &Position<B>, y: u8) {
 }
 
 /// The OpenTafl position record of `position`, rank 1 first: `/3ttt3/4t4/.../`.
-pub fn position_record<B: Board>(position: &Position<B>) -> String {
+pub fn position_record<B: Grid>(position: &Position<B>) -> String {
     let mut out = String::from("/");
     for y in 0..position.rules().size() {
         write_row(&mut out, position, y);
@@ -266,7 +266,7 @@ pub fn position_record<B: Board>(position: &Position<B>) -> String {
 }
 
 // Positions print as records (`Debug`) and diagrams (`Display`): text is this module's job.
-impl<B: Board> fmt::Debug for Position<B> {
+impl<B: Grid> fmt::Debug for Position<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
@@ -277,7 +277,7 @@ impl<B: Board> fmt::Debug for Position<B> {
     }
 }
 
-impl<B: Board> fmt::Display for Position<B> {
+impl<B: Grid> fmt::Display for Position<B> {
     /// The board diagram of [`diagram`] (on either grid).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&diagram(self))
@@ -294,7 +294,7 @@ impl<B: Board> fmt::Display for Position<B> {
 /// assert!(diagram.starts_with("9  . . . a a a . . ."));
 /// assert!(diagram.contains("5  a a d d K d d a a"));
 /// ```
-pub fn diagram<B: Board>(position: &Position<B>) -> String {
+pub fn diagram<B: Grid>(position: &Position<B>) -> String {
     let size = position.rules().size();
     let (throne, special) = (
         position.rules().throne(),
@@ -375,7 +375,7 @@ impl KingMarker {
 ///
 /// `B` is the board type (squares up to `s19` read as a `FullMove<Wide>`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct FullMove<B: Board = Narrow> {
+pub struct FullMove<B: Grid = Narrow> {
     /// The moving piece, when the text names it.
     pub piece: Option<Piece>,
     /// The move.
@@ -386,7 +386,7 @@ pub struct FullMove<B: Board = Narrow> {
     pub marker: Option<KingMarker>,
 }
 
-impl<B: Board> FullMove<B> {
+impl<B: Grid> FullMove<B> {
     /// Describes `m` played in `position` (assumed legal there): piece, captures and marker.
     pub fn describe(position: &Position<B>, m: Move<B>) -> FullMove<B> {
         let mut after = *position;
@@ -428,7 +428,7 @@ impl<B: Board> FullMove<B> {
     }
 }
 
-impl<B: Board> fmt::Display for FullMove<B> {
+impl<B: Grid> fmt::Display for FullMove<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(piece) = self.piece {
             write!(f, "{}", piece.record_char())?;
@@ -490,7 +490,7 @@ fn split_square_prefix(text: &str) -> (&str, &str) {
     text.split_at(end)
 }
 
-impl<B: Board> FromStr for FullMove<B> {
+impl<B: Grid> FromStr for FullMove<B> {
     type Err = MoveParseError;
 
     /// Reads a simple (`e1-e3`) or full (`Ke5-e8xe9/d8--`) move.
@@ -551,7 +551,7 @@ impl<B: Board> FromStr for FullMove<B> {
     }
 }
 
-impl<B: Board> FromStr for Move<B> {
+impl<B: Grid> FromStr for Move<B> {
     type Err = MoveParseError;
 
     /// Reads a move in simple (`e1-e3`) or full (`Ke5-e8xe9--`) notation; the extras of the full

@@ -9,7 +9,7 @@ use crate::movegen;
 use crate::movegen::CustomViewMasks;
 use crate::moves::{Move, MoveList};
 use crate::piece::{Piece, Side};
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::custom::RuleSet;
 use crate::views::SideViews;
@@ -22,7 +22,7 @@ use crate::views::SideViews;
 /// ```
 ///
 /// Boards above 11x11 count the same way ([`Wide`](crate::Wide) positions, from rules strings).
-pub fn perft<B: Board>(position: &Position<B>, depth: u32) -> u64 {
+pub fn perft<B: Grid>(position: &Position<B>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -45,7 +45,7 @@ pub fn perft<B: Board>(position: &Position<B>, depth: u32) -> u64 {
 
 /// [`perft()`] under custom rules to the depth of `lists` plus one: each position's moves are
 /// listed into the list of its ply, and the last ply is counted.
-fn bulk_custom<B: Board>(position: &Position<B>, lists: &mut [MoveList<B>]) -> u64 {
+fn bulk_custom<B: Grid>(position: &Position<B>, lists: &mut [MoveList<B>]) -> u64 {
     let Some((moves, deeper)) = lists.split_first_mut() else {
         return u64::from(position.count_legal_moves());
     };
@@ -220,7 +220,7 @@ const WIDE_UNSTOPPABLE_DEPTH: u32 = 1;
 /// ```
 ///
 /// Boards above 11x11 too ([`Wide`](crate::Wide) positions).
-pub fn perft_stoppable<B: Board>(
+pub fn perft_stoppable<B: Grid>(
     position: &Position<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -250,7 +250,7 @@ pub fn perft_stoppable<B: Board>(
 
 /// [`perft()`] that reads `stop` at each position more than [`UNSTOPPABLE_DEPTH`] plies from
 /// the leaves, on any grid.
-fn stoppable_on_any_grid<B: Board>(
+fn stoppable_on_any_grid<B: Grid>(
     position: &Position<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -336,7 +336,7 @@ fn played(position: &Position, lists: &mut [MoveList]) -> u64 {
 /// let game = Game::new(&Variant::hnefatafl_org_brandubh());
 /// assert_eq!(perft::perft_game(&game, 2), perft::perft(&game.position(), 2));
 /// ```
-pub fn perft_game<B: Board>(game: &Game<B>, depth: u32) -> u64 {
+pub fn perft_game<B: Grid>(game: &Game<B>, depth: u32) -> u64 {
     let mut game = game.clone();
     perft_game_in(&mut game, depth)
 }
@@ -350,7 +350,7 @@ pub fn perft_game<B: Board>(game: &Game<B>, depth: u32) -> u64 {
 /// assert!(perft::history_changes_moves(&Game::new(&Variant::hnefatafl_org_copenhagen())));
 /// assert!(!perft::history_changes_moves(&Game::new(&Variant::copenhagen())));
 /// ```
-pub fn history_changes_moves<B: Board>(game: &Game<B>) -> bool {
+pub fn history_changes_moves<B: Grid>(game: &Game<B>) -> bool {
     let rules = game.position().rules();
     rules.move_limit().is_some() || rules.repetition().forbids_defenders_recreating()
 }
@@ -367,7 +367,7 @@ pub fn history_changes_moves<B: Board>(game: &Game<B>) -> bool {
 /// let total: u64 = split.iter().map(|(_, count)| count).sum();
 /// assert_eq!(total, perft::perft_game(&game, 2));
 /// ```
-pub fn divide_game_stoppable<B: Board>(
+pub fn divide_game_stoppable<B: Grid>(
     game: &Game<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -394,11 +394,7 @@ pub fn divide_game_stoppable<B: Board>(
 /// assert_eq!(perft::perft_game_stoppable(&game, 3, &never), Some(perft::perft_game(&game, 3)));
 /// assert_eq!(perft::perft_game_stoppable(&game, 3, &AtomicBool::new(true)), None);
 /// ```
-pub fn perft_game_stoppable<B: Board>(
-    game: &Game<B>,
-    depth: u32,
-    stop: &AtomicBool,
-) -> Option<u64> {
+pub fn perft_game_stoppable<B: Grid>(game: &Game<B>, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if stop.load(Ordering::Relaxed) {
         return None;
     }
@@ -408,7 +404,7 @@ pub fn perft_game_stoppable<B: Board>(
 
 /// [`perft_game_stoppable`] on a game that each move is played on and taken back from; the flag
 /// is read at every position more than one ply from the leaves.
-fn perft_game_stoppable_in<B: Board>(
+fn perft_game_stoppable_in<B: Grid>(
     game: &mut Game<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -430,7 +426,7 @@ fn perft_game_stoppable_in<B: Board>(
 }
 
 /// [`perft_game`] on a game that each move is played on and taken back from.
-fn perft_game_in<B: Board>(game: &mut Game<B>, depth: u32) -> u64 {
+fn perft_game_in<B: Grid>(game: &mut Game<B>, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -450,7 +446,7 @@ fn perft_game_in<B: Board>(game: &mut Game<B>, depth: u32) -> u64 {
 
 /// Perft split by first move: each legal move with `perft` of the position after it, sorted by
 /// the move's text. The counts add up to `perft(position, depth)` for `depth >= 1`.
-pub fn divide<B: Board>(position: &Position<B>, depth: u32) -> Vec<(Move<B>, u64)> {
+pub fn divide<B: Grid>(position: &Position<B>, depth: u32) -> Vec<(Move<B>, u64)> {
     let mut split: Vec<(Move<B>, u64)> = position
         .legal_moves()
         .iter()
@@ -474,7 +470,7 @@ pub fn divide<B: Board>(position: &Position<B>, depth: u32) -> Vec<(Move<B>, u64
 /// let split = perft::divide_stoppable(&start, 2, &AtomicBool::new(false));
 /// assert_eq!(split, Some(perft::divide(&start, 2)));
 /// ```
-pub fn divide_stoppable<B: Board>(
+pub fn divide_stoppable<B: Grid>(
     position: &Position<B>,
     depth: u32,
     stop: &AtomicBool,
@@ -489,7 +485,7 @@ pub fn divide_stoppable<B: Board>(
 /// let start = Position::tablut();
 /// assert_eq!(perft::perft_parallel(&start, 3, 2), perft::perft(&start, 3));
 /// ```
-pub fn perft_parallel<B: Board>(position: &Position<B>, depth: u32, threads: usize) -> u64 {
+pub fn perft_parallel<B: Grid>(position: &Position<B>, depth: u32, threads: usize) -> u64 {
     perft_parallel_with_progress(position, depth, threads, |_, _| {})
 }
 
@@ -507,7 +503,7 @@ pub fn perft_parallel<B: Board>(position: &Position<B>, depth: u32, threads: usi
 /// assert_eq!(count, 4400);
 /// assert_eq!(calls.into_inner(), 80);
 /// ```
-pub fn perft_parallel_with_progress<B: Board>(
+pub fn perft_parallel_with_progress<B: Grid>(
     position: &Position<B>,
     depth: u32,
     threads: usize,
@@ -533,7 +529,7 @@ pub fn perft_parallel_with_progress<B: Board>(
 /// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &never), Some(353_200));
 /// assert_eq!(perft::perft_parallel_stoppable(&start, 3, 2, &AtomicBool::new(true)), None);
 /// ```
-pub fn perft_parallel_stoppable<B: Board>(
+pub fn perft_parallel_stoppable<B: Grid>(
     position: &Position<B>,
     depth: u32,
     threads: usize,
@@ -557,7 +553,7 @@ pub fn perft_parallel_stoppable<B: Board>(
 /// let split = perft::divide_parallel_stoppable(&start, 3, 2, &AtomicBool::new(false));
 /// assert_eq!(split, Some(perft::divide(&start, 3)));
 /// ```
-pub fn divide_parallel_stoppable<B: Board>(
+pub fn divide_parallel_stoppable<B: Grid>(
     position: &Position<B>,
     depth: u32,
     threads: usize,
@@ -576,7 +572,7 @@ pub fn divide_parallel_stoppable<B: Board>(
 /// Counts `subtree` of the position after each root move on `threads` threads (at least one),
 /// calling `progress(done, total)` after each; each root move with its count, in the order of
 /// the legal moves, or `None` as soon as a subtree gives `None`.
-fn share_root_moves<B: Board>(
+fn share_root_moves<B: Grid>(
     position: &Position<B>,
     threads: usize,
     subtree: impl Fn(&Position<B>) -> Option<u64> + Sync,

@@ -1,4 +1,4 @@
-//! [`Board`]: a grid that plays, the bound of positions, games, perft and the search. Its
+//! [`Grid`]: a grid that plays, the bound of positions, games, perft and the search. Its
 //! hidden methods are the rules' entry points (`Position::winner`, `legal_moves_into`,
 //! `check_move`, `play_unchecked`, ...), each implemented here per grid with that grid's own code:
 //! the narrow grid's classic and custom rules (`position`, `movegen`), the wide grid's custom rules
@@ -14,15 +14,48 @@ use crate::piece::Side;
 use crate::position::{DrawReason, IllegalMoveError, Outcome, Position, WinReason};
 use crate::rules::RuleGrid;
 
+/// The name [`Grid`] had until 0.1: every grid is one (a blanket implementation), so a bound
+/// `B: Board` still compiles.
+///
+/// ```
+/// # #![allow(deprecated)]
+/// use tafl_engine::{Board, Game, Variant};
+///
+/// fn moves_at_start<B: Board>(game: &Game<B>) -> usize {
+///     game.legal_moves().len()
+/// }
+/// assert_eq!(moves_at_start(&Game::new(&Variant::tablut())), 80);
+/// ```
+#[deprecated(
+    since = "0.2.0",
+    note = "renamed `Grid` (a chess programmer reads \"board\" as the placement of pieces)"
+)]
+pub trait Board: Grid {}
+
+#[allow(deprecated)]
+impl<G: Grid> Board for G {}
+
 /// A grid that plays: the bound of [`Position`], [`Game`](crate::Game), perft and the search.
 /// Sealed (through its supertraits): the implementations are [`Narrow`] (boards up to 11x11) and
 /// [`Wide`] (up to 19x19).
 ///
-/// Its supertraits hold the grid's items layer by layer: [`Grid`](crate::Grid) (bit sets,
-/// squares, sizes), `MoveGrid` (move lists) and `RuleGrid` (per-size masks, compiled custom
-/// rules). Code generic over a `Board` is compiled once for each grid, so the grid is chosen once
-/// per game (by the rules' board size), never per move. See docs/wide-boards.md.
-pub trait Board: RuleGrid {
+/// Its supertraits (hidden from these docs: nothing outside the crate implements or calls them)
+/// hold the grid's items layer by layer: `GridBase` (bit sets, squares, sizes), `MoveGrid` (move
+/// lists) and `RuleGrid` (per-size masks, compiled custom rules). Code generic over a `Grid` is
+/// compiled once for each grid, so the grid is chosen once per game (by the rules' board size),
+/// never per move. Code that should not name a grid at all takes an
+/// [`AnyGame`](crate::AnyGame). See docs/wide-boards.md.
+///
+/// ```
+/// use tafl_engine::{Game, Grid, Variant};
+///
+/// // Generic over the grid: compiled once for 11x11 boards and once for 19x19 ones.
+/// fn moves_at_start<G: Grid>(game: &Game<G>) -> usize {
+///     game.legal_moves().len()
+/// }
+/// assert_eq!(moves_at_start(&Game::new(&Variant::tablut())), 80);
+/// ```
+pub trait Grid: RuleGrid {
     // The rules, played by each grid's own code: `Position`'s methods of the same names ask
     // these, so that code generic over the grid (perft, ...) plays either.
 
@@ -66,7 +99,7 @@ pub trait Board: RuleGrid {
     fn as_narrow(position: &Position<Self>) -> Option<&Position>;
 }
 
-impl Board for Narrow {
+impl Grid for Narrow {
     #[inline(always)]
     fn winner(position: &Position) -> Option<Side> {
         position.narrow_winner()
@@ -113,7 +146,7 @@ impl Board for Narrow {
     }
 }
 
-impl Board for Wide {
+impl Grid for Wide {
     fn winner(position: &Position<Wide>) -> Option<Side> {
         position.wide_won().map(|(side, _)| side)
     }
@@ -157,7 +190,7 @@ impl Board for Wide {
 /// games with the classic and custom rules' own code and the wide grid's with the custom rules'
 /// stepwise generator (docs/wide-boards.md). Compiled once per grid, so the narrow grid's code
 /// is what it was.
-impl<B: Board> Position<B> {
+impl<B: Grid> Position<B> {
     /// The winner if the game on the board is won: the king captured (R13) or on an edge square
     /// (R14). A position set up with the king on the edge counts as won by the defenders.
     #[inline(always)]

@@ -8,7 +8,7 @@ use std::fmt;
 use thiserror::Error;
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Grid, Narrow, Wide};
+use crate::board::{GridBase, Narrow, Wide};
 use crate::moves::Move;
 use crate::piece::{Piece, Side};
 use crate::rules::RuleGrid;
@@ -163,7 +163,7 @@ impl fmt::Display for DrawReason {
 
 /// Why a set of pieces does not make a position.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SetupError<B: Grid = Narrow> {
+pub enum SetupError<B: GridBase = Narrow> {
     /// A piece stands outside the board.
     #[error("{square} is not on a {size}x{size} board")]
     OffBoard {
@@ -196,7 +196,7 @@ impl SetupError {
 
 /// Why a move cannot be played in a position. The position is left as it was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
-pub enum IllegalMoveError<B: Grid = Narrow> {
+pub enum IllegalMoveError<B: GridBase = Narrow> {
     /// The game on the board is already won (R13, R14): no move is legal.
     #[error("the game is over ({0})")]
     GameOver(Outcome),
@@ -241,7 +241,7 @@ const ILLEGAL_MOVE_CODES: [&str; 8] = [
     "too_far",
 ];
 
-impl<B: Grid> IllegalMoveError<B> {
+impl<B: GridBase> IllegalMoveError<B> {
     /// Every code [`IllegalMoveError::code`] returns, once each: a program that words the
     /// reasons in its own language lists them from here, and its test fails on a new one until
     /// it is worded.
@@ -296,7 +296,7 @@ impl<B: Grid> IllegalMoveError<B> {
 /// `Position<Wide>` holds a board up to 19x19, always under custom rules (a board above 11x11
 /// is read from a rules string).
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position<B: Grid = Narrow> {
+pub struct Position<B: GridBase = Narrow> {
     attackers: Bitboard<B>,
     defenders: Bitboard<B>,
     king: Bitboard<B>,

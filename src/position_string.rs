@@ -31,7 +31,7 @@ use thiserror::Error;
 use crate::board::Narrow;
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -40,7 +40,7 @@ const QUOTED_CHARS: usize = 24;
 
 /// Why a position string could not be read (`B`: the board type it was read for).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PositionStringError<B: Board = Narrow> {
+pub enum PositionStringError<B: Grid = Narrow> {
     /// Nothing but white space.
     #[error("the position string is empty")]
     Empty,
@@ -73,7 +73,7 @@ pub enum PositionStringError<B: Board = Narrow> {
 }
 
 /// The position string of `position`: its record, a space, `a` or `d`.
-pub fn write<B: Board>(position: &Position<B>) -> String {
+pub fn write<B: Grid>(position: &Position<B>) -> String {
     let side = match position.side_to_move() {
         Side::Attackers => 'a',
         Side::Defenders => 'd',
@@ -88,7 +88,7 @@ fn quoted(text: &str) -> String {
 
 /// Reads a position string (see the module's documentation) for a game played under `rules`.
 /// Never panics; an error says what is wrong and where.
-pub fn parse<B: Board>(text: &str, rules: Rules<B>) -> Result<Position<B>, PositionStringError<B>> {
+pub fn parse<B: Grid>(text: &str, rules: Rules<B>) -> Result<Position<B>, PositionStringError<B>> {
     // Fields with the column (from 1) each starts at.
     let mut fields = text
         .split_whitespace()

@@ -52,7 +52,7 @@ use crate::board::Narrow;
 use crate::game::{Game, PlayError};
 use crate::notation::{self, FullMove, MoveParseError, RecordError};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::rules_string::RulesStringError;
 use crate::variant::Variant;
 
@@ -64,7 +64,7 @@ const QUOTED_CHARS: usize = 40;
 /// `B` is the board type of the game ([`Narrow`] by default; a `GameRecord<Wide>` reads and
 /// writes records of boards above 11x11).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameRecord<B: Board = Narrow> {
+pub struct GameRecord<B: Grid = Narrow> {
     /// The tags in order, `(key, value)`, without the rules (written from `variant` and `game`).
     pub tags: Vec<(String, String)>,
     /// The game's name and rules. Its start position is not written: the game's is.
@@ -77,7 +77,7 @@ pub struct GameRecord<B: Board = Narrow> {
 
 /// Why a game record could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GameRecordError<B: Board = Narrow> {
+pub enum GameRecordError<B: Grid = Narrow> {
     /// No rules: neither a `[rules:...]` tag nor a rules line before the moves.
     #[error("the record has no rules: a [rules:...] tag must come before the moves")]
     MissingRules,
@@ -180,7 +180,7 @@ fn clean(text: &str) -> String {
         .collect()
 }
 
-impl<B: Board> GameRecord<B> {
+impl<B: Grid> GameRecord<B> {
     /// A record of `game`, played under `variant`'s rules, without tags.
     pub fn new(variant: Variant<B>, game: Game<B>) -> GameRecord<B> {
         GameRecord {
@@ -259,7 +259,7 @@ impl GameRecord {
     }
 }
 
-impl<B: Board> fmt::Display for GameRecord<B> {
+impl<B: Grid> fmt::Display for GameRecord<B> {
     /// The record as OpenTafl writes it (see the module's documentation).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (key, value) in &self.tags {
@@ -296,7 +296,7 @@ impl<B: Board> fmt::Display for GameRecord<B> {
 }
 
 /// What the reader has seen of a record so far.
-struct Reader<B: Board> {
+struct Reader<B: Grid> {
     tags: Vec<(String, String)>,
     rules: Option<Variant<B>>,
     game: Option<Game<B>>,
@@ -304,7 +304,7 @@ struct Reader<B: Board> {
     turn: usize,
 }
 
-impl<B: Board> Reader<B>
+impl<B: Grid> Reader<B>
 where
     Variant<B>: FromStr<Err = RulesStringError<B>>,
 {
@@ -402,7 +402,7 @@ where
     }
 }
 
-impl<B: Board> FromStr for GameRecord<B>
+impl<B: Grid> FromStr for GameRecord<B>
 where
     Variant<B>: FromStr<Err = RulesStringError<B>>,
 {
@@ -490,7 +490,7 @@ mod tests {
     }
     use crate::test_support::XorShift;
 
-    fn random_game<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
+    fn random_game<B: Grid>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
         let mut random = XorShift(seed);
         let mut game = Game::new(variant);
         for _ in 0..plies {

@@ -16,7 +16,7 @@ use crate::bitboard::Bitboard;
 use crate::board::{Narrow, Wide};
 use crate::notation::{self, RecordError};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::ashton;
 use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
@@ -30,7 +30,7 @@ use crate::square::Square;
 /// `B` is the board type the string was read for ([`Narrow`] unless it is read as a
 /// `Variant<Wide>`): that of the squares a [`RulesStringError::Start`] error names.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum RulesStringError<B: Board = Narrow> {
+pub enum RulesStringError<B: Grid = Narrow> {
     /// A word that is not `key:value`.
     #[error("'{0}' is not a key:value field")]
     NotAField(String),
@@ -85,7 +85,7 @@ impl RulesStringError {
     /// The same error for a string read for the grid `B`. The fields' checks are made once, on
     /// the narrow grid's type: they name no square of the board, so nothing changes but the
     /// type (a start position's error names squares, but is made for `B` itself).
-    pub(crate) fn for_grid<B: Board>(self) -> RulesStringError<B> {
+    pub(crate) fn for_grid<B: Grid>(self) -> RulesStringError<B> {
         match self {
             RulesStringError::NotAField(text) => RulesStringError::NotAField(text),
             RulesStringError::Duplicate(key) => RulesStringError::Duplicate(key),
@@ -248,7 +248,7 @@ fn yes_no(field: &str, value: &str) -> Result<bool, RulesStringError> {
 /// The board's size (`dim`), checked to be one the engine plays before any other field is read
 /// for it (a board of 1 or 2 squares would otherwise be refused for its corners meeting its
 /// throne, not for its size).
-fn size_of<B: Board>(fields: &Fields) -> Result<u8, RulesStringError> {
+fn size_of<B: Grid>(fields: &Fields) -> Result<u8, RulesStringError> {
     let text = fields.get("dim").ok_or(RulesStringError::Missing {
         field: "dim",
         why: "the board size is required",
@@ -264,7 +264,7 @@ fn size_of<B: Board>(fields: &Fields) -> Result<u8, RulesStringError> {
 
 /// The start position's pieces (`start`, rank 1 first, or `starti`, top rank first), checked to
 /// be `size` wide.
-fn start_of<B: Board>(
+fn start_of<B: Grid>(
     fields: &Fields,
     rules: Rules<B>,
     side: Side,
@@ -301,7 +301,7 @@ fn first_side(fields: &Fields) -> Result<Side, RulesStringError> {
 
 /// Reads a rules string: the game's name and its start position (whose rules are the string's),
 /// on the grid `B` (boards up to 11x11 on the narrow grid, up to 19x19 on the wide one).
-pub(crate) fn parse<B: Board>(text: &str) -> Result<(String, Position<B>), RulesStringError<B>> {
+pub(crate) fn parse<B: Grid>(text: &str) -> Result<(String, Position<B>), RulesStringError<B>> {
     let fields = Fields::read(text).map_err(RulesStringError::for_grid)?;
     let name = fields.get("name").unwrap_or("").replace('_', " ");
     let rules = rules_of::<B>(&fields).map_err(RulesStringError::for_grid)?;
@@ -311,7 +311,7 @@ pub(crate) fn parse<B: Board>(text: &str) -> Result<(String, Position<B>), Rules
 }
 
 /// The rules of a string's fields, on the grid `B`.
-fn rules_of<B: Board>(fields: &Fields) -> Result<Rules<B>, RulesStringError> {
+fn rules_of<B: Grid>(fields: &Fields) -> Result<Rules<B>, RulesStringError> {
     let size = size_of::<B>(fields)?;
     let classic = match fields.get("classic") {
         None => false,
@@ -834,7 +834,7 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
 }
 
 /// Writes the rules string of a game named `name` starting from `start`.
-pub(crate) fn write<B: Board>(
+pub(crate) fn write<B: Grid>(
     out: &mut impl std::fmt::Write,
     name: &str,
     start: &Position<B>,

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
-use crate::board::{Grid, Narrow};
+use crate::board::{GridBase, Narrow};
 
 /// The widest board of the narrow grid ([`Narrow`]), the grid of every board up to 11x11 (R1).
 /// Boards up to 19x19 are played on the [`Wide`](crate::Wide) grid.
@@ -28,7 +28,7 @@ pub(crate) const STRIDE: u8 = MAX_BOARD_SIZE;
 /// assert_eq!(e5.to_string(), "e5");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Square<B: Grid = Narrow>(B::Index);
+pub struct Square<B: GridBase = Narrow>(B::Index);
 
 impl Square<Narrow> {
     /// The square at file `x` (0 = `a`) and rank `y` (0 = rank 1) of the narrow grid, or `None`
@@ -61,16 +61,16 @@ impl Square<crate::Wide> {
 
 impl Square {
     /// The same square on the grid `C`: every grid is at least 11 wide, so it is on it.
-    pub(crate) fn onto_any_grid<C: Grid>(self) -> Square<C> {
+    pub(crate) fn onto_any_grid<C: GridBase>(self) -> Square<C> {
         // Cannot fall back: x and y are below 11, and every grid's MAX_SIZE is 11 or more.
         Square::at(self.x(), self.y()).unwrap_or(Square::A1)
     }
 }
 
-impl<B: Grid> Square<B> {
+impl<B: GridBase> Square<B> {
     /// The same square (file and rank) on the grid `C`, if it is on it.
     #[inline]
-    pub(crate) fn on_grid<C: Grid>(self) -> Option<Square<C>> {
+    pub(crate) fn on_grid<C: GridBase>(self) -> Option<Square<C>> {
         Square::at(self.x(), self.y())
     }
 
@@ -148,13 +148,13 @@ impl<B: Grid> Square<B> {
     }
 }
 
-impl<B: Grid> fmt::Display for Square<B> {
+impl<B: GridBase> fmt::Display for Square<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", (b'a' + self.x()) as char, self.y() + 1)
     }
 }
 
-impl<B: Grid> fmt::Debug for Square<B> {
+impl<B: GridBase> fmt::Debug for Square<B> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
@@ -176,7 +176,7 @@ pub enum SquareParseError {
     BadRank(String),
 }
 
-impl<B: Grid> FromStr for Square<B> {
+impl<B: GridBase> FromStr for Square<B> {
     type Err = SquareParseError;
 
     /// Reads `e5`, `k11`, `s19`, ... (an upper-case file letter is accepted too).

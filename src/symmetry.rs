@@ -31,7 +31,7 @@ use crate::bitboard::Bitboard;
 use crate::board::Narrow;
 use crate::game::Game;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::{DrawReason, Outcome, Position};
 use crate::rules::Rules;
 use crate::square::Square;
@@ -61,7 +61,7 @@ pub enum Symmetry {
 /// Why a symmetry cannot map a position or a game of some rules (`B`: the board type of the
 /// squares and moves it names).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum SymmetryError<B: Board = Narrow> {
+pub enum SymmetryError<B: Grid = Narrow> {
     /// The rules are not the same after the symmetry: a square with rules of its own lands on a
     /// square without the same rules.
     #[error(
@@ -170,7 +170,7 @@ impl Symmetry {
     }
 
     /// [`Symmetry::map_square`] for a square of either grid (boards up to 19x19).
-    pub fn map_square_on<B: Board>(self, size: u8, square: Square<B>) -> Option<Square<B>> {
+    pub fn map_square_on<B: Grid>(self, size: u8, square: Square<B>) -> Option<Square<B>> {
         if !square.is_on_board(size) {
             return None;
         }
@@ -184,7 +184,7 @@ impl Symmetry {
     }
 
     /// The image of a set of squares of a board of size `size` (squares off it are dropped).
-    pub fn map_set<B: Board>(self, size: u8, set: Bitboard<B>) -> Bitboard<B> {
+    pub fn map_set<B: Grid>(self, size: u8, set: Bitboard<B>) -> Bitboard<B> {
         set.into_iter()
             .filter_map(|square| self.map_square_on(size, square))
             .collect()
@@ -205,7 +205,7 @@ impl Symmetry {
     /// assert_eq!(Symmetry::Rotate90.map_move_on(13, m).unwrap().to_string(), "m1-a1");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn map_move_on<B: Board>(self, size: u8, m: Move<B>) -> Option<Move<B>> {
+    pub fn map_move_on<B: Grid>(self, size: u8, m: Move<B>) -> Option<Move<B>> {
         Some(Move::new(
             self.map_square_on(size, m.from())?,
             self.map_square_on(size, m.to())?,
@@ -257,7 +257,7 @@ impl Symmetry {
     }
 
     /// The square sets in which every square has the same rules: each must map onto itself.
-    fn rule_square_sets<B: Board>(rules: Rules<B>) -> Vec<Bitboard<B>> {
+    fn rule_square_sets<B: Grid>(rules: Rules<B>) -> Vec<Bitboard<B>> {
         let mut sets = vec![rules.board(), rules.throne(), rules.special_squares()];
         if let Some(set) = rules.custom() {
             sets.extend(set.squares);
@@ -276,7 +276,7 @@ impl Symmetry {
 
     /// Whether the rules look the same after this symmetry (see the module's documentation); if
     /// not, a square that shows it.
-    pub fn check_rules<B: Board>(self, rules: Rules<B>) -> Result<(), SymmetryError<B>> {
+    pub fn check_rules<B: Grid>(self, rules: Rules<B>) -> Result<(), SymmetryError<B>> {
         let size = rules.size();
         for set in Symmetry::rule_square_sets(rules) {
             let image = self.map_set(size, set);
@@ -298,7 +298,7 @@ impl Symmetry {
     }
 
     /// The symmetries under which `rules` look the same, identity first.
-    pub fn valid_for<B: Board>(rules: Rules<B>) -> Vec<Symmetry> {
+    pub fn valid_for<B: Grid>(rules: Rules<B>) -> Vec<Symmetry> {
         Symmetry::ALL
             .into_iter()
             .filter(|s| s.check_rules(rules).is_ok())
@@ -307,7 +307,7 @@ impl Symmetry {
 
     /// The image of `position`: every piece on the image of its square, the same side to move
     /// and rules. Refused when the rules are not symmetric under this map.
-    pub fn map_position<B: Board>(
+    pub fn map_position<B: Grid>(
         self,
         position: &Position<B>,
     ) -> Result<Position<B>, SymmetryError<B>> {
@@ -335,7 +335,7 @@ impl Symmetry {
 
     /// The image of `game`: its start position mapped, then the image of each of its moves
     /// played (so repetitions and the outcome are the same), and a draw agreement kept.
-    pub fn map_game<B: Board>(self, game: &Game<B>) -> Result<Game<B>, SymmetryError<B>> {
+    pub fn map_game<B: Grid>(self, game: &Game<B>) -> Result<Game<B>, SymmetryError<B>> {
         let start = self.map_position(game.start_position())?;
         let size = start.rules().size();
         let mut image = Game::from_position(start);

@@ -25,7 +25,7 @@ pub(crate) fn built_in_variants() -> Vec<crate::Variant> {
 /// The positions along seeded pseudo-random games: `games_per_start` games from each of
 /// `starts`, each played until it has no legal move (a won game has none) or for `plies` plies,
 /// every position reached, the last one included, in the order played. On either grid.
-pub(crate) fn positions_along_random_games<B: crate::Board>(
+pub(crate) fn positions_along_random_games<B: crate::Grid>(
     starts: &[crate::Position<B>],
     games_per_start: usize,
     plies: usize,

@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::board::{Narrow, Wide};
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::{Rules, RulesError};
 use crate::rules_string;
@@ -35,7 +35,7 @@ pub use crate::rules_string::RulesStringError;
 /// # Ok::<(), tafl_engine::RulesStringError<Wide>>(())
 /// ```
 #[derive(Clone, PartialEq, Eq, Debug)]
-pub struct Variant<B: Board = Narrow> {
+pub struct Variant<B: Grid = Narrow> {
     name: String,
     start: Position<B>,
 }
@@ -335,7 +335,7 @@ impl Variant<Wide> {
     }
 }
 
-impl<B: Board> Variant<B> {
+impl<B: Grid> Variant<B> {
     /// A game from its parts, on either grid (a game set up from a position on a board above
     /// 11x11 is a `Variant<Wide>`). The name is made safe for a rules string: runs of white
     /// space become one space, ends are trimmed, and `:` becomes `-` (so that no word of the
@@ -375,7 +375,7 @@ impl<B: Board> Variant<B> {
     }
 }
 
-impl<B: Board> crate::game::Game<B> {
+impl<B: Grid> crate::game::Game<B> {
     /// A new game at the variant's start position.
     ///
     /// ```
@@ -547,7 +547,7 @@ impl fmt::Display for AnyVariant {
     }
 }
 
-impl<B: Board> fmt::Display for Variant<B> {
+impl<B: Grid> fmt::Display for Variant<B> {
     /// The game's rules string: what OpenTafl needs to play it, and what [`FromStr`] reads back
     /// to the same game.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

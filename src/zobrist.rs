@@ -1,6 +1,6 @@
 //! Zobrist keys, built at compile time: one per piece kind and square, and one for the side to move.
 
-use crate::board::{Grid, Narrow};
+use crate::board::{GridBase, Narrow};
 use crate::piece::Piece;
 use crate::square::Square;
 
@@ -52,7 +52,7 @@ pub(crate) const DEFENDERS_TO_MOVE: u64 = splitmix(0x005E_ED0F_7AF1).1;
 
 /// The key of `piece` standing on `square`.
 #[inline(always)]
-pub(crate) fn piece_key<B: Grid>(piece: Piece, square: Square<B>) -> u64 {
+pub(crate) fn piece_key<B: GridBase>(piece: Piece, square: Square<B>) -> u64 {
     let kind = match piece {
         Piece::Attacker => 0,
         Piece::Defender => 1,

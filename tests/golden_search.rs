@@ -5,7 +5,7 @@
 //! move.
 
 use tafl_engine::search::{Limits, SearchConfig, Searcher};
-use tafl_engine::{Board, Game, Move, Variant, Wide, notation};
+use tafl_engine::{Game, Grid, Move, Variant, Wide, notation};
 
 /// One search: the game, the moves played from its start, the depth, and what it gave.
 struct Golden {
@@ -22,7 +22,7 @@ struct Golden {
 
 /// What a search of `game` after `moves` to `depth` on one thread gives: nodes, score, best move,
 /// and the position's record.
-fn search<B: Board>(
+fn search<B: Grid>(
     variant: &Variant<B>,
     moves: &[&str],
     depth: u32,

@@ -8,7 +8,7 @@
 mod common;
 
 use common::blocks::keyed_blocks;
-use tafl_engine::{Board, Game, Move, Outcome, Side, Variant, Wide, WinReason, notation, perft};
+use tafl_engine::{Game, Grid, Move, Outcome, Side, Variant, Wide, WinReason, notation, perft};
 
 /// One block of the fixture: a position with its counts, or a game record.
 #[derive(Default)]
@@ -72,7 +72,7 @@ fn blocks() -> Vec<Block> {
 }
 
 /// A move of the fixture (`a1-a2`, captures after `x` left out).
-fn parse_move<B: Board>(text: &str, id: &str) -> Move<B> {
+fn parse_move<B: Grid>(text: &str, id: &str) -> Move<B> {
     let plain = text.split('x').next().unwrap_or(text);
     plain
         .parse()
@@ -80,7 +80,7 @@ fn parse_move<B: Board>(text: &str, id: &str) -> Move<B> {
 }
 
 /// The game of a position block: replayed from the start, or set up.
-fn game_of<B: Board>(block: &Block, variant: &Variant<B>) -> Game<B> {
+fn game_of<B: Grid>(block: &Block, variant: &Variant<B>) -> Game<B> {
     let side = match block.side.as_str() {
         "attackers" => Side::Attackers,
         "defenders" => Side::Defenders,
@@ -119,7 +119,7 @@ fn reason(outcome: Outcome) -> String {
 
 /// The leaves at `depth` that are finished games: attacker wins, defender wins, draws; each
 /// one's reason counted in `reasons`.
-fn finished_leaves<B: Board>(
+fn finished_leaves<B: Grid>(
     game: &mut Game<B>,
     depth: u32,
     reasons: &mut Vec<(String, u64)>,
@@ -174,7 +174,7 @@ const QUICK_LEAVES: u64 = 400_000;
 
 /// Checks one position block's lines of at most `most` leaves, on `variant`'s grid; returns how
 /// many lines it checked and its finished leaves (attacker wins, defender wins, draws).
-fn check_block<B: Board>(
+fn check_block<B: Grid>(
     block: &Block,
     variant: &Variant<B>,
     most: u64,
@@ -279,7 +279,7 @@ fn every_count_of_the_server_s_positions() {
 
 /// Replays a game block on `variant`'s grid, checking every move against the server's; returns
 /// how the game stands at its end.
-fn replay<B: Board>(block: &Block, variant: &Variant<B>) -> Option<Outcome> {
+fn replay<B: Grid>(block: &Block, variant: &Variant<B>) -> Option<Outcome> {
     let mut game = Game::new(variant);
     assert_eq!(
         block.counts.len(),

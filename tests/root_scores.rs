@@ -4,7 +4,7 @@
 //! 13x13; moves that end the game are scored by the rules; draws are priced for the root's side.
 
 use tafl_engine::search::{Limits, RootScores, Score, SearchConfig, Searcher};
-use tafl_engine::{Board, Game, Move, Outcome, Variant, Wide};
+use tafl_engine::{Game, Grid, Move, Outcome, Variant, Wide};
 
 #[path = "common/seeded.rs"]
 mod seeded;
@@ -15,7 +15,7 @@ const HASH_MB: usize = 2;
 
 /// A position of a seeded random game where some legal move ends the game (a win in one, or
 /// a draw): the first one at or after `from_plies`.
-fn position_with_an_ending_move<B: Board>(variant: &Variant<B>, seed: u64) -> Option<Game<B>> {
+fn position_with_an_ending_move<B: Grid>(variant: &Variant<B>, seed: u64) -> Option<Game<B>> {
     for plies in 4..400 {
         let game = middlegame(variant, plies, seed);
         if game.outcome().is_some() {
@@ -56,7 +56,7 @@ fn seen_by_mover(child_score: Score) -> Score {
 }
 
 /// Checks every root move of `game` at `depth` against a separate search, with the contempt 0.
-fn check_against_separate_searches<B: Board>(name: &str, game: &Game<B>, depth: u32) {
+fn check_against_separate_searches<B: Grid>(name: &str, game: &Game<B>, depth: u32) {
     let scores: RootScores<B> = searcher(0).root_scores(game, &Limits::depth(depth));
     let legal: Vec<Move<B>> = game.legal_moves().iter().copied().collect();
     assert_eq!(scores.depth, depth, "{name}");

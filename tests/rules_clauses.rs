@@ -1106,7 +1106,7 @@ const KING_ALONE: &str = "
     ";
 
 // ---------------------------------------------------------------------------------------------
-// Board, squares, sides, start (R1-R4): facts about the library's constants and coordinates.
+// Grid, squares, sides, start (R1-R4): facts about the library's constants and coordinates.
 
 #[test]
 fn r1_tablut_is_9x9_and_tawlbwrdd_11x11_with_the_castle_in_the_centre() {

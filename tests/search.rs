@@ -375,7 +375,7 @@ fn a_cycle_whose_third_occurrence_loses_is_searched_to_its_end() {
 
 /// `internal`, a score in the units of the evaluation `searcher` plays `game` with, on the
 /// shown scale searches report, for the side to move.
-fn shown<B: tafl_engine::Board>(searcher: &Searcher, game: &Game<B>, internal: i32) -> i32 {
+fn shown<B: tafl_engine::Grid>(searcher: &Searcher, game: &Game<B>, internal: i32) -> i32 {
     let position = game.position();
     searcher
         .score_scale(position.rules())
@@ -631,7 +631,7 @@ fn every_start_reads_within_three_soldiers_on_the_shown_scale_whichever_evaluati
     // The shown scale is calibrated to results (docs/search.md, "The shown score"): a game's
     // start is not a lost position for either side, whatever evaluation reads it, and the
     // network and the hand-written evaluation read Copenhagen's start alike.
-    fn start_score<B: tafl_engine::Board>(variant: &Variant<B>, depth: u32, learned: bool) -> i32 {
+    fn start_score<B: tafl_engine::Grid>(variant: &Variant<B>, depth: u32, learned: bool) -> i32 {
         let mut searcher = Searcher::new(SearchConfig {
             threads: 1,
             hash_mb: 16,

@@ -13,7 +13,7 @@ mod common;
 
 use common::variant_fixtures::{variant_fixtures, wide_fixtures};
 use tafl_engine::search::{Features, Limits, SearchConfig, SearchResult, Searcher};
-use tafl_engine::{Board, Game, Narrow, Position, Side, Variant, Wide};
+use tafl_engine::{Game, Grid, Narrow, Position, Side, Variant, Wide};
 
 fn searcher() -> Searcher {
     let mut searcher = Searcher::new(SearchConfig {
@@ -29,7 +29,7 @@ fn searcher() -> Searcher {
 }
 
 /// A fixture's game: its rules string, with the side to move the block gives.
-fn game_of<B: Board>(rules: &str, side: Side) -> Game<B>
+fn game_of<B: Grid>(rules: &str, side: Side) -> Game<B>
 where
     Variant<B>: std::str::FromStr<Err: std::fmt::Debug>,
 {
@@ -39,7 +39,7 @@ where
 }
 
 /// A result's moves as text, comparable across grids.
-fn line<B: Board>(result: &SearchResult<B>) -> Vec<String> {
+fn line<B: Grid>(result: &SearchResult<B>) -> Vec<String> {
     result.pv.iter().map(ToString::to_string).collect()
 }
 

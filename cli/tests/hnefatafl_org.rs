@@ -17,7 +17,7 @@ use std::net::TcpStream;
 use std::process::ExitStatus;
 use std::time::{Duration, Instant};
 
-use tafl_engine::{Board, Game, Move, Narrow, Outcome, Side, Variant, Wide, notation};
+use tafl_engine::{Game, Grid, Move, Narrow, Outcome, Side, Variant, Wide, notation};
 
 /// How long the fake server waits for the client to connect, answer or exit.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -35,7 +35,7 @@ fn role(side: Side) -> &'static str {
 
 /// The start as the server writes it (`open_tafl_serialize`): top row first, `A`, `D`, `K`;
 /// the library's record has rank 1 first, `t`, `T`, `K`.
-fn server_start<B: Board>(variant: &Variant<B>) -> String {
+fn server_start<B: Grid>(variant: &Variant<B>) -> String {
     let record = notation::position_record(&variant.start());
     let rows: Vec<&str> = record.trim_matches('/').split('/').rev().collect();
     format!("/{}/", rows.join("/"))
@@ -55,7 +55,7 @@ fn server_text(text: String, size: u8) -> String {
 
 /// A game the fake server referees (on the grid of its board: 13x13 on the wide one): its id,
 /// players, and the moves with their captures.
-struct Table<B: Board = Narrow> {
+struct Table<B: Grid = Narrow> {
     id: u64,
     attackers: String,
     defenders: String,
@@ -67,7 +67,7 @@ struct Table<B: Board = Narrow> {
     clock: Option<(i64, i64, i64)>,
 }
 
-impl<B: Board> Table<B> {
+impl<B: Grid> Table<B> {
     fn new(id: u64, attackers: &str, defenders: &str, variant: Variant<B>) -> Table<B> {
         Table {
             id,
@@ -250,7 +250,7 @@ impl Server {
 
 /// The client's next move in `table` (as `us`): asked with `generate_move`, the record sent
 /// when it asks for it, the move read and checked legal, played.
-fn client_move<B: Board>(
+fn client_move<B: Grid>(
     server: &Server,
     connection: &mut Connection,
     table: &mut Table<B>,
@@ -279,7 +279,7 @@ fn client_move<B: Board>(
 }
 
 /// The fake opponent's move: a random legal one, played; returns the line that tells it.
-fn opponent_plays<B: Board>(table: &mut Table<B>, random: &mut Lcg) -> String {
+fn opponent_plays<B: Grid>(table: &mut Table<B>, random: &mut Lcg) -> String {
     let mut moves = table.game.legal_moves();
     moves.sort_by_key(|m| (m.from().index(), m.to().index()));
     let m = moves[random.below(moves.len())];
@@ -295,14 +295,14 @@ fn opponent_plays<B: Board>(table: &mut Table<B>, random: &mut Lcg) -> String {
 }
 
 /// The fake opponent's move, told to the client as the server tells it.
-fn opponent_move<B: Board>(connection: &mut Connection, table: &mut Table<B>, random: &mut Lcg) {
+fn opponent_move<B: Grid>(connection: &mut Connection, table: &mut Table<B>, random: &mut Lcg) {
     let line = opponent_plays(table, random);
     connection.send(&line);
 }
 
 /// Up to `rounds` of the client's move (as `us`, answered `= game`) and the opponent's, until
 /// the game ends.
-fn play_rounds<B: Board>(
+fn play_rounds<B: Grid>(
     server: &Server,
     connection: &mut Connection,
     table: &mut Table<B>,
@@ -656,7 +656,7 @@ fn a_13x13_record_is_followed_mid_game() {
 /// Plays `attacking` (the client the attackers) and then `defending` to their ends against the
 /// fake server, with moves of the server's side drawn from `seed`; the client must say each
 /// result, count both games and warn of nothing.
-fn both_games_to_their_end<A: Board, D: Board>(
+fn both_games_to_their_end<A: Grid, D: Grid>(
     seed: u64,
     attacking: &mut Table<A>,
     defending: &mut Table<D>,
@@ -770,7 +770,7 @@ fn a_game_its_own_move_ends_counts_that_move() {
 }
 
 /// The line the server ends a game with, for the fake referee's outcome.
-fn ending<B: Board>(table: &Table<B>) -> String {
+fn ending<B: Grid>(table: &Table<B>) -> String {
     match table.game.outcome() {
         Some(Outcome::Win { winner, .. }) => {
             format!("= game_over {} {}_wins", table.id, role(winner))
@@ -783,7 +783,7 @@ fn ending<B: Board>(table: &Table<B>) -> String {
 /// Plays `table` to its end under the fake referee, the client as `us` (asked for every move,
 /// each checked legal with the game's history), a random opponent; returns the result line
 /// the client should log.
-fn play_to_the_end<B: Board>(
+fn play_to_the_end<B: Grid>(
     server: &Server,
     connection: &mut Connection,
     table: &mut Table<B>,

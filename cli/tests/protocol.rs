@@ -16,7 +16,7 @@ use common::fixtures::perft_fixtures;
 use tafl_engine::notation::{self, FullMove};
 use tafl_engine::protocol::is_documented_reply;
 use tafl_engine::search::{SearchConfig, Searcher};
-use tafl_engine::{Board, Game, Move, Outcome, Position, Rules, Side, Variant, Wide, perft};
+use tafl_engine::{Game, Grid, Move, Outcome, Position, Rules, Side, Variant, Wide, perft};
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
@@ -135,7 +135,7 @@ impl Drop for Engine {
     }
 }
 
-fn record_after<B: Board>(position: &Position<B>, m: Move<B>) -> (Position<B>, String) {
+fn record_after<B: Grid>(position: &Position<B>, m: Move<B>) -> (Position<B>, String) {
     let mut next = *position;
     next.play(m).expect("legal");
     let record = notation::position_record(&next);
@@ -395,7 +395,7 @@ fn a_host_message_during_a_count_waits_its_turn() {
 /// (`rules`, `side`, `start`, then `clock` before each `play`, `opponent-move` with the moves
 /// since our last one, `move <record>` after accepting ours, `finish`, `goodbye`), keeping the
 /// engine's clock and checking every move with the library.
-struct Host<B: Board> {
+struct Host<B: Grid> {
     engine: Engine,
     game: Game<B>,
     engine_side: Side,
@@ -407,7 +407,7 @@ struct Host<B: Board> {
     unsent: Vec<String>,
 }
 
-impl<B: Board> Host<B> {
+impl<B: Grid> Host<B> {
     fn random(&mut self, below: usize) -> usize {
         // xorshift64*: a fixed seed gives the same game every run.
         self.seed ^= self.seed >> 12;
@@ -502,7 +502,7 @@ fn whole_game_from(rules: &str, engine_side: Side, seed: u64) {
 }
 
 /// A whole game of `variant`, on either grid, set up by the rules string `rules`.
-fn whole_game_on<B: Board>(rules: &str, variant: &Variant<B>, engine_side: Side, seed: u64) {
+fn whole_game_on<B: Grid>(rules: &str, variant: &Variant<B>, engine_side: Side, seed: u64) {
     let mut engine = Engine::start();
     engine.send(&format!("rules {rules}"));
     engine.send(&format!("side {engine_side}"));

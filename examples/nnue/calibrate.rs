@@ -18,7 +18,7 @@ use std::fs;
 
 use tafl_engine::search::nnue::Network;
 use tafl_engine::search::{Features, Limits, Score, ScoreScale, SearchConfig, Searcher};
-use tafl_engine::{AnyVariant, Board, Game, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Game, Grid, Side, Variant, notation};
 
 use crate::cli::Options;
 
@@ -172,7 +172,7 @@ fn table(samples: &[Sample], scale: ScoreScale) -> String {
 
 /// Searches every sample's position again with `searcher` at `nodes` nodes, and keeps that
 /// score, in the evaluation's own units.
-fn rescore<B: Board>(
+fn rescore<B: Grid>(
     samples: &mut [Sample],
     variant: &Variant<B>,
     searcher: &mut Searcher,

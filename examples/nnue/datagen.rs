@@ -22,12 +22,12 @@ use std::time::Instant;
 use tafl_engine::search::eval::{EvalWeights, evaluate};
 use tafl_engine::search::nnue::Network;
 use tafl_engine::search::{Features, Limits, SearchConfig, Searcher};
-use tafl_engine::{AnyVariant, Board, Game, Outcome, Position, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Game, Grid, Outcome, Position, Side, Variant, notation};
 
 use crate::cli::{Options, Rng};
 
 /// What one worker needs to play games of the grid `B`.
-struct Plan<B: Board> {
+struct Plan<B: Grid> {
     variant: Variant<B>,
     name: String,
     games: u64,
@@ -44,7 +44,7 @@ struct Plan<B: Board> {
 }
 
 /// Whether the side to move can win with one move.
-fn wins_at_once<B: Board>(position: &Position<B>) -> bool {
+fn wins_at_once<B: Grid>(position: &Position<B>) -> bool {
     let me = position.side_to_move();
     position.legal_moves().iter().any(|&m| {
         let mut next = *position;
@@ -54,7 +54,7 @@ fn wins_at_once<B: Board>(position: &Position<B>) -> bool {
 }
 
 /// Whether the king has a free line to where he escapes: the evaluation with only that term.
-fn king_has_open_line<B: Board>(position: &Position<B>) -> bool {
+fn king_has_open_line<B: Grid>(position: &Position<B>) -> bool {
     let mut only = EvalWeights::BASIC;
     for term in EvalWeights::TERMS {
         if let Some(weight) = only.term_mut(term) {
@@ -67,7 +67,7 @@ fn king_has_open_line<B: Board>(position: &Position<B>) -> bool {
 }
 
 /// One self-play game: its lines of output and its result.
-fn play_game<B: Board>(
+fn play_game<B: Grid>(
     plan: &Plan<B>,
     searcher: &mut Searcher,
     index: u64,
@@ -150,7 +150,7 @@ pub fn run(options: &Options) -> Result<(), String> {
 }
 
 /// `run` on the grid of the variant's board.
-fn run_on<B: Board>(options: &Options, variant: Variant<B>, name: String) -> Result<(), String> {
+fn run_on<B: Grid>(options: &Options, variant: Variant<B>, name: String) -> Result<(), String> {
     let network = match options.text("network") {
         Some(path) => {
             let bytes = fs::read(path).map_err(|e| format!("{path}: {e}"))?;

@@ -49,7 +49,7 @@ fn show(options: &Options) -> Result<(), String> {
 }
 
 /// `show` on the grid of the variant's board.
-fn show_on<B: tafl_engine::Board>(
+fn show_on<B: tafl_engine::Grid>(
     options: &Options,
     variant: &tafl_engine::Variant<B>,
 ) -> Result<(), String> {

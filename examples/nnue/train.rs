@@ -22,12 +22,12 @@ use tafl_engine::search::eval::{EvalWeights, evaluate};
 use tafl_engine::search::nnue::{
     FloatNetwork, HIDDEN, MAX_INPUT_WEIGHT, MAX_OUTPUT_WEIGHT, Network, NetworkGrid, features,
 };
-use tafl_engine::{AnyVariant, Board, Position, Side, Variant, notation};
+use tafl_engine::{AnyVariant, Grid, Position, Side, Variant, notation};
 
 use crate::cli::{Options, Rng};
 
 /// The positions, their inputs packed one after another, on the grid `B`.
-struct Samples<B: Board> {
+struct Samples<B: Grid> {
     /// The active inputs of every position, back to back.
     inputs: Vec<u16>,
     /// Where each position's inputs start in `inputs` (one more entry than positions).
@@ -54,7 +54,7 @@ struct Samples<B: Board> {
     validation_positions: Vec<(usize, Position<B>)>,
 }
 
-impl<B: Board> Samples<B> {
+impl<B: Grid> Samples<B> {
     fn len(&self) -> usize {
         self.side.len()
     }
@@ -71,7 +71,7 @@ fn defenders_view(side: Side, score: f32) -> f32 {
     }
 }
 
-fn read_samples<B: Board>(paths: &str, variant: &Variant<B>) -> Result<Samples<B>, String> {
+fn read_samples<B: Grid>(paths: &str, variant: &Variant<B>) -> Result<Samples<B>, String> {
     let mut samples = Samples {
         inputs: Vec::new(),
         starts: vec![0],
@@ -135,7 +135,7 @@ fn read_samples<B: Board>(paths: &str, variant: &Variant<B>) -> Result<Samples<B
 /// weighed by `DECAY` to the power of its distance in plies, with the game's result standing for
 /// every ply after the last position kept (the weight left over). So a position some plies
 /// before the king broke through already carries what came of it.
-fn future_targets<B: Board>(samples: &Samples<B>, scale: f32, offset: f32, decay: f32) -> Vec<f32> {
+fn future_targets<B: Grid>(samples: &Samples<B>, scale: f32, offset: f32, decay: f32) -> Vec<f32> {
     let mut targets = vec![0.0f32; samples.len()];
     // Positions of one game are consecutive in the file, in the order of their plies.
     let mut start = 0;
@@ -166,7 +166,7 @@ fn future_targets<B: Board>(samples: &Samples<B>, scale: f32, offset: f32, decay
 /// as one each), the mean weight staying 1: self-play results lean far to one side (Copenhagen's
 /// defenders win most games), and a network trained on them as they are learns little of what
 /// the other side's wins look like.
-fn balance<B: Board>(samples: &mut Samples<B>) {
+fn balance<B: Grid>(samples: &mut Samples<B>) {
     let count = |result: f32| samples.result.iter().filter(|&&r| r == result).count() as f32;
     let (defenders, attackers) = (count(1.0), count(0.0));
     if defenders == 0.0 || attackers == 0.0 {
@@ -198,7 +198,7 @@ fn cross_entropy(p: f32, target: f32) -> f32 {
 
 /// Fits `sigmoid(value / k + offset)` to the results of the training positions: K by a search
 /// over its logarithm, the offset by Newton's steps at each K.
-fn fit_scale<B: Board>(values: &[f32], samples: &Samples<B>) -> (f32, f32) {
+fn fit_scale<B: Grid>(values: &[f32], samples: &Samples<B>) -> (f32, f32) {
     let loss = |k: f32, offset: f32| {
         let mut total = 0.0f64;
         for i in (0..samples.len()).filter(|&i| !samples.validation[i]) {
@@ -302,7 +302,7 @@ impl Parameters {
 }
 
 /// Adds to `gradients` the cross-entropy's gradient over `batch`, and returns its loss.
-fn gradient<B: Board>(
+fn gradient<B: Grid>(
     parameters: &Parameters,
     samples: &Samples<B>,
     targets: &[f32],
@@ -460,11 +460,7 @@ impl Adam {
 }
 
 /// The mean loss of the float network over the validation positions.
-fn validation_loss<B: Board>(
-    parameters: &Parameters,
-    samples: &Samples<B>,
-    targets: &[f32],
-) -> f64 {
+fn validation_loss<B: Grid>(parameters: &Parameters, samples: &Samples<B>, targets: &[f32]) -> f64 {
     let mut hidden = [0.0f32; HIDDEN];
     let (mut total, mut weights) = (0.0f64, 0.0f64);
     for i in (0..samples.len()).filter(|&i| samples.validation[i]) {
@@ -504,7 +500,7 @@ pub fn run(options: &Options) -> Result<Report, String> {
 }
 
 /// `run` on the grid of the variant's board.
-fn run_on<B: Board>(options: &Options, name: &str, variant: &Variant<B>) -> Result<Report, String> {
+fn run_on<B: Grid>(options: &Options, name: &str, variant: &Variant<B>) -> Result<Report, String> {
     let grid = NetworkGrid::of::<B>();
     let inputs = grid.inputs();
     let data = options.required("data")?;

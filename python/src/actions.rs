@@ -12,13 +12,13 @@ use tafl_engine::actions::{
 };
 use tafl_engine::symmetry::Symmetry;
 
-use tafl_engine::{Board, Wide};
+use tafl_engine::{Grid, Wide};
 
 use crate::game::PyGame;
 use crate::{args, arrays, lock, text};
 
 /// An action error as a ValueError with the crate's message.
-pub fn error<B: Board>(error: ActionError<B>) -> PyErr {
+pub fn error<B: Grid>(error: ActionError<B>) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 

@@ -13,9 +13,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyTuple};
 use tafl_engine::actions::ActionSpace as Space;
-use tafl_engine::{
-    AnyVariant, Board, Escape, Game, MoveList, Narrow, Outcome, Side, Variant, Wide,
-};
+use tafl_engine::{AnyVariant, Escape, Game, Grid, MoveList, Narrow, Outcome, Side, Variant, Wide};
 
 use crate::{MAX_THREADS, args, arrays, guard, lock, planes, text};
 
@@ -125,14 +123,14 @@ struct Report {
 
 /// One game of the batch, its start (for resets), its outcome and its legal moves (worked out
 /// once after each change: the mask, the check of an action and the sampler read them).
-struct Slot<B: Board> {
+struct Slot<B: Grid> {
     start: Game<B>,
     game: Game<B>,
     outcome: Option<Outcome>,
     legal: MoveList<B>,
 }
 
-impl<B: Board> Slot<B> {
+impl<B: Grid> Slot<B> {
     fn new(variant: &Variant<B>) -> Slot<B> {
         let start = Game::new(variant);
         let mut slot = Slot {
@@ -309,20 +307,20 @@ struct Outputs<'a> {
 }
 
 /// The games, on one grid, and the actions of their moves (see [`action_table`]).
-struct Batch<B: Board> {
+struct Batch<B: Grid> {
     slots: Vec<Slot<B>>,
     table: Vec<u16>,
 }
 
 /// Where a move is in its grid's action table: from-square by to-square.
-fn action_slot<B: Board>(m: tafl_engine::Move<B>) -> usize {
+fn action_slot<B: Grid>(m: tafl_engine::Move<B>) -> usize {
     m.from().index().into() * B::GRID_SQUARES + m.to().index().into()
 }
 
 /// The action of every move along a rank or a file of a board of `space`'s size, by
 /// [`action_slot`]; `u16::MAX` (past every mask) for other pairs of squares. A table look-up
 /// per legal move: the crate's checked conversion took a third of a step.
-fn action_table<B: Board>(space: Space) -> Vec<u16> {
+fn action_table<B: Grid>(space: Space) -> Vec<u16> {
     let mut table = vec![u16::MAX; B::GRID_SQUARES * B::GRID_SQUARES];
     let size = space.size();
     for (x, y) in (0..size).flat_map(|x| (0..size).map(move |y| (x, y))) {
@@ -352,7 +350,7 @@ struct Buffers<'a> {
     mask: &'a mut [u8],
 }
 
-impl<B: Board> Batch<B> {
+impl<B: Grid> Batch<B> {
     /// The move of every action, or the first game whose action is not legal now.
     fn check(&self, space: Space, actions: &[i64]) -> Result<(), String> {
         let last = space.num_actions() - 1;

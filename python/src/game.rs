@@ -12,7 +12,7 @@ use tafl_engine::record::GameRecord;
 use tafl_engine::search::Searcher;
 use tafl_engine::symmetry::Symmetry;
 use tafl_engine::{
-    AnyVariant, Board, DrawReason, Game, Move, Narrow, Outcome, Position, Side, Variant, Wide,
+    AnyVariant, DrawReason, Game, Grid, Move, Narrow, Outcome, Position, Side, Variant, Wide,
     notation, position_string,
 };
 
@@ -26,7 +26,7 @@ const MAX_PLY_CAP: usize = 1 << 20;
 
 /// Something `undo` took back, which `redo` can do again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Undone<B: Board> {
+enum Undone<B: Grid> {
     Move(Move<B>),
     DrawAgreement,
 }
@@ -36,7 +36,7 @@ enum Undone<B: Board> {
 /// change: a learning loop asks for it several times a move, and it looks at the whole
 /// history). `B` is the board type: the narrow grid up to 11x11, the wide one above.
 #[derive(Clone)]
-pub struct State<B: Board> {
+pub struct State<B: Grid> {
     variant: Variant<B>,
     game: Game<B>,
     max_plies: Option<usize>,
@@ -44,7 +44,7 @@ pub struct State<B: Board> {
     outcome: Option<Outcome>,
 }
 
-impl<B: Board> State<B> {
+impl<B: Grid> State<B> {
     fn new(variant: Variant<B>) -> State<B> {
         let game = Game::new(&variant);
         State::of_game(variant, game)
@@ -1057,7 +1057,7 @@ impl PyGame {
 
 impl PyGame {
     /// The game of a record read from a file (its tags are the caller's).
-    pub fn from_record_file<B: Board>(record: GameRecord<B>) -> PyGame
+    pub fn from_record_file<B: Grid>(record: GameRecord<B>) -> PyGame
     where
         State<B>: Into<AnyState>,
     {
@@ -1078,7 +1078,7 @@ impl From<State<Wide>> for AnyState {
 }
 
 /// Perft split by first move with the GIL released (see `Game.divide`).
-fn divide<B: Board>(
+fn divide<B: Grid>(
     py: Python<'_>,
     position: &Position<B>,
     depth: u32,

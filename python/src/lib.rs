@@ -37,7 +37,7 @@ use pyo3::types::{PyBytes, PyDict, PyTuple};
 use tafl_engine::actions::ActionSpace as Space;
 use tafl_engine::record::{GameRecord, GameRecordError};
 use tafl_engine::symmetry::Symmetry;
-use tafl_engine::{AnyVariant, Board, Position, Wide};
+use tafl_engine::{AnyVariant, Grid, Position, Wide};
 
 use game::PyGame;
 
@@ -88,7 +88,7 @@ pub(crate) fn perft_arguments(
 
 /// Perft of `position` with the GIL released, on a worker thread that Ctrl-C stops (but for
 /// counts of a few milliseconds).
-pub(crate) fn run_perft<B: Board>(
+pub(crate) fn run_perft<B: Grid>(
     py: Python<'_>,
     position: Position<B>,
     depth: u32,

@@ -13,7 +13,7 @@
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use tafl_engine::actions::ActionSpace as Space;
-use tafl_engine::{Board, Game, Move, MoveList, Narrow, Outcome, Wide};
+use tafl_engine::{Game, Grid, Move, MoveList, Narrow, Outcome, Wide};
 
 use crate::game::{AnyGame, PyGame};
 use crate::planes::{self, Snapshot};
@@ -31,7 +31,7 @@ const COLLISIONS_PER_TREE: u32 = 2;
 const WHOLE_PRIORS: usize = 1 << 15;
 
 /// One move from a node: its action, prior, and the statistics of the walks through it.
-struct Edge<B: Board> {
+struct Edge<B: Grid> {
     first: Move<B>,
     action: usize,
     prior: f32,
@@ -48,7 +48,7 @@ struct Edge<B: Board> {
 /// A position of the tree: unexpanded (waiting for its evaluation, or never reached), expanded
 /// with its edges, or over.
 #[derive(Default)]
-struct Node<B: Board> {
+struct Node<B: Grid> {
     edges: Vec<Edge<B>>,
     expanded: bool,
     /// The game's value for the side to move, when the game is over here.
@@ -58,7 +58,7 @@ struct Node<B: Board> {
 }
 
 /// One game's tree.
-struct Tree<B: Board> {
+struct Tree<B: Grid> {
     root: Game<B>,
     nodes: Vec<Node<B>>,
     /// Simulations finished, and started but waiting for their leaf's value.
@@ -70,7 +70,7 @@ struct Tree<B: Board> {
 }
 
 /// A leaf handed to the callback.
-struct Leaf<B: Board> {
+struct Leaf<B: Grid> {
     tree: usize,
     node: usize,
     path: Vec<(usize, usize)>,
@@ -79,7 +79,7 @@ struct Leaf<B: Board> {
 }
 
 /// What one walk down a tree found.
-enum Walk<B: Board> {
+enum Walk<B: Grid> {
     /// A leaf for the batch.
     Leaf(Leaf<B>),
     /// A finished game, valued and backed up.
@@ -89,7 +89,7 @@ enum Walk<B: Board> {
 }
 
 /// The value of a finished game for its side to move.
-fn ended_value<B: Board>(outcome: Outcome, game: &Game<B>) -> f32 {
+fn ended_value<B: Grid>(outcome: Outcome, game: &Game<B>) -> f32 {
     match outcome.winner() {
         Some(winner) if winner == game.position().side_to_move() => 1.0,
         Some(_) => -1.0,
@@ -97,7 +97,7 @@ fn ended_value<B: Board>(outcome: Outcome, game: &Game<B>) -> f32 {
     }
 }
 
-impl<B: Board> Tree<B> {
+impl<B: Grid> Tree<B> {
     fn new(root: Game<B>) -> Tree<B> {
         let mut tree = Tree {
             nodes: vec![Node::default()],
@@ -266,7 +266,7 @@ enum Roots {
 
 impl Mcts {
     /// Runs the search over `roots`: visit counts (row after row) and root values.
-    fn run<B: Board>(
+    fn run<B: Grid>(
         &self,
         py: Python<'_>,
         roots: Vec<Game<B>>,
@@ -305,7 +305,7 @@ impl Mcts {
 
     /// Walks the trees in turn until the batch is full or no tree has simulations left to
     /// start (or each collided too often).
-    fn collect<B: Board>(
+    fn collect<B: Grid>(
         &self,
         trees: &mut [Tree<B>],
         next_tree: &mut usize,
@@ -340,7 +340,7 @@ impl Mcts {
 
     /// Hands `batch` to `evaluate`, checks its answer, expands the leaves and backs the values
     /// up. On an error nothing of the answer is used (the trees are thrown away).
-    fn evaluate_batch<B: Board>(
+    fn evaluate_batch<B: Grid>(
         &self,
         py: Python<'_>,
         trees: &mut [Tree<B>],

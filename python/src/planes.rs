@@ -2,7 +2,7 @@
 //! out so that numpy can wrap the bytes without a copy. Every plane is 0 or 1 on each square
 //! but the last two, which hold a count on every square.
 
-use tafl_engine::{Bitboard, Board, Escape, Game, Narrow, Position, Side};
+use tafl_engine::{Bitboard, Escape, Game, Grid, Narrow, Position, Side};
 
 /// The planes, in order. Each is `size x size` bytes, row 0 = rank 1, column 0 = file a.
 pub const PLANES: [&str; 12] = [
@@ -43,13 +43,13 @@ pub fn bytes_per_position(size: u8) -> usize {
 
 /// What the planes of one game show: its position, and the two counts from its history.
 #[derive(Clone, Copy)]
-pub struct Snapshot<B: Board = Narrow> {
+pub struct Snapshot<B: Grid = Narrow> {
     pub position: Position<B>,
     pub repetitions: usize,
     pub ply: usize,
 }
 
-impl<B: Board> Snapshot<B> {
+impl<B: Grid> Snapshot<B> {
     /// The current position of `game` with its counts.
     pub fn of(game: &Game<B>) -> Snapshot<B> {
         Snapshot {
@@ -61,7 +61,7 @@ impl<B: Board> Snapshot<B> {
 }
 
 /// Writes the planes of `snapshot` into `out`, which holds `bytes_per_position` bytes.
-pub fn write<B: Board>(snapshot: &Snapshot<B>, out: &mut [u8]) {
+pub fn write<B: Grid>(snapshot: &Snapshot<B>, out: &mut [u8]) {
     let position = &snapshot.position;
     let rules = position.rules();
     let size = usize::from(rules.size());

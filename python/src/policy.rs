@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use tafl_engine::actions::ActionSpace as Space;
 use tafl_engine::search::{Limits, Searcher, StopHandle};
-use tafl_engine::{Board, Game};
+use tafl_engine::{Game, Grid};
 
 use crate::{actions, arrays, interrupt, lock, numpy_io};
 
@@ -48,7 +48,7 @@ type RootScoresFields = (
 );
 
 impl RootScores {
-    fn new<B: Board>(
+    fn new<B: Grid>(
         game: &Game<B>,
         found: &tafl_engine::search::RootScores<B>,
     ) -> PyResult<RootScores> {
@@ -246,7 +246,7 @@ impl RootScores {
 
 /// Scores every legal move of `game` on a worker thread with the GIL released; Ctrl-C stops it
 /// (KeyboardInterrupt). A depth below 2 is refused: the move itself is the first ply.
-pub fn run<B: Board>(
+pub fn run<B: Grid>(
     py: Python<'_>,
     searcher: &Mutex<Searcher>,
     stop: &StopHandle,

@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 use tafl_engine::search::{Limits, SearchConfig, Searcher, StopHandle};
-use tafl_engine::{Board, Game};
+use tafl_engine::{Game, Grid};
 
 use crate::game::{AnyGame, PyGame};
 use crate::{MAX_THREADS, args, guard, interrupt, lock};
@@ -122,7 +122,7 @@ pub fn _search_tables_made() -> usize {
 /// `stop`, the searcher's handle, taken beforehand: the searcher may be busy with another
 /// thread's search, and its lock is only waited for without the GIL) and raises
 /// KeyboardInterrupt. A panic in the search becomes a `RuntimeError`.
-pub fn run<B: Board>(
+pub fn run<B: Grid>(
     py: Python<'_>,
     searcher: &Mutex<Searcher>,
     stop: &StopHandle,
@@ -175,7 +175,7 @@ pub struct SearchResult {
     time_ms: f64,
 }
 
-impl<B: Board> From<tafl_engine::search::SearchResult<B>> for SearchResult {
+impl<B: Grid> From<tafl_engine::search::SearchResult<B>> for SearchResult {
     fn from(result: tafl_engine::search::SearchResult<B>) -> SearchResult {
         SearchResult {
             best_move: result.best_move.map(|m| m.to_string()),

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use tafl_engine::{Bitboard, Board, Move, Piece, Position, Square, position_string};
+use tafl_engine::{Bitboard, Grid, Move, Piece, Position, Square, position_string};
 
 /// Side of a square, in SVG units.
 const CELL: usize = 40;
@@ -24,7 +24,7 @@ const LAST_MOVE: &str = "#3b7dd8";
 /// the foot, ranks up the left; attackers dark, defenders light, the king light with a cross;
 /// the throne, corners and other special squares shaded. Every piece is a `<circle>` with the
 /// class `attacker`, `defender` or `king`; the `<title>` is the position string.
-pub fn draw<B: Board>(position: &Position<B>, last_move: Option<Move<B>>) -> String {
+pub fn draw<B: Grid>(position: &Position<B>, last_move: Option<Move<B>>) -> String {
     let rules = position.rules();
     let n = usize::from(rules.size());
     let side = n * CELL + 2 * MARGIN;

@@ -7,7 +7,7 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyList, PyString};
 use tafl_engine::symmetry::Symmetry;
 use tafl_engine::{
-    AnyVariant, Bitboard, Board, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant,
+    AnyVariant, Bitboard, Grid, MAX_BOARD_SIZE, Move, Outcome, Position, Side, Square, Variant,
 };
 
 /// Most characters of a user's text an error message repeats.
@@ -78,7 +78,7 @@ pub fn variant_or_rules(text: &str) -> PyResult<AnyVariant> {
 /// What `Game(...)` takes back to the same game: the variant's name for a built-in game
 /// (`sea-battle`, `opentafl-tablut`, `hnefatafl-org-copenhagen-13`), its rules string for any
 /// other.
-pub fn variant_key<B: Board>(variant: &Variant<B>) -> String {
+pub fn variant_key<B: Grid>(variant: &Variant<B>) -> String {
     let text = variant.to_string();
     // A variant's rules string reads back to the same game on its own grid.
     match text.parse::<AnyVariant>().ok().and_then(|any| any.key()) {
@@ -104,7 +104,7 @@ pub fn side(name: &str) -> PyResult<Side> {
 }
 
 /// A move in OpenTafl simple (`e2-h2`) or full (`te2-h2xh3`) notation.
-pub fn parse_move<B: Board>(text: &str) -> PyResult<Move<B>> {
+pub fn parse_move<B: Grid>(text: &str) -> PyResult<Move<B>> {
     text.parse::<Move<B>>().map_err(|error| {
         // `clipped` shortens the quoted move (and the crate's quote of it).
         PyValueError::new_err(clipped(format!("malformed move '{text}': {error}")))
@@ -121,7 +121,7 @@ const SLOTS_PER_SQUARE: usize = 2 * MAX_BOARD_SIZE as usize;
 static MOVE_TEXTS: PyOnceLock<Vec<Option<Py<PyString>>>> = PyOnceLock::new();
 
 /// Where `m` is in `MOVE_TEXTS`, if it goes along a rank or a file.
-fn move_slot<B: Board>(m: Move<B>) -> Option<usize> {
+fn move_slot<B: Grid>(m: Move<B>) -> Option<usize> {
     let (from, to) = (m.from(), m.to());
     // Moves of boards up to 11x11 only (their text is the same on either grid); others are
     // made when asked.
@@ -163,7 +163,7 @@ fn move_texts(py: Python<'_>) -> &[Option<Py<PyString>>] {
 }
 
 /// A Python list of the moves' texts in OpenTafl simple notation.
-pub fn moves<'py, B: Board>(
+pub fn moves<'py, B: Grid>(
     py: Python<'py>,
     moves: impl IntoIterator<Item = Move<B>>,
 ) -> PyResult<Bound<'py, PyList>> {
@@ -208,7 +208,7 @@ pub fn actions<'py>(
 }
 
 /// The names of the squares of a set, in index order (rank 1 first, then by file).
-pub fn squares<B: Board>(set: Bitboard<B>) -> Vec<String> {
+pub fn squares<B: Grid>(set: Bitboard<B>) -> Vec<String> {
     set.into_iter().map(|square| square.to_string()).collect()
 }
 
@@ -242,7 +242,7 @@ fn snake_case(debug_name: &str) -> String {
 
 /// The board as rows of one-letter strings, row 0 = rank 1: `.` empty, else the piece's letter
 /// in OpenTafl records (`t`, `T`, `K`).
-pub fn board<B: Board>(position: &Position<B>) -> Vec<Vec<String>> {
+pub fn board<B: Grid>(position: &Position<B>) -> Vec<Vec<String>> {
     let size = position.rules().size();
     (0..size)
         .map(|y| {

@@ -12,7 +12,7 @@ use crate::board::{Narrow, Wide};
 use crate::moves::Move;
 use crate::notation::MoveParseError;
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::search::Clock;
 use crate::variant::{AnyVariant, RulesStringError};
 
@@ -29,7 +29,7 @@ pub const MAX_THINK_TIME: Duration = Duration::from_secs(24 * 60 * 60);
 /// `play-move`): [`Narrow`] by default, [`Wide`] to read moves of boards above 11x11
 /// ([`parse_command_on`]).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Command<B: Board = Narrow> {
+pub enum Command<B: Grid = Narrow> {
     // ---- OTEP (OpenTafl Engine Protocol) ----
     /// `hello`: the host greets the engine; nothing to answer.
     Hello,
@@ -97,7 +97,7 @@ pub enum Command<B: Board = Narrow> {
     Help,
 }
 
-impl<B: Board> Command<B> {
+impl<B: Grid> Command<B> {
     /// The command's word, as it is typed.
     pub fn name(&self) -> &'static str {
         match self {
@@ -337,7 +337,7 @@ fn no_more(
     }
 }
 
-fn parse_move<B: Board>(command: &'static str, text: &str) -> Result<Move<B>, CommandError> {
+fn parse_move<B: Grid>(command: &'static str, text: &str) -> Result<Move<B>, CommandError> {
     text.parse().map_err(|error| CommandError::BadMove {
         command,
         text: quote(text),
@@ -403,7 +403,7 @@ fn side_time(word: Option<&str>, periods: u32) -> Result<SideTime, CommandError>
     })
 }
 
-fn parse_clock<B: Board>(
+fn parse_clock<B: Grid>(
     mut words: std::str::SplitAsciiWhitespace<'_>,
 ) -> Result<Command<B>, CommandError> {
     let attackers = words.next();
@@ -428,7 +428,7 @@ fn parse_clock<B: Board>(
     Ok(Command::Clock(command))
 }
 
-fn parse_go<B: Board>(
+fn parse_go<B: Grid>(
     mut words: std::str::SplitAsciiWhitespace<'_>,
 ) -> Result<Command<B>, CommandError> {
     let mut limits = GoLimits::default();
@@ -503,7 +503,7 @@ fn parse_go<B: Board>(
 }
 
 /// The rules of a `rules` command: a shorthand or an OpenTafl rules string.
-fn parse_rules<B: Board>(rest: &str) -> Result<Command<B>, CommandError> {
+fn parse_rules<B: Grid>(rest: &str) -> Result<Command<B>, CommandError> {
     let rest = rest.trim_matches(|c: char| c.is_ascii_whitespace());
     if rest.is_empty() {
         return Err(CommandError::Missing {
@@ -563,7 +563,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
 /// assert!(matches!(parse_command_on::<Wide>("play-move m13-m10"), Ok(Command::PlayMove(_))));
 /// assert!(parse_command("play-move m13-m10").is_err());
 /// ```
-pub fn parse_command_on<B: Board>(line: &str) -> Result<Command<B>, CommandError> {
+pub fn parse_command_on<B: Grid>(line: &str) -> Result<Command<B>, CommandError> {
     if line.len() > MAX_LINE_BYTES {
         return Err(CommandError::TooLong(line.len()));
     }

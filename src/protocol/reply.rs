@@ -9,7 +9,7 @@ use std::time::Duration;
 use crate::board::Wide;
 use crate::moves::Move;
 use crate::notation;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::search::{PlayingEvaluation, Score};
 
@@ -73,7 +73,7 @@ pub fn nodes_per_second(nodes: u64, time: Duration) -> u64 {
 }
 
 /// Moves joined by `sep`.
-pub fn join_moves<B: Board>(moves: &[Move<B>], sep: &str) -> String {
+pub fn join_moves<B: Grid>(moves: &[Move<B>], sep: &str) -> String {
     moves
         .iter()
         .map(Move::to_string)
@@ -83,7 +83,7 @@ pub fn join_moves<B: Board>(moves: &[Move<B>], sep: &str) -> String {
 
 /// The lines of `show`: the diagram, then `variant`, `evaluation`, `to-move`, `hash`, `record`,
 /// `result` lines.
-pub fn show_lines<B: Board>(
+pub fn show_lines<B: Grid>(
     position: &Position<B>,
     result: Option<String>,
     variant: &str,

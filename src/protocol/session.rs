@@ -22,7 +22,7 @@ use crate::moves::Move;
 use crate::notation;
 use crate::perft;
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::Rules;
 use crate::search::evaluator;
@@ -80,7 +80,7 @@ pub enum Evaluation {
 
 impl Evaluation {
     /// The evaluation a search of a game under `rules` plays with this way.
-    pub(crate) fn playing<B: Board>(&self, rules: Rules<B>) -> PlayingEvaluation {
+    pub(crate) fn playing<B: Grid>(&self, rules: Rules<B>) -> PlayingEvaluation {
         let network = match self {
             Evaluation::Network(network) => Some(network),
             _ => None,
@@ -148,7 +148,7 @@ pub enum Flow {
 
 /// What kind of long-running work a [`Job`] is.
 #[derive(Clone, Debug, PartialEq)]
-pub(crate) enum JobKind<B: Board = Narrow> {
+pub(crate) enum JobKind<B: Grid = Narrow> {
     /// OTEP `play`: answer `move`.
     Play {
         /// The side to play for.
@@ -174,7 +174,7 @@ pub(crate) enum JobKind<B: Board = Narrow> {
 
 /// Long-running work that a command asked for: a search or a perft count.
 #[derive(Clone, Debug)]
-pub(crate) struct Job<B: Board = Narrow> {
+pub(crate) struct Job<B: Grid = Narrow> {
     pub(crate) kind: JobKind<B>,
     game: Game<B>,
     limits: Limits,
@@ -190,7 +190,7 @@ pub(crate) struct Job<B: Board = Narrow> {
 
 /// What a job produced.
 #[derive(Clone, Debug)]
-pub(crate) enum JobOutcome<B: Board = Narrow> {
+pub(crate) enum JobOutcome<B: Grid = Narrow> {
     /// A search's result.
     Search(SearchResult<B>),
     /// The search failed (it panicked): answer with any legal move rather than not at all.
@@ -199,7 +199,7 @@ pub(crate) enum JobOutcome<B: Board = Narrow> {
     Counted(Vec<String>),
 }
 
-impl<B: Board> Job<B> {
+impl<B: Grid> Job<B> {
     /// The side a `play` job plays for; `None` for other jobs.
     fn play_side(&self) -> Option<Side> {
         match self.kind {
@@ -377,7 +377,7 @@ impl AnyJob {
 
 /// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`; or, if
 /// `cancel` is set before the count is done, the one line `stopped perft|divide <depth> time <s>`.
-fn run_perft<B: Board>(
+fn run_perft<B: Grid>(
     game: &Game<B>,
     depth: u32,
     divide: bool,
@@ -428,7 +428,7 @@ fn run_perft<B: Board>(
 }
 
 /// The longest prefix of `line` that is a legal sequence of moves from `position`.
-fn legal_prefix<B: Board>(position: &Position<B>, line: &[Move<B>]) -> Vec<Move<B>> {
+fn legal_prefix<B: Grid>(position: &Position<B>, line: &[Move<B>]) -> Vec<Move<B>> {
     let mut current = *position;
     let mut legal = Vec::new();
     for &m in line {
@@ -441,14 +441,14 @@ fn legal_prefix<B: Board>(position: &Position<B>, line: &[Move<B>]) -> Vec<Move<
 }
 
 /// Same pieces on the same squares (the side to move aside).
-fn same_placement<B: Board>(a: &Position<B>, b: &Position<B>) -> bool {
+fn same_placement<B: Grid>(a: &Position<B>, b: &Position<B>) -> bool {
     a.attackers() == b.attackers() && a.defenders() == b.defenders() && a.king_set() == b.king_set()
 }
 
 /// Plays `moves` on a copy of `game`; `None` if one is illegal on the board. A game that has
 /// ended by a draw that depends on the history (R16, R18) goes on from its board alone: the host
 /// decides when its game ends.
-fn replay<B: Board>(game: &Game<B>, moves: &[Move<B>]) -> Option<Game<B>> {
+fn replay<B: Grid>(game: &Game<B>, moves: &[Move<B>]) -> Option<Game<B>> {
     let mut game = game.clone();
     for &m in moves {
         if game.play(m).is_err() {
@@ -465,7 +465,7 @@ fn replay<B: Board>(game: &Game<B>, moves: &[Move<B>]) -> Option<Game<B>> {
 /// The game a search for a move should use: the game itself, or, when the game has ended by a
 /// draw that depends on the history (R16, R18) while the board still has moves, the board alone
 /// (the host decides when the game ends). `None` when the board has no move.
-fn searchable<B: Board>(game: &Game<B>) -> Option<Game<B>> {
+fn searchable<B: Grid>(game: &Game<B>) -> Option<Game<B>> {
     if !game.legal_moves().is_empty() {
         Some(game.clone())
     } else if !game.position().legal_moves().is_empty() {
@@ -477,7 +477,7 @@ fn searchable<B: Board>(game: &Game<B>) -> Option<Game<B>> {
 
 /// The game being played and the bookkeeping that keeps it in step with the host.
 #[derive(Clone, Debug)]
-struct Table<B: Board = Narrow> {
+struct Table<B: Grid = Narrow> {
     variant: Variant<B>,
     game: Game<B>,
     /// Our last `move`, until the host accepts it (`move <record>`) or refuses it (`error`).
@@ -513,7 +513,7 @@ impl AnyTable {
     }
 }
 
-impl<B: Board> Table<B> {
+impl<B: Grid> Table<B> {
     fn new(variant: Variant<B>) -> Table<B> {
         Table {
             game: Game::new(&variant),
@@ -793,7 +793,7 @@ struct Settings<'a> {
 }
 
 impl Settings<'_> {
-    fn job<B: Board>(
+    fn job<B: Grid>(
         &self,
         kind: JobKind<B>,
         game: Game<B>,
@@ -824,7 +824,7 @@ impl Settings<'_> {
 
     /// The limits of a `play` for `side` in a game of `rules` (none before `rules`), and the
     /// time after which the driver stops it for sure.
-    fn play_limits<B: Board>(&self, side: Side, rules: Option<Rules<B>>) -> (Limits, Duration) {
+    fn play_limits<B: Grid>(&self, side: Side, rules: Option<Rules<B>>) -> (Limits, Duration) {
         let clock = self.clock.and_then(|clock| clock.for_side(side));
         let limits = self.capped(match clock {
             Some(clock) => Limits::clock(clock),
@@ -856,7 +856,7 @@ impl Settings<'_> {
 
 /// A move read for the wide grid, on the grid `B` of the game: `None`, with `error 0` said,
 /// when it names a square beyond that grid.
-fn on_game_grid<B: Board>(
+fn on_game_grid<B: Grid>(
     command: &'static str,
     m: Move<Wide>,
     out: &mut dyn FnMut(String),
@@ -876,7 +876,7 @@ fn on_game_grid<B: Board>(
 }
 
 /// A command on the game of `table` (every command but those that need no game).
-fn table_command<B: Board>(
+fn table_command<B: Grid>(
     settings: Settings<'_>,
     table: &mut Table<B>,
     command: Command<Wide>,
@@ -1025,7 +1025,7 @@ fn table_command<B: Board>(
     }
 }
 
-fn play<B: Board>(
+fn play<B: Grid>(
     settings: Settings<'_>,
     table: &mut Table<B>,
     side: Side,
@@ -1052,7 +1052,7 @@ fn play<B: Board>(
     Some(settings.job(JobKind::Play { side, refused }, game, limits, Some(hard)))
 }
 
-fn go<B: Board>(
+fn go<B: Grid>(
     settings: Settings<'_>,
     table: &Table<B>,
     go: GoLimits,
@@ -1079,7 +1079,7 @@ fn go<B: Board>(
 }
 
 /// `move <record>`: the host played our pending move; its board must be ours after it.
-fn our_move_accepted<B: Board>(table: &mut Table<B>, record: &str, out: &mut dyn FnMut(String)) {
+fn our_move_accepted<B: Grid>(table: &mut Table<B>, record: &str, out: &mut dyn FnMut(String)) {
     let Some(pending) = table.pending else {
         out(reply::error(
             false,
@@ -1110,7 +1110,7 @@ fn our_move_accepted<B: Board>(table: &mut Table<B>, record: &str, out: &mut dyn
 
 /// `opponent-move <moves> <record>`: play the moves, or find how the host's board came about,
 /// or take the host's board.
-fn opponent_moved<B: Board>(
+fn opponent_moved<B: Grid>(
     table: &mut Table<B>,
     moves: &[Move<B>],
     record: &str,
@@ -1183,7 +1183,7 @@ fn opponent_moved<B: Board>(
 /// Prints the answer of a finished job and records what it changes in `table` (our pending
 /// move), the game it was for if the session still plays it; `threads` is how many the
 /// options asked for.
-fn finish<B: Board>(
+fn finish<B: Grid>(
     job: &Job<B>,
     outcome: JobOutcome<B>,
     table: Option<&mut Table<B>>,
@@ -1304,7 +1304,7 @@ pub fn error_reply(error: &CommandError) -> String {
 
 /// A position record from the host, for the table's rules with `side` to move; a record that
 /// does not read gets `error 0 bad position record: ...` and `None`.
-fn read_record<B: Board>(
+fn read_record<B: Grid>(
     record: &str,
     table: &Table<B>,
     side: Side,

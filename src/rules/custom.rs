@@ -6,7 +6,7 @@
 //! [`Rules`](super::Rules) stays a few bytes and a position stays within one cache line.
 
 use crate::bitboard::{Bitboard, Direction};
-use crate::board::{Grid, Narrow, Wide};
+use crate::board::{GridBase, Narrow, Wide};
 use crate::piece::Side;
 use crate::square::Square;
 
@@ -223,7 +223,7 @@ pub(crate) const CAMP_START: usize = 5;
 
 /// Custom rules compiled into masks of one grid, kept for the whole run (see [`register`](super::tables::register)).
 #[derive(Debug)]
-pub struct RuleSet<B: Grid = Narrow> {
+pub struct RuleSet<B: GridBase = Narrow> {
     /// The rules as given.
     pub(crate) spec: RuleSpec,
     /// Every square of the board.
@@ -271,7 +271,7 @@ pub struct RuleSet<B: Grid = Narrow> {
     camps_out_of_reach: Vec<Bitboard<B>>,
 }
 
-impl<B: Grid> RuleSet<B> {
+impl<B: GridBase> RuleSet<B> {
     /// Compiles `spec` for the grid `B` (its board fits the grid: [`super::Rules`] checks).
     pub(super) fn compile(spec: RuleSpec) -> RuleSet<B> {
         let board = Bitboard::board_of(spec.size);
@@ -448,7 +448,7 @@ pub(crate) struct LineBits {
 
 impl LineBits {
     /// The squares of `set` by ranks and files.
-    pub(crate) fn of<B: Grid>(set: Bitboard<B>) -> LineBits {
+    pub(crate) fn of<B: GridBase>(set: Bitboard<B>) -> LineBits {
         let mut lines = LineBits::default();
         for square in set {
             let (x, y) = (usize::from(square.x()), usize::from(square.y()));
@@ -463,7 +463,7 @@ impl LineBits {
 
 /// The `camps` farther than the camp move `limit` from the square of index `index`, on its rank
 /// and file (every camp off its lines is out of reach anyway), when that square is a camp.
-fn camps_out_of_reach<B: Grid>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
+fn camps_out_of_reach<B: GridBase>(limit: u8, camps: Bitboard<B>, index: usize) -> Bitboard<B> {
     let limit = i32::from(limit);
     let Some(from) = Square::<B>::at_index(B::index_of(index)) else {
         return Bitboard::EMPTY;

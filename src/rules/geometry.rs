@@ -2,12 +2,12 @@
 //! they are used on every move, so they are looked up, not recomputed.
 
 use crate::bitboard::Bitboard;
-use crate::board::{Grid, Narrow, Wide, grid};
+use crate::board::{GridBase, Narrow, Wide, grid};
 use crate::square::{MAX_BOARD_SIZE, Square};
 
 /// Precomputed masks of one board size.
 #[derive(Debug)]
-pub struct Geometry<B: Grid = Narrow> {
+pub struct Geometry<B: GridBase = Narrow> {
     /// Every square of the board.
     pub(crate) board: Bitboard<B>,
     /// The edge squares (R14).

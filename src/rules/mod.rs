@@ -12,7 +12,7 @@ use bitflags::bitflags;
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Grid, Narrow};
+use crate::board::{GridBase, Narrow};
 use crate::square::{MAX_BOARD_SIZE, Square};
 
 pub(crate) mod ashton;
@@ -66,7 +66,7 @@ bitflags! {
 /// assert!(Rules::TABLUT.flags().contains(RuleFlags::KING_HAMMER));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Rules<B: Grid = Narrow> {
+pub struct Rules<B: GridBase = Narrow> {
     size: u8,
     flags: RuleFlags,
     repetition: RepetitionRule,

@@ -12,7 +12,7 @@ use super::geometry::{Geometry, NARROW_GEOMETRIES, WIDE_GEOMETRIES};
 
 /// A grid's rule tables: the masks of each board size it holds (built at compile time) and the
 /// custom rule sets compiled for it. Implemented here for both grids; a supertrait of
-/// [`Board`](crate::Board).
+/// [`Grid`](crate::Grid).
 pub trait RuleGrid: MoveGrid {
     /// The masks of a board of `size` (at most `MAX_SIZE`), built at compile time.
     #[doc(hidden)]

@@ -24,7 +24,7 @@ use std::time::Instant;
 use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::{Outcome, Position, WinReason};
 
 use super::eval;
@@ -78,7 +78,7 @@ pub(crate) struct Shared<'a> {
 }
 
 /// One search thread.
-pub(crate) struct Thread<'a, B: Board = Narrow> {
+pub(crate) struct Thread<'a, B: Grid = Narrow> {
     shared: &'a Shared<'a>,
     heuristics: Heuristics<B>,
     /// Whether this thread is the main thread (it alone obeys the node limit).
@@ -108,20 +108,20 @@ pub(crate) struct Thread<'a, B: Board = Narrow> {
 /// that has one, move by move ([`Accumulator::update`]). Nodes that are never evaluated (cut by
 /// the table, won, repeated) cost only the copy of their position. The network reads the grid
 /// `B` (the evaluator keeps no other).
-struct NetworkStack<B: Board> {
+struct NetworkStack<B: Grid> {
     network: Arc<Network>,
     plies: Vec<PlyEntry<B>>,
 }
 
 #[derive(Clone)]
-struct PlyEntry<B: Board> {
+struct PlyEntry<B: Grid> {
     position: Position<B>,
     accumulator: Accumulator,
     /// Whether `accumulator` is that of `position`.
     fresh: bool,
 }
 
-impl<B: Board> NetworkStack<B> {
+impl<B: Grid> NetworkStack<B> {
     /// The stack of a search from `root`, or `None` when its memory (about 80 KB on the narrow
     /// grid, 90 KB on the wide one) cannot be had (see `ordering::filled`).
     fn new(network: Arc<Network>, root: &Position<B>) -> Option<NetworkStack<B>> {
@@ -179,12 +179,12 @@ impl<B: Board> NetworkStack<B> {
 }
 
 /// What a root search returns.
-pub(crate) struct RootResult<B: Board = Narrow> {
+pub(crate) struct RootResult<B: Grid = Narrow> {
     pub(crate) score: i32,
     pub(crate) pv: Vec<Move<B>>,
 }
 
-impl<'a, B: Board> Thread<'a, B> {
+impl<'a, B: Grid> Thread<'a, B> {
     /// A thread's state, or `None` when its memory cannot be had (see `ordering::filled`).
     pub(crate) fn new(
         shared: &'a Shared<'a>,
@@ -939,7 +939,7 @@ impl<'a, B: Board> Thread<'a, B> {
 /// game's legal moves at the root (its history may forbid some of the board's, H12). `started`
 /// is told whether the helper's memory could be had, before it searches; `None` when it could
 /// not: the helper did not search.
-pub(crate) fn helper<B: Board>(
+pub(crate) fn helper<B: Grid>(
     shared: &Shared<'_>,
     history: &[Position<B>],
     legal: &[Move<B>],

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crate::game::Game;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 
 use super::alphabeta::{self, Shared, Thread};
@@ -70,7 +70,7 @@ pub(crate) struct Setup<'a> {
 /// mobility term; to the attackers by 0.9 and 1.86 before it). The start of the game is taken
 /// as even, so a draw costs a side at least what the start's evaluation says it is behind;
 /// measured in docs/search.md.
-pub(crate) fn draw_cost<B: Board>(
+pub(crate) fn draw_cost<B: Grid>(
     contempt: i32,
     root: &Position<B>,
     start: &Position<B>,
@@ -92,7 +92,7 @@ const UNSETTLED_FROM_DEPTH: u32 = 5;
 const FALLING_SCORE: i32 = 25;
 
 /// Searches `game` within `limits`, reporting each completed depth to `on_info`.
-pub(crate) fn run<B: Board>(
+pub(crate) fn run<B: Grid>(
     setup: &Setup<'_>,
     game: &Game<B>,
     limits: &Limits,
@@ -287,7 +287,7 @@ pub(crate) fn run<B: Board>(
 }
 
 /// A root search in a narrow window around the last score, widened until the score falls inside.
-fn aspirated<B: Board>(
+fn aspirated<B: Grid>(
     thread: &mut Thread<'_, B>,
     root: &Position<B>,
     root_moves: &mut Vec<(Move<B>, u64)>,

@@ -8,7 +8,7 @@
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 
 use super::score::Score;
@@ -180,7 +180,7 @@ impl Default for EvalWeights {
 const MIN_CORNER_REGION_BOARD: i32 = 9;
 
 /// Every square reachable from `from` by one slide over empty squares, in any direction.
-fn slide_fill<B: Board>(from: Bitboard<B>, empty: Bitboard<B>) -> Bitboard<B> {
+fn slide_fill<B: Grid>(from: Bitboard<B>, empty: Bitboard<B>) -> Bitboard<B> {
     let mut reached = Bitboard::EMPTY;
     for direction in Direction::ALL {
         let mut step = from;
@@ -196,12 +196,12 @@ fn slide_fill<B: Board>(from: Bitboard<B>, empty: Bitboard<B>) -> Bitboard<B> {
 }
 
 /// The evaluation of `position` from the side to move's point of view.
-pub fn evaluate<B: Board>(position: &Position<B>, weights: &EvalWeights) -> Score {
+pub fn evaluate<B: Grid>(position: &Position<B>, weights: &EvalWeights) -> Score {
     evaluate_with_lines(position, weights, &threats::king_lines(position))
 }
 
 /// [`evaluate`] with the king's lines already computed by the search.
-pub(crate) fn evaluate_with_lines<B: Board>(
+pub(crate) fn evaluate_with_lines<B: Grid>(
     position: &Position<B>,
     weights: &EvalWeights,
     lines: &threats::KingLines<B>,

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::Rules;
 
@@ -49,7 +49,7 @@ impl std::fmt::Display for PlayingEvaluation {
 /// The network a search of a game under `rules` plays with, if any, and which evaluation that
 /// is: `chosen` (a network the searcher was given) or else the built-in one for the rules, when
 /// `learned` asks for a network.
-pub(crate) fn choose<B: Board>(
+pub(crate) fn choose<B: Grid>(
     learned: bool,
     chosen: Option<&Arc<Network>>,
     rules: Rules<B>,
@@ -87,7 +87,7 @@ pub(crate) struct Evaluator {
 impl Evaluator {
     /// The evaluation for games under `rules`: `chosen` (a network the searcher was given)
     /// or else the built-in one for the rules, when the features ask for a network.
-    pub(crate) fn new<B: Board>(
+    pub(crate) fn new<B: Grid>(
         weights: &EvalWeights,
         features: &Features,
         chosen: Option<&Arc<Network>>,
@@ -113,7 +113,7 @@ impl Evaluator {
     }
 
     /// The score of `position` from the side to move's point of view, computed from scratch.
-    pub(crate) fn evaluate<B: Board>(&self, position: &Position<B>) -> Score {
+    pub(crate) fn evaluate<B: Grid>(&self, position: &Position<B>) -> Score {
         match self
             .network
             .as_deref()

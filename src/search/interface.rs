@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::board::Narrow;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 
 use super::score::Score;
 
@@ -96,7 +96,7 @@ impl Default for Features {
 
 /// One principal variation: a first move, the line that follows, and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PvLine<B: Board = Narrow> {
+pub struct PvLine<B: Grid = Narrow> {
     /// The line, first move first (never empty).
     pub moves: Vec<Move<B>>,
     /// Score from the side to move's point of view.
@@ -105,7 +105,7 @@ pub struct PvLine<B: Board = Narrow> {
 
 /// Progress of a search, reported after each completed depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo<B: Board = Narrow> {
+pub struct SearchInfo<B: Grid = Narrow> {
     /// Depth completed, in plies.
     pub depth: u32,
     /// Best score so far, from the side to move's point of view.
@@ -118,7 +118,7 @@ pub struct SearchInfo<B: Board = Narrow> {
     pub elapsed: Duration,
 }
 
-impl<B: Board> SearchInfo<B> {
+impl<B: Grid> SearchInfo<B> {
     /// Nodes per second so far.
     pub fn nodes_per_second(&self) -> u64 {
         let micros = self.elapsed.as_micros().max(1);
@@ -128,7 +128,7 @@ impl<B: Board> SearchInfo<B> {
 
 /// What a search found.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult<B: Board = Narrow> {
+pub struct SearchResult<B: Grid = Narrow> {
     /// The move to play; `None` only when the game is over (no legal move).
     pub best_move: Option<Move<B>>,
     /// Its score, from the side to move's point of view.

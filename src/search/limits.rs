@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::play::Board;
+use crate::play::Grid;
 use crate::rules::{Escape, Rules};
 
 /// A game clock as OTEP's `clock` command gives it.
@@ -110,7 +110,7 @@ impl Limits {
     /// assert_eq!(clock.time_budget_in(tablut), clock.time_budget());
     /// assert!(clock.time_budget_in(copenhagen) < clock.time_budget_in(tablut));
     /// ```
-    pub fn time_budget_in<B: Board>(&self, rules: Rules<B>) -> Option<Duration> {
+    pub fn time_budget_in<B: Grid>(&self, rules: Rules<B>) -> Option<Duration> {
         self.budget(moves_to_go(rules))
     }
 
@@ -125,7 +125,7 @@ impl Limits {
 
     /// The soft limit of a search under `rules` (see [`Limits::soft_time_limit`] and
     /// [`Limits::time_budget_in`]).
-    pub fn soft_time_limit_in<B: Board>(&self, rules: Rules<B>) -> Option<Duration> {
+    pub fn soft_time_limit_in<B: Grid>(&self, rules: Rules<B>) -> Option<Duration> {
         self.soft_limit(moves_to_go(rules))
     }
 
@@ -188,7 +188,7 @@ const MOVES_TO_GO_EDGE: u32 = 16;
 const MOVES_TO_GO_CORNER: u32 = 24;
 
 /// How many moves the usual share of a move is taken for under `rules`.
-fn moves_to_go<B: Board>(rules: Rules<B>) -> u32 {
+fn moves_to_go<B: Grid>(rules: Rules<B>) -> u32 {
     match rules.escape() {
         Escape::Edge => MOVES_TO_GO_EDGE,
         Escape::Corner => MOVES_TO_GO_CORNER,

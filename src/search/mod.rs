@@ -35,7 +35,7 @@ pub use scale::ScoreScale;
 pub use score::Score;
 
 use crate::game::Game;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Outcome;
 use crate::rules::Rules;
 
@@ -122,7 +122,7 @@ impl Searcher {
     /// searcher.set_contempt(0);
     /// assert_eq!(searcher.draw_score(&game), scale.show(Score::DRAW, side));
     /// ```
-    pub fn draw_score<B: Board>(&self, game: &Game<B>) -> Score {
+    pub fn draw_score<B: Grid>(&self, game: &Game<B>) -> Score {
         let evaluator = self.evaluator(game.position().rules());
         let internal = Score(-deepening::draw_cost(
             self.contempt,
@@ -208,21 +208,21 @@ impl Searcher {
     /// The static evaluation a search of a game under `rules` plays with now: the built-in
     /// network of the rules' family ([`nnue::network_for`]), a network given by
     /// [`Searcher::set_network`], or the hand-written one (see [`Features::learned_eval`]).
-    pub fn evaluation<B: Board>(&self, rules: Rules<B>) -> PlayingEvaluation {
+    pub fn evaluation<B: Grid>(&self, rules: Rules<B>) -> PlayingEvaluation {
         self.evaluator(rules).playing
     }
 
     /// How the scores of that evaluation are turned into the shown scale that searches report
     /// ([`ScoreScale`] says what a shown score means).
-    pub fn score_scale<B: Board>(&self, rules: Rules<B>) -> ScoreScale {
+    pub fn score_scale<B: Grid>(&self, rules: Rules<B>) -> ScoreScale {
         self.evaluator(rules).scale
     }
 
-    fn evaluator<B: Board>(&self, rules: Rules<B>) -> evaluator::Evaluator {
+    fn evaluator<B: Grid>(&self, rules: Rules<B>) -> evaluator::Evaluator {
         evaluator::Evaluator::new(&self.weights, &self.features, self.network.as_ref(), rules)
     }
 
-    fn run<B: Board>(
+    fn run<B: Grid>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,
@@ -276,7 +276,7 @@ impl Searcher {
 
     /// Searches the current position of `game` within `limits`, calling `on_info` after each
     /// completed depth, and returns the best move found. The stop flag is cleared on entry.
-    pub fn search<B: Board>(
+    pub fn search<B: Grid>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,
@@ -306,7 +306,7 @@ impl Searcher {
     /// assert_eq!((result.best_move, result.score), (None, Score::loss_in(0)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn search_without_info<B: Board>(
+    pub fn search_without_info<B: Grid>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,
@@ -316,7 +316,7 @@ impl Searcher {
 
     /// Like [`Searcher::search`], but finds the best `lines` first moves, each with its own line
     /// and score, best first (for analysis).
-    pub fn search_multi_pv<B: Board>(
+    pub fn search_multi_pv<B: Grid>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,
@@ -362,13 +362,13 @@ impl Searcher {
     /// let best = scores.best().unwrap(); // Tablut's start has legal moves.
     /// assert!(scores.moves.iter().all(|line| line.score <= best.score));
     /// ```
-    pub fn root_scores<B: Board>(&mut self, game: &Game<B>, limits: &Limits) -> RootScores<B> {
+    pub fn root_scores<B: Grid>(&mut self, game: &Game<B>, limits: &Limits) -> RootScores<B> {
         self.root_scores_with(game, limits, |_| {})
     }
 
     /// Like [`Searcher::root_scores`], calling `on_depth` with the scores of each depth that
     /// every move completed.
-    pub fn root_scores_with<B: Board>(
+    pub fn root_scores_with<B: Grid>(
         &mut self,
         game: &Game<B>,
         limits: &Limits,

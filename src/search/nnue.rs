@@ -51,9 +51,9 @@ use std::sync::{Arc, OnceLock};
 use thiserror::Error;
 
 use crate::bitboard::Bitboard;
-use crate::board::{Grid, Narrow, Wide};
+use crate::board::{GridBase, Narrow, Wide};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::{Escape, Rules};
 use crate::square::Square;
@@ -131,7 +131,7 @@ impl NetworkGrid {
     /// assert_eq!(NetworkGrid::of::<Narrow>(), NetworkGrid::Narrow);
     /// assert_eq!(NetworkGrid::of::<Wide>(), NetworkGrid::Wide);
     /// ```
-    pub const fn of<B: Grid>() -> NetworkGrid {
+    pub const fn of<B: GridBase>() -> NetworkGrid {
         if B::GRID_SQUARES == Narrow::GRID_SQUARES {
             NetworkGrid::Narrow
         } else {
@@ -192,7 +192,7 @@ impl std::fmt::Display for NetworkGrid {
 /// assert!(feature_index::<Wide>(PieceKind::King, "s19".parse().unwrap()) < WIDE_INPUTS);
 /// ```
 #[inline(always)]
-pub fn feature_index<B: Grid>(kind: PieceKind, square: Square<B>) -> usize {
+pub fn feature_index<B: GridBase>(kind: PieceKind, square: Square<B>) -> usize {
     kind as usize * B::GRID_SQUARES + square.index().into()
 }
 
@@ -217,7 +217,7 @@ impl PieceKind {
 
     /// The squares of `position` where pieces of this kind stand.
     #[inline(always)]
-    pub fn squares<B: Board>(self, position: &Position<B>) -> Bitboard<B> {
+    pub fn squares<B: Grid>(self, position: &Position<B>) -> Bitboard<B> {
         match self {
             PieceKind::AttackingSoldier => position.attackers(),
             PieceKind::DefendingSoldier => position.defenders(),
@@ -237,7 +237,7 @@ impl PieceKind {
 /// let thirteen = Variant::<Wide>::hnefatafl_org_copenhagen_13().start();
 /// assert_eq!(features(&thirteen).count(), 32 + 16 + 1);
 /// ```
-pub fn features<B: Board>(position: &Position<B>) -> impl Iterator<Item = usize> + '_ {
+pub fn features<B: Grid>(position: &Position<B>) -> impl Iterator<Item = usize> + '_ {
     PieceKind::ALL.into_iter().flat_map(move |kind| {
         kind.squares(position)
             .into_iter()
@@ -604,12 +604,12 @@ impl Network {
     ///     Err(NetworkError::Grid { network: NetworkGrid::Narrow, game: NetworkGrid::Wide })
     /// );
     /// ```
-    pub fn reads<B: Grid>(&self) -> bool {
+    pub fn reads<B: GridBase>(&self) -> bool {
         self.grid == NetworkGrid::of::<B>()
     }
 
     /// `Ok` when the network reads positions of the board type `B`, else why not.
-    pub fn check_grid<B: Grid>(&self) -> Result<(), NetworkError> {
+    pub fn check_grid<B: GridBase>(&self) -> Result<(), NetworkError> {
         if self.reads::<B>() {
             Ok(())
         } else {
@@ -651,7 +651,7 @@ impl Network {
 
     /// The accumulator of `position`, computed from its pieces, or [`NetworkError::Grid`] when
     /// the network reads the other grid.
-    pub fn accumulator<B: Board>(
+    pub fn accumulator<B: Grid>(
         &self,
         position: &Position<B>,
     ) -> Result<Accumulator, NetworkError> {
@@ -660,7 +660,7 @@ impl Network {
     }
 
     /// The accumulator of `position`, whose grid the caller has checked to be the network's.
-    pub(crate) fn accumulator_of<B: Board>(&self, position: &Position<B>) -> Accumulator {
+    pub(crate) fn accumulator_of<B: Grid>(&self, position: &Position<B>) -> Accumulator {
         let mut accumulator = Accumulator([0; HIDDEN]);
         accumulator.0.copy_from_slice(&self.input_biases);
         for input in features(position) {
@@ -691,7 +691,7 @@ impl Network {
     /// computed from scratch (the search updates its accumulators move by move instead), the
     /// hand-written evaluation included where the network adds to it; or
     /// [`NetworkError::Grid`] when the network reads the other grid.
-    pub fn evaluate<B: Board>(&self, position: &Position<B>) -> Result<i32, NetworkError> {
+    pub fn evaluate<B: Grid>(&self, position: &Position<B>) -> Result<i32, NetworkError> {
         let side = position.side_to_move();
         let defenders_view = self.output(&self.accumulator(position)?, side);
         let own_view = match side {
@@ -731,7 +731,7 @@ impl Accumulator {
     /// between them. (The sums are exact in `i16`: [`MAX_INPUT_WEIGHT`] bounds every partial
     /// sum of a real board.) [`NetworkError::Grid`], the accumulator left as it was, when the
     /// positions are on the other grid than the network's.
-    pub fn update<B: Board>(
+    pub fn update<B: Grid>(
         &mut self,
         network: &Network,
         before: &Position<B>,
@@ -745,7 +745,7 @@ impl Accumulator {
     /// [`Accumulator::update`] for positions whose grid the caller has checked to be the
     /// network's.
     #[inline]
-    pub(crate) fn update_of<B: Board>(
+    pub(crate) fn update_of<B: Grid>(
         &mut self,
         network: &Network,
         before: &Position<B>,
@@ -814,7 +814,7 @@ impl Family {
     /// assert_eq!(Family::of(sea_battle_13.rules()), Some(Family::Edge13));
     /// # Ok::<(), tafl_engine::RulesStringError<Wide>>(())
     /// ```
-    pub fn of<B: Board>(rules: Rules<B>) -> Option<Family> {
+    pub fn of<B: Grid>(rules: Rules<B>) -> Option<Family> {
         let classic = rules.on::<Narrow>().is_ok_and(Rules::is_classic);
         match (rules.escape(), rules.size()) {
             (Escape::Corner, 7) => Some(Family::Corner7),
@@ -854,7 +854,7 @@ impl Family {
 /// Whether `rules` are Sea Battle's (OpenTafl's 9x9 game) on a 13x13 board: what
 /// [`Family::Edge13`] plays. Equal rules are one registered set, so this compares the rules
 /// themselves, not their strings.
-fn is_sea_battle<B: Board>(rules: Rules<B>) -> bool {
+fn is_sea_battle<B: Grid>(rules: Rules<B>) -> bool {
     static SEA_BATTLE_13: OnceLock<Option<Rules<Wide>>> = OnceLock::new();
     let sea_battle_13 = SEA_BATTLE_13.get_or_init(|| {
         // Sea Battle's own rules string at 13x13 (tests/data/opentafl-wide.txt, whose counts
@@ -924,7 +924,7 @@ pub(crate) fn built_in_scale(family: Family) -> Option<ScoreScale> {
 /// assert!(network_for(on_the_wide_grid.rules()).is_none());
 /// assert!(network_for(Variant::opentafl_tablut().rules()).is_none());
 /// ```
-pub fn network_for<B: Board>(rules: Rules<B>) -> Option<Arc<Network>> {
+pub fn network_for<B: Grid>(rules: Rules<B>) -> Option<Arc<Network>> {
     static LOADED: OnceLock<Vec<(Family, Arc<Network>)>> = OnceLock::new();
     let family = Family::of(rules)?;
     LOADED

@@ -7,7 +7,7 @@
 use crate::board::Narrow;
 use crate::moves::{Move, MoveList};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 
 /// Most plies a search line can reach (extensions and quiescence included).
 pub(crate) const MAX_PLY: usize = 128;
@@ -37,12 +37,12 @@ pub(crate) fn filled<T: Clone>(length: usize, value: T) -> Option<Vec<T>> {
 
 /// Killer moves and history scores of one search thread.
 #[derive(Clone, Debug)]
-pub(crate) struct Heuristics<B: Board = Narrow> {
+pub(crate) struct Heuristics<B: Grid = Narrow> {
     killers: Vec<[Option<Move<B>>; 2]>,
     history: Vec<i32>,
 }
 
-impl<B: Board> Heuristics<B> {
+impl<B: Grid> Heuristics<B> {
     /// Empty heuristics, or `None` when their memory (about 120 KB) cannot be had.
     pub(crate) fn new() -> Option<Heuristics<B>> {
         Some(Heuristics {
@@ -113,13 +113,13 @@ const SELECTIONS: usize = 6;
 
 /// Moves with their ordering keys, handed out best first by selection (a full sort is wasted
 /// when the first move cuts).
-pub(crate) struct MovePicker<B: Board = Narrow> {
+pub(crate) struct MovePicker<B: Grid = Narrow> {
     moves: MoveList<B>,
     keys: B::MoveKeys,
     next: usize,
 }
 
-impl<B: Board> MovePicker<B> {
+impl<B: Grid> MovePicker<B> {
     pub(crate) fn new(moves: MoveList<B>, key: impl Fn(Move<B>) -> i32) -> MovePicker<B> {
         let keys = moves.iter().map(|&m| key(m)).collect();
         MovePicker {

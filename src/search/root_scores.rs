@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::board::Narrow;
 use crate::game::Game;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Outcome;
 
 use super::deepening::{self, MAX_DEPTH, Setup};
@@ -27,7 +27,7 @@ use super::table::distinct_generations;
 
 /// One legal root move and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootMove<B: Board = Narrow> {
+pub struct RootMove<B: Grid = Narrow> {
     /// The move.
     pub first: Move<B>,
     /// Its score from the point of view of the side that plays it (the side to move at the
@@ -41,7 +41,7 @@ pub struct RootMove<B: Board = Narrow> {
 ///
 /// [`Searcher::root_scores`]: super::Searcher::root_scores
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RootScores<B: Board = Narrow> {
+pub struct RootScores<B: Grid = Narrow> {
     /// Every legal move of the game ([`Game::legal_moves`], in its order) with its score, all
     /// searched to `depth`; empty when the game is over or no depth was completed for every
     /// move within the limits.
@@ -55,7 +55,7 @@ pub struct RootScores<B: Board = Narrow> {
     pub elapsed: Duration,
 }
 
-impl<B: Board> RootScores<B> {
+impl<B: Grid> RootScores<B> {
     /// The move with the highest score (the first of equals in `moves`), if any.
     pub fn best(&self) -> Option<&RootMove<B>> {
         // `max_by_key` keeps the last of equals: search from the back to keep the first.
@@ -75,7 +75,7 @@ pub(crate) fn one_ply_up(score: Score) -> Score {
 
 /// The score of a move that ends the game, for the side that made it: the rules' result, a
 /// draw priced at `draw_cost` (what a draw costs that side, as the search prices it).
-fn ended_score<B: Board>(outcome: Outcome, game: &Game<B>, draw_cost: i32) -> Score {
+fn ended_score<B: Grid>(outcome: Outcome, game: &Game<B>, draw_cost: i32) -> Score {
     match outcome.winner() {
         Some(winner) if winner == game.position().side_to_move() => Score::win_in(1),
         Some(_) => Score::loss_in(1),
@@ -87,7 +87,7 @@ fn ended_score<B: Board>(outcome: Outcome, game: &Game<B>, draw_cost: i32) -> Sc
 /// `on_depth` after each depth completed for every move.
 ///
 /// [`Searcher::root_scores`]: super::Searcher::root_scores
-pub(crate) fn run<B: Board>(
+pub(crate) fn run<B: Grid>(
     setup: &Setup<'_>,
     game: &Game<B>,
     limits: &Limits,

@@ -103,7 +103,7 @@ impl ScoreScale {
 
     /// The hand-written evaluation's scale in games under `rules`, fitted game by game to
     /// self-play (docs/search.md, "The shown score"); games not fitted take the nearest kind's.
-    pub(crate) fn hand_written<B: crate::play::Board>(rules: Rules<B>) -> ScoreScale {
+    pub(crate) fn hand_written<B: crate::play::Grid>(rules: Rules<B>) -> ScoreScale {
         match (rules.escape(), rules.size()) {
             // Tablut and the other edge-escape games up to 9x9.
             (Escape::Edge, ..=9) => HAND_WRITTEN_EDGE_9,

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use crate::board::Narrow;
 use crate::moves::Move;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::square::Square;
 
 /// What a stored score says about the true score.
@@ -26,7 +26,7 @@ pub(crate) enum Bound {
 
 /// One stored search result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Entry<B: Board = Narrow> {
+pub(crate) struct Entry<B: Grid = Narrow> {
     pub(crate) best: Option<Move<B>>,
     pub(crate) score: i32,
     pub(crate) depth: u8,
@@ -34,7 +34,7 @@ pub(crate) struct Entry<B: Board = Narrow> {
     generation: u8,
 }
 
-impl<B: Board> Entry<B> {
+impl<B: Grid> Entry<B> {
     /// Bits of a square's index in the packed entry: 8 on the narrow grid (121 squares), 9 on
     /// the wide one (361). The move takes two, then come the score (32 bits), the depth (8),
     /// the bound (2) and the generation in what is left (6 bits narrow, 4 wide).
@@ -111,7 +111,7 @@ pub(crate) struct TranspositionTable {
 /// narrow grid, 16 on the wide one, whose entries keep fewer bits of generation): after this
 /// many searches that ignore older entries, the table must be emptied for them to stay
 /// invisible.
-pub(crate) fn distinct_generations<B: Board>() -> u32 {
+pub(crate) fn distinct_generations<B: Grid>() -> u32 {
     u32::from(Entry::<B>::GENERATION_MASK) + 1
 }
 
@@ -174,7 +174,7 @@ impl TranspositionTable {
     }
 
     /// Whether `entry` counts: always, unless older entries are ignored and it is one.
-    fn counts<B: Board>(&self, entry: &Entry<B>) -> bool {
+    fn counts<B: Grid>(&self, entry: &Entry<B>) -> bool {
         !self.ignore_older.load(Ordering::Relaxed)
             || entry.generation == self.generation() & Entry::<B>::GENERATION_MASK
     }
@@ -190,7 +190,7 @@ impl TranspositionTable {
         ((u128::from(key) * u128::from(buckets)) >> 64) as usize * 2
     }
 
-    fn read<B: Board>(&self, index: usize, key: u64) -> Option<Entry<B>> {
+    fn read<B: Grid>(&self, index: usize, key: u64) -> Option<Entry<B>> {
         let slot = &self.slots[index];
         let data = slot.data.load(Ordering::Relaxed);
         let check = slot.check.load(Ordering::Relaxed);
@@ -202,7 +202,7 @@ impl TranspositionTable {
     }
 
     /// The entry stored for `key`, if any.
-    pub(crate) fn probe<B: Board>(&self, key: u64) -> Option<Entry<B>> {
+    pub(crate) fn probe<B: Grid>(&self, key: u64) -> Option<Entry<B>> {
         let index = self.bucket(key);
         let read = |index| self.read(index, key).filter(|entry| self.counts(entry));
         read(index).or_else(|| read(index + 1))
@@ -210,7 +210,7 @@ impl TranspositionTable {
 
     /// Stores a result. The first slot of the bucket keeps the deeper (or newer) entry; the
     /// second takes whatever the first refused.
-    pub(crate) fn store<B: Board>(
+    pub(crate) fn store<B: Grid>(
         &self,
         key: u64,
         best: Option<Move<B>>,

@@ -10,7 +10,7 @@
 
 use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
-use crate::play::Board;
+use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::custom::{Class, RuleSet};
 use crate::rules::{Escape, RuleFlags};
@@ -28,7 +28,7 @@ pub(crate) const fn opposite(direction: Direction) -> Direction {
 
 /// What the king sees along his four lines.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct KingLines<B: Board> {
+pub(crate) struct KingLines<B: Grid> {
     /// Squares the king can move to (R5, R6: the castle is passed over but never a destination).
     pub(crate) reach: Bitboard<B>,
     /// How many of his four lines run empty to an edge square: each is an escape next move (R14).
@@ -39,7 +39,7 @@ pub(crate) struct KingLines<B: Board> {
 
 /// The king's lines, or the default (nothing) when the king is gone.
 #[inline]
-pub(crate) fn king_lines<B: Board>(position: &Position<B>) -> KingLines<B> {
+pub(crate) fn king_lines<B: Grid>(position: &Position<B>) -> KingLines<B> {
     let Some(king) = position.king() else {
         return KingLines::default();
     };
@@ -71,7 +71,7 @@ pub(crate) fn king_lines<B: Board>(position: &Position<B>) -> KingLines<B> {
 }
 
 /// The squares the king escapes on under custom rules: the edge or the corners.
-pub(crate) fn escape_targets<B: Board>(set: &RuleSet<B>) -> Bitboard<B> {
+pub(crate) fn escape_targets<B: Grid>(set: &RuleSet<B>) -> Bitboard<B> {
     match set.spec.escape {
         Escape::Edge => set.edge,
         Escape::Corner => set.corners(),
@@ -80,7 +80,7 @@ pub(crate) fn escape_targets<B: Board>(set: &RuleSet<B>) -> Bitboard<B> {
 
 /// [`king_lines`] under custom rules: the king's moves as they allow (special squares, speed),
 /// a line being open when a move along it reaches an escape square (an edge square, or a corner).
-fn custom_king_lines<B: Board>(
+fn custom_king_lines<B: Grid>(
     position: &Position<B>,
     set: &RuleSet<B>,
     king: Square<B>,
@@ -117,7 +117,7 @@ fn custom_king_lines<B: Board>(
 /// direction (the square itself may be occupied: it is the king's square in that case). Under
 /// corner-escape rules, to a corner.
 #[inline]
-pub(crate) fn escape_lines<B: Board>(position: &Position<B>) -> [Bitboard<B>; 4] {
+pub(crate) fn escape_lines<B: Grid>(position: &Position<B>) -> [Bitboard<B>; 4] {
     let geometry = position.rules().geometry();
     let mut empty = geometry.board - position.occupied();
     if let Some(set) = position.rules().custom() {
@@ -147,7 +147,7 @@ pub(crate) fn escape_lines<B: Board>(position: &Position<B>) -> [Bitboard<B>; 4]
 
 /// [`escape_lines`] to the corners: for each direction, the squares from which the king runs
 /// free to a corner that way.
-fn corner_lines<B: Board>(set: &RuleSet<B>, empty: Bitboard<B>) -> [Bitboard<B>; 4] {
+fn corner_lines<B: Grid>(set: &RuleSet<B>, empty: Bitboard<B>) -> [Bitboard<B>; 4] {
     let mut result = [Bitboard::EMPTY; 4];
     let corners = set.corners() & empty;
     for (index, direction) in Direction::ALL.into_iter().enumerate() {
@@ -162,7 +162,7 @@ fn corner_lines<B: Board>(set: &RuleSet<B>, empty: Bitboard<B>) -> [Bitboard<B>;
 
 /// Squares with at least one and with at least two free lines to the edge.
 #[inline]
-pub(crate) fn escape_squares<B: Board>(position: &Position<B>) -> (Bitboard<B>, Bitboard<B>) {
+pub(crate) fn escape_squares<B: Grid>(position: &Position<B>) -> (Bitboard<B>, Bitboard<B>) {
     let [a, b, c, d] = escape_lines(position);
     let one = a | b | c | d;
     let two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d);
@@ -171,7 +171,7 @@ pub(crate) fn escape_squares<B: Board>(position: &Position<B>) -> (Bitboard<B>, 
 
 /// Whether an attacker can slide to `square` in one move (R5, R7: over the empty castle).
 #[inline]
-fn attacker_reaches<B: Board>(position: &Position<B>, square: Square<B>) -> bool {
+fn attacker_reaches<B: Grid>(position: &Position<B>, square: Square<B>) -> bool {
     let geometry = position.rules().geometry();
     if square == geometry.castle_square || !geometry.board.contains(square) {
         return false; // R6: nobody stops on the castle.
@@ -203,7 +203,7 @@ fn attacker_reaches<B: Board>(position: &Position<B>, square: Square<B>) -> bool
 /// stand now, and whether the capture needs exactly that one square. Returns the set of empty
 /// squares each of which completes a capture when an attacker lands on it.
 #[inline]
-pub(crate) fn king_capture_squares<B: Board>(position: &Position<B>) -> Bitboard<B> {
+pub(crate) fn king_capture_squares<B: Grid>(position: &Position<B>) -> Bitboard<B> {
     let Some(king) = position.king() else {
         return Bitboard::EMPTY;
     };
@@ -241,7 +241,7 @@ pub(crate) fn king_capture_squares<B: Board>(position: &Position<B>) -> Bitboard
 
 /// Whether the attackers, to move, capture the king with their next move (R13).
 #[inline]
-pub(crate) fn attackers_win_now<B: Board>(position: &Position<B>) -> bool {
+pub(crate) fn attackers_win_now<B: Grid>(position: &Position<B>) -> bool {
     if let Some(set) = position.rules().custom() {
         // Every attacker move onto a square where a landing may take the king, played: the
         // king's strength, hostile squares and the rest of the custom rules decide.
@@ -262,10 +262,7 @@ pub(crate) fn attackers_win_now<B: Board>(position: &Position<B>) -> bool {
 
 /// Whether the side to move wins with its next move: the king escapes (R14) or is captured (R13).
 #[inline]
-pub(crate) fn side_to_move_wins_now<B: Board>(
-    position: &Position<B>,
-    lines: &KingLines<B>,
-) -> bool {
+pub(crate) fn side_to_move_wins_now<B: Grid>(position: &Position<B>, lines: &KingLines<B>) -> bool {
     match position.side_to_move() {
         Side::Defenders => lines.open > 0,
         Side::Attackers => attackers_win_now(position),
@@ -276,7 +273,7 @@ pub(crate) fn side_to_move_wins_now<B: Board>(
 /// (R9, R10). Used to order moves and to choose the quiescence moves; it never needs to be exact
 /// about the king moving (a hammer or not), only about soldiers.
 #[inline]
-pub(crate) fn capture_squares<B: Board>(position: &Position<B>) -> Bitboard<B> {
+pub(crate) fn capture_squares<B: Grid>(position: &Position<B>) -> Bitboard<B> {
     if let Some(set) = position.rules().custom() {
         // Next to an enemy soldier with a square hostile to it beyond (shieldwalls and Linnaean
         // captures left out: this only orders moves and picks the quiescence moves).
@@ -332,7 +329,7 @@ pub(crate) fn capture_squares<B: Board>(position: &Position<B>) -> Bitboard<B> {
 /// empty square other than the castle can step there. The position must not be won (as for
 /// [`moves_to`]).
 #[inline]
-pub(crate) fn has_moves<B: Board>(position: &Position<B>) -> bool {
+pub(crate) fn has_moves<B: Grid>(position: &Position<B>) -> bool {
     if position.rules().custom().is_some() {
         return position.unwon_has_legal_move();
     }
@@ -347,7 +344,7 @@ pub(crate) fn has_moves<B: Board>(position: &Position<B>) -> bool {
 /// the targets are few (quiescence, blocks of an open line). The position must not be won (P1:
 /// it would have no moves); the search tests each node for that first.
 #[inline]
-pub(crate) fn moves_to<B: Board>(
+pub(crate) fn moves_to<B: Grid>(
     position: &Position<B>,
     targets: Bitboard<B>,
 ) -> crate::moves::MoveList<B> {

@@ -3,10 +3,10 @@
 #![allow(dead_code)]
 
 use super::reference::Cell;
-use tafl_engine::{Board, Piece, Position};
+use tafl_engine::{Grid, Piece, Position};
 
 /// The position's pieces, `cells[y * size + x]` for its board's `size`.
-pub fn cells_of<B: Board>(position: &Position<B>) -> Vec<Cell> {
+pub fn cells_of<B: Grid>(position: &Position<B>) -> Vec<Cell> {
     let size = usize::from(position.rules().size());
     let mut cells = vec![Cell::Empty; size * size];
     for (square, piece) in position.pieces_with_squares() {

@@ -2,17 +2,17 @@
 //! (tests/data/opentafl-variants.txt, tests/data/ashton-perft.txt).
 #![allow(dead_code)]
 
-use tafl_engine::{Board, MoveList, Position, Side};
+use tafl_engine::{Grid, MoveList, Position, Side};
 
 /// The leaves at `depth` below `position` that are games won on the board: (attacker wins,
 /// defender wins, draws). A finished game is a leaf and is not expanded; repetition never ends a
 /// line here (no position of the fixtures repeats within their depths), so draws stay 0.
-pub fn finished_leaves<B: Board>(position: &Position<B>, depth: u32) -> (u64, u64, u64) {
+pub fn finished_leaves<B: Grid>(position: &Position<B>, depth: u32) -> (u64, u64, u64) {
     finished_leaves_with(position, depth, &mut Vec::new())
 }
 
 /// [`finished_leaves`], reusing the move lists in `moves` from ply to ply.
-fn finished_leaves_with<B: Board>(
+fn finished_leaves_with<B: Grid>(
     position: &Position<B>,
     depth: u32,
     moves: &mut Vec<MoveList<B>>,

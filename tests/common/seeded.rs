@@ -2,12 +2,12 @@
 //! search benchmark (which includes this file by path).
 #![allow(dead_code)]
 
-use tafl_engine::{Board, Game, Variant};
+use tafl_engine::{Game, Grid, Variant};
 
 /// A middlegame: `plies` seeded random moves from the start (the same every run), stopped early
 /// if the game ends, on either grid. Moves are picked from the sorted list, so that the positions
 /// do not change with the generator's order.
-pub fn middlegame<B: Board>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
+pub fn middlegame<B: Grid>(variant: &Variant<B>, plies: usize, seed: u64) -> Game<B> {
     let mut game = Game::new(variant);
     let mut state = seed;
     for _ in 0..plies {

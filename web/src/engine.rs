@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tafl_engine::search::{Limits, Score, SearchConfig, SearchInfo, Searcher, StopHandle};
-use tafl_engine::{Board, Game, Move, Side};
+use tafl_engine::{Game, Grid, Move, Side};
 use tokio::sync::{Notify, mpsc, oneshot, watch};
 
 pub use crate::queue::Class;
@@ -338,7 +338,7 @@ impl Pool {
     }
 }
 
-fn thought<B: Board>(
+fn thought<B: Grid>(
     depth: u32,
     score: Score,
     pv: &[Move<B>],
@@ -362,7 +362,7 @@ fn thought<B: Board>(
     }
 }
 
-fn run<B: Board>(
+fn run<B: Grid>(
     searcher: &mut Searcher,
     game: &Game<B>,
     limits: &Limits,

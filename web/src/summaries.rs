@@ -4,7 +4,7 @@
 //! every language of the page, to its game's rules.
 
 use tafl_engine::{
-    AnyVariant, Board, DrawReason, Escape, Outcome, Piece, Position, RepetitionRule, Side, Square,
+    AnyVariant, DrawReason, Escape, Grid, Outcome, Piece, Position, RepetitionRule, Side, Square,
     Variant, WinReason,
 };
 
@@ -39,7 +39,7 @@ pub fn facts(variant: &AnyVariant) -> Facts {
     }
 }
 
-fn facts_on<B: Board>(variant: &Variant<B>) -> Facts {
+fn facts_on<B: Grid>(variant: &Variant<B>) -> Facts {
     let rules = variant.rules();
     let at = |x, y| Square::<B>::at(x, y);
     let far = rules.size() - 2;
@@ -97,7 +97,7 @@ fn facts_on<B: Board>(variant: &Variant<B>) -> Facts {
 /// What the library makes of a side to move without a legal move: a lone attacker on a2 walled
 /// in by defenders on a3 and b2 and by the corner a1 (a defender there when a1 is no corner),
 /// the king far away, the attackers to move.
-fn no_move<B: Board>(variant: &Variant<B>) -> &'static str {
+fn no_move<B: Grid>(variant: &Variant<B>) -> &'static str {
     let rules = variant.rules();
     let at = |x, y| Square::<B>::at(x, y);
     let far = rules.size() - 2;

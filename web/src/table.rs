@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use tafl_engine::notation::FullMove;
 use tafl_engine::record::GameRecord;
 use tafl_engine::{
-    AnyVariant, Board, Game, Move, Narrow, Outcome, Piece, Position, Side, Variant, Wide,
+    AnyVariant, Game, Grid, Move, Narrow, Outcome, Piece, Position, Side, Variant, Wide,
     position_string,
 };
 
@@ -53,7 +53,7 @@ pub fn check_name(name: &str) -> Result<(), Refused> {
 /// Refuses what the rules' parser accepts but a game on the page cannot be: a name longer than
 /// [`MAX_NAME_CHARS`], a start position without a king (the attackers would have won before
 /// the first move).
-fn playable<B: Board>(variant: &Variant<B>, game: &Game<B>) -> Result<(), Refused> {
+fn playable<B: Grid>(variant: &Variant<B>, game: &Game<B>) -> Result<(), Refused> {
     check_name(variant.name())?;
     if game.start_position().king().is_none() {
         return Err(Refused("the start position has no king".into()));
@@ -64,7 +64,7 @@ fn playable<B: Board>(variant: &Variant<B>, game: &Game<B>) -> Result<(), Refuse
 impl Table {
     /// A new game of `variant`, from `start` (a position string) when given.
     pub fn new(variant: AnyVariant, start: Option<&str>) -> Result<Table, Refused> {
-        fn begin<B: Board>(variant: &Variant<B>, start: Option<&str>) -> Result<Game<B>, Refused> {
+        fn begin<B: Grid>(variant: &Variant<B>, start: Option<&str>) -> Result<Game<B>, Refused> {
             let game = match start {
                 None => Game::new(variant),
                 Some(text) => position_string::parse(text, variant.rules())
@@ -150,7 +150,7 @@ impl Table {
 
     /// Plays `text` (`e2-e4`, or full notation): the library decides.
     pub fn play(&mut self, text: &str) -> Result<(), Refused> {
-        fn go<B: Board>(game: &mut Game<B>, text: &str) -> Result<(), Refused> {
+        fn go<B: Grid>(game: &mut Game<B>, text: &str) -> Result<(), Refused> {
             let m = parse_move::<B>(text)?;
             game.play(m).map(|_| ()).map_err(|e| Refused(e.to_string()))
         }
@@ -204,7 +204,7 @@ impl Table {
 }
 
 /// A move in simple or full notation.
-pub fn parse_move<B: Board>(text: &str) -> Result<Move<B>, Refused> {
+pub fn parse_move<B: Grid>(text: &str) -> Result<Move<B>, Refused> {
     let text = text.trim();
     if let Ok(m) = text.parse::<Move<B>>() {
         return Ok(m);
@@ -214,7 +214,7 @@ pub fn parse_move<B: Board>(text: &str) -> Result<Move<B>, Refused> {
         .map_err(|e| Refused(format!("'{text}' is not a move: {e}")))
 }
 
-fn refusal<B: Board>(variant: &Variant<B>, game: &Game<B>, text: &str) -> Option<Value> {
+fn refusal<B: Grid>(variant: &Variant<B>, game: &Game<B>, text: &str) -> Option<Value> {
     use tafl_engine::{IllegalMoveError, PlayError};
     let Ok(m) = parse_move::<B>(text) else {
         return Some(json!({"code": "bad_notation", "text": text.trim()}));
@@ -263,12 +263,12 @@ fn refusal<B: Board>(variant: &Variant<B>, game: &Game<B>, text: &str) -> Option
 }
 
 /// Squares as their names.
-fn names<B: Board>(set: tafl_engine::Bitboard<B>) -> Vec<String> {
+fn names<B: Grid>(set: tafl_engine::Bitboard<B>) -> Vec<String> {
     set.into_iter().map(|s| s.to_string()).collect()
 }
 
 /// The placement as one character a square (`.`, `t`, `T`, `K`), rank 1 first, `size` a rank.
-pub fn cells<B: Board>(position: &Position<B>) -> String {
+pub fn cells<B: Grid>(position: &Position<B>) -> String {
     let size = position.rules().size();
     let mut text = String::with_capacity(usize::from(size) * usize::from(size));
     for y in 0..size {
@@ -285,7 +285,7 @@ pub fn cells<B: Board>(position: &Position<B>) -> String {
     text
 }
 
-fn view<B: Board>(variant: &Variant<B>, game: &Game<B>) -> Value {
+fn view<B: Grid>(variant: &Variant<B>, game: &Game<B>) -> Value {
     let rules = variant.rules();
     let position = game.position();
     let outcome = game.outcome();

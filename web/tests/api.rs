@@ -9,7 +9,7 @@ use std::io::{BufRead, BufReader};
 use common::{Choices, EventStream, Server, Sse, scratch, served_move_texts};
 use serde_json::{Value, json};
 use tafl_engine::record::GameRecord;
-use tafl_engine::{AnyVariant, Board, Game, Move, position_string};
+use tafl_engine::{AnyVariant, Game, Grid, Move, position_string};
 
 /// The library's game beside the server's, on either grid.
 enum Oracle {
@@ -19,7 +19,7 @@ enum Oracle {
 
 impl Oracle {
     fn new(rules: &str, start: Option<&str>) -> Oracle {
-        fn begin<B: Board>(v: &tafl_engine::Variant<B>, start: Option<&str>) -> Game<B> {
+        fn begin<B: Grid>(v: &tafl_engine::Variant<B>, start: Option<&str>) -> Game<B> {
             match start {
                 None => Game::new(v),
                 Some(text) => Game::from_position(
@@ -34,7 +34,7 @@ impl Oracle {
     }
 
     fn play(&mut self, text: &str) {
-        fn go<B: Board>(game: &mut Game<B>, text: &str) {
+        fn go<B: Grid>(game: &mut Game<B>, text: &str) {
             let m: Move<B> = text.parse().expect("a move");
             game.play(m).expect("the library plays the server's move");
         }
@@ -46,7 +46,7 @@ impl Oracle {
 
     /// Position string, legal moves, result, captures of the last move.
     fn view(&self) -> (String, BTreeSet<String>, Option<String>, Vec<String>) {
-        fn of<B: Board>(game: &Game<B>) -> (String, BTreeSet<String>, Option<String>, Vec<String>) {
+        fn of<B: Grid>(game: &Game<B>) -> (String, BTreeSet<String>, Option<String>, Vec<String>) {
             let legal = if game.outcome().is_some() {
                 BTreeSet::new()
             } else {

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use common::{Choices, Server, scratch, served_move_texts, served_moves};
 use serde_json::{Value, json};
-use tafl_engine::{AnyVariant, Board, Game, Move, Piece, Position};
+use tafl_engine::{AnyVariant, Game, Grid, Move, Piece, Position};
 
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -208,7 +208,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
 }
 
 /// The library's view of a game: the pieces (`e5K`) and the legal moves (`e2-e4`).
-fn library_view<B: Board>(game: &Game<B>) -> (BTreeSet<String>, BTreeSet<String>) {
+fn library_view<B: Grid>(game: &Game<B>) -> (BTreeSet<String>, BTreeSet<String>) {
     let position: &Position<B> = game.position();
     let pieces = position
         .pieces_with_squares()
@@ -254,7 +254,7 @@ impl Oracle {
     }
 
     fn play(&mut self, text: &str) {
-        fn go<B: Board>(game: &mut Game<B>, text: &str) {
+        fn go<B: Grid>(game: &mut Game<B>, text: &str) {
             let m: Move<B> = text.parse().expect("the server's move reads");
             game.play(m)
                 .unwrap_or_else(|e| panic!("the library refuses {text}: {e}"));
@@ -288,7 +288,7 @@ impl Oracle {
 
     /// Captures `text` would make (to prefer them: games end sooner).
     fn captures(&self, text: &str) -> u32 {
-        fn count<B: Board>(game: &Game<B>, text: &str) -> u32 {
+        fn count<B: Grid>(game: &Game<B>, text: &str) -> u32 {
             let mut copy = game.clone();
             text.parse::<Move<B>>()
                 .ok()

@@ -7,7 +7,7 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use tafl_engine::search::{Limits, SearchResult, Searcher};
-use tafl_engine::{Board, Game, Move};
+use tafl_engine::{Game, Grid, Move};
 
 /// How long connecting to one address of a server may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -53,7 +53,7 @@ pub fn connect(host: &str, port: u16) -> Result<TcpStream, String> {
 /// When the system will not start the watchdog's thread (a limit on processes, `prlimit
 /// --nproc`; no memory for its stack), the search runs without it on this thread: it stops at
 /// its own deadline all the same, the watchdog being only a guard against a late stop.
-pub fn search_within<B: Board>(
+pub fn search_within<B: Grid>(
     searcher: &mut Searcher,
     game: &Game<B>,
     budget: Duration,
@@ -71,7 +71,7 @@ type Watchdog = Box<dyn FnOnce() + Send>;
 
 /// [`search_within`] with the way the watchdog's thread is started: `spawn` runs the watchdog
 /// on a thread of its own, or says why it could not (a test makes it fail).
-fn search_within_using<B: Board>(
+fn search_within_using<B: Grid>(
     searcher: &mut Searcher,
     game: &Game<B>,
     budget: Duration,
@@ -104,7 +104,7 @@ fn search_within_using<B: Board>(
 
 /// The search's choice if it is one of `allowed`, else its next best line's first move that is,
 /// else the first allowed move: never a move outside `allowed` (which must not be empty).
-pub fn choose<B: Board>(result: &SearchResult<B>, allowed: &[Move<B>]) -> Option<Move<B>> {
+pub fn choose<B: Grid>(result: &SearchResult<B>, allowed: &[Move<B>]) -> Option<Move<B>> {
     result
         .lines
         .iter()

@@ -35,7 +35,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tafl_engine::{Board, Side};
+use tafl_engine::{Grid, Side};
 
 use crate::log::GameLog;
 use crate::openings::Opening;
@@ -544,7 +544,7 @@ struct GameDone {
 }
 
 /// Plays one job's game from `opening`, on the opening's grid.
-fn play_job<B: Board>(
+fn play_job<B: Grid>(
     opening: &Opening<B>,
     job: &Job,
     a: &mut Player,
@@ -566,7 +566,7 @@ fn play_job<B: Board>(
 }
 
 /// The game record of a job's game.
-fn game_record<B: Board>(
+fn game_record<B: Grid>(
     job: &Job,
     opening: &Opening<B>,
     played: &Played<B>,

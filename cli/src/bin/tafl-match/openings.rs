@@ -19,14 +19,14 @@
 use std::io::Read;
 use std::path::Path;
 
-use tafl_engine::{Board, Game, Move, Narrow, Side, Variant, notation};
+use tafl_engine::{Game, Grid, Move, Narrow, Side, Variant, notation};
 
 use crate::rng::Rng;
 
 /// One opening: the game to start from (moves already played, or a set-up position) and how it
 /// was made, on the game's grid.
 #[derive(Clone, Debug)]
-pub struct Opening<B: Board = Narrow> {
+pub struct Opening<B: Grid = Narrow> {
     /// The game so far.
     pub game: Game<B>,
     /// The rules string the engines get: the variant's, or, for a set-up position, one whose
@@ -44,14 +44,14 @@ pub const MAX_ATTEMPTS: usize = 100;
 /// start, a game that ends within them thrown away. The moves are sorted before a pick, so that
 /// openings do not depend on the move generator's order.
 #[derive(Clone, Debug)]
-pub struct SeededOpenings<B: Board = Narrow> {
+pub struct SeededOpenings<B: Grid = Narrow> {
     variant: Variant<B>,
     plies: u32,
     rng: Rng,
     made: usize,
 }
 
-impl<B: Board> SeededOpenings<B> {
+impl<B: Grid> SeededOpenings<B> {
     /// The stream of `variant`'s openings for `seed`.
     pub fn new(variant: &Variant<B>, plies: u32, seed: u64) -> SeededOpenings<B> {
         SeededOpenings {
@@ -95,7 +95,7 @@ impl<B: Board> SeededOpenings<B> {
 
 /// The first `count` seeded openings (fewer if the stream gives out).
 #[cfg(test)]
-pub fn seeded<B: Board>(
+pub fn seeded<B: Grid>(
     variant: &Variant<B>,
     count: usize,
     plies: u32,
@@ -175,7 +175,7 @@ pub struct FileLine {
 /// The lines of a file's text that fit `variant`, with a warning for each line that does not
 /// (up to [`MAX_WARNINGS`], then one that counts the rest). The text is at most
 /// [`MAX_FILE_BYTES`], so its offsets fit a `u32`.
-pub fn fitting_lines<B: Board>(
+pub fn fitting_lines<B: Grid>(
     variant: &Variant<B>,
     text: &str,
     warn: &mut dyn FnMut(String),
@@ -236,7 +236,7 @@ pub fn fitting_lines<B: Board>(
 }
 
 /// The opening of a line that [`fitting_lines`] found in `text` for `variant`.
-pub fn opening_at<B: Board>(
+pub fn opening_at<B: Grid>(
     variant: &Variant<B>,
     text: &str,
     line: FileLine,
@@ -251,7 +251,7 @@ pub fn opening_at<B: Board>(
 
 /// The openings of a file's text that fit `variant`, with the warnings of [`fitting_lines`].
 #[cfg(test)]
-pub fn from_text<B: Board>(
+pub fn from_text<B: Grid>(
     variant: &Variant<B>,
     text: &str,
     warn: &mut dyn FnMut(String),
@@ -262,7 +262,7 @@ pub fn from_text<B: Board>(
         .collect()
 }
 
-fn parse_line<B: Board>(variant: &Variant<B>, line: &str) -> Result<Opening<B>, String> {
+fn parse_line<B: Grid>(variant: &Variant<B>, line: &str) -> Result<Opening<B>, String> {
     if line.starts_with('/') {
         let mut words = line.split_whitespace();
         let record = words.next().unwrap_or_default();

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use tafl_engine::notation;
 use tafl_engine::protocol::{Input, LineReader};
-use tafl_engine::{Board, Game, Move};
+use tafl_engine::{Game, Grid, Move};
 
 use crate::log::GameLog;
 use crate::processes;
@@ -334,7 +334,7 @@ impl OtepEngine {
     }
 
     /// Tells the engine the moves it has not seen, its clock, and asks for a move.
-    fn ask<B: Board>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Result<Instant, String> {
+    fn ask<B: Grid>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Result<Instant, String> {
         let unseen: Vec<String> = turn
             .game
             .moves()
@@ -353,7 +353,7 @@ impl OtepEngine {
     }
 
     /// Asks for a move and waits for it until the time allowed has passed.
-    pub fn play<B: Board>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Answer {
+    pub fn play<B: Grid>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Answer {
         // Leave the engine alone for a moment after its last move (not charged to anyone).
         if let Some(moved_at) = self.moved_at.take() {
             let wait = self.settle.saturating_sub(moved_at.elapsed());
@@ -437,7 +437,7 @@ impl OtepEngine {
     }
 
     /// Confirms the engine's move with the board after it, as OpenTafl does.
-    pub fn accepted<B: Board>(&mut self, game: &Game<B>, log: &mut GameLog) {
+    pub fn accepted<B: Grid>(&mut self, game: &Game<B>, log: &mut GameLog) {
         let record = notation::position_record(game.position());
         if self.send(&format!("move {record}"), log).is_err() {
             self.dirty = true;

@@ -4,7 +4,7 @@ use std::time::Instant;
 
 use tafl_engine::search::eval::{self, EvalWeights};
 use tafl_engine::search::{Limits, Searcher};
-use tafl_engine::{Board, Game};
+use tafl_engine::{Game, Grid};
 
 use crate::log::GameLog;
 use crate::options::Settings;
@@ -73,7 +73,7 @@ impl Player {
     }
 
     /// Asks for a move.
-    pub fn play<B: Board>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Answer {
+    pub fn play<B: Grid>(&mut self, turn: &Turn<'_, B>, log: &mut GameLog) -> Answer {
         match self {
             Player::Builtin(builtin) => builtin.play(turn),
             Player::Otep(engine) => engine.play(turn, log),
@@ -81,7 +81,7 @@ impl Player {
     }
 
     /// The referee accepted the player's move; `game` is the game after it.
-    pub fn accepted<B: Board>(&mut self, game: &Game<B>, log: &mut GameLog) {
+    pub fn accepted<B: Grid>(&mut self, game: &Game<B>, log: &mut GameLog) {
         if let Player::Otep(engine) = self {
             engine.accepted(game, log);
         }
@@ -130,7 +130,7 @@ impl Builtin {
         }
     }
 
-    fn play<B: Board>(&mut self, turn: &Turn<'_, B>) -> Answer {
+    fn play<B: Grid>(&mut self, turn: &Turn<'_, B>) -> Answer {
         let started = Instant::now();
         let moves = turn.game.legal_moves();
         let chosen = match self {

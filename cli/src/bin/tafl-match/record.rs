@@ -5,7 +5,7 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use tafl_engine::record::GameRecord;
-use tafl_engine::{Board, Variant};
+use tafl_engine::{Grid, Variant};
 
 use crate::openings::Opening;
 use crate::referee::Played;
@@ -47,7 +47,7 @@ fn today() -> String {
 
 /// The record of `played`, which started from `opening`: the match's tags, then the rules (with
 /// the game's start: the opening's set-up position, if it has one) and the moves.
-pub fn game_record<B: Board>(
+pub fn game_record<B: Grid>(
     opening: &Opening<B>,
     played: &Played<B>,
     info: &RecordInfo<'_>,
@@ -97,7 +97,7 @@ mod tests {
     use crate::referee::Ending;
 
     /// A played game of `plies` random plies from `opening`, won by the attackers on time.
-    fn played<B: Board>(opening: &Opening<B>, plies: u64) -> Played<B> {
+    fn played<B: Grid>(opening: &Opening<B>, plies: u64) -> Played<B> {
         let mut game = opening.game.clone();
         let mut rng = crate::rng::Rng::new(plies);
         for _ in 0..plies {

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use tafl_engine::search::{Clock, Limits};
-use tafl_engine::{Board, Game, Move, Narrow, Outcome, Side};
+use tafl_engine::{Game, Grid, Move, Narrow, Outcome, Side};
 
 use crate::log::GameLog;
 use crate::openings::Opening;
@@ -69,7 +69,7 @@ pub enum Ending {
 }
 
 /// A game played to its end, on its grid.
-pub struct Played<B: Board = Narrow> {
+pub struct Played<B: Grid = Narrow> {
     /// The moves played, from the opening's start.
     pub game: Game<B>,
     /// How it ended.
@@ -80,7 +80,7 @@ pub struct Played<B: Board = Narrow> {
     pub time_left: [Option<Duration>; 2],
 }
 
-impl<B: Board> Played<B> {
+impl<B: Grid> Played<B> {
     /// The winning side, if any.
     pub fn winner(&self) -> Option<Side> {
         match &self.ending {
@@ -158,7 +158,7 @@ fn clock_line(
 }
 
 /// Plays `opening` to its end with A on `a_side`, on the opening's grid.
-pub fn play_game<B: Board>(
+pub fn play_game<B: Grid>(
     opening: &Opening<B>,
     a_side: Side,
     a: &mut Player,

@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use tafl_engine::{AnyVariant, Board, Narrow, Side, Variant, Wide};
+use tafl_engine::{AnyVariant, Grid, Narrow, Side, Variant, Wide};
 
 use crate::openings::{self, FileLine, Opening, SeededOpenings};
 use crate::options::Settings;
@@ -36,7 +36,7 @@ pub enum GameOpening {
 }
 
 /// Where one variant's openings come from.
-enum Source<B: Board> {
+enum Source<B: Grid> {
     /// The lines of the openings file that fit the variant, cycled.
     File {
         variant: Variant<B>,
@@ -52,7 +52,7 @@ enum Source<B: Board> {
     },
 }
 
-impl<B: Board> Source<B> {
+impl<B: Grid> Source<B> {
     /// The opening of the variant's game `game` (from 0).
     fn opening(&mut self, game: usize) -> Result<Arc<Opening<B>>, String> {
         match self {
@@ -171,7 +171,7 @@ impl Schedule {
 }
 
 /// A variant's source of openings, checked to give at least one.
-fn source<B: Board>(
+fn source<B: Grid>(
     variant: &Variant<B>,
     text: Option<&Arc<str>>,
     settings: &Settings,

@@ -4,10 +4,10 @@
 use std::time::Duration;
 
 use tafl_engine::search::Limits;
-use tafl_engine::{Board, Game, Narrow, Side};
+use tafl_engine::{Game, Grid, Narrow, Side};
 
 /// One turn as the referee puts it to a player, on the game's grid.
-pub struct Turn<'a, B: Board = Narrow> {
+pub struct Turn<'a, B: Grid = Narrow> {
     /// The game so far; the side to move is the player's.
     pub game: &'a Game<B>,
     /// The side to play.

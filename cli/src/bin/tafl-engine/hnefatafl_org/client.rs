@@ -34,7 +34,7 @@ use std::io::Write;
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use tafl_engine::Board;
+use tafl_engine::Grid;
 use tafl_engine::search::{SearchConfig, Searcher};
 
 use super::Options;
@@ -819,7 +819,7 @@ impl Client {
 
     /// Logs the moves of a resumed game's record that the client has not seen (`known`
     /// moves seen; `None`: none by this process), each with the side that made it.
-    fn caught_up<B: Board>(
+    fn caught_up<B: Grid>(
         &self,
         id: GameId,
         table: &Table<B>,
@@ -872,7 +872,7 @@ impl Client {
     }
 
     /// The game `id` as its record makes it, on either grid: our move if it is our turn.
-    fn play<B: Board>(
+    fn play<B: Grid>(
         &mut self,
         id: GameId,
         mut table: Table<B>,

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use tafl_engine::{Board, Game, Move, Narrow, Side, Square, Variant, Wide};
+use tafl_engine::{Game, Grid, Move, Narrow, Side, Square, Variant, Wide};
 
 use super::messages::{Clock, Record};
 
@@ -52,7 +52,7 @@ fn our_side(record: &Record, user: &str) -> Result<Side, String> {
 }
 
 /// A game of ours: who we are, and the game as the server's record makes it.
-pub struct Table<B: Board> {
+pub struct Table<B: Grid> {
     pub us: Side,
     pub game: Game<B>,
     /// The clocks at the server's last count, if the game is timed.
@@ -64,7 +64,7 @@ pub struct Table<B: Board> {
 }
 
 /// A square of the server's notation (`f6`; capitals on 13x13) on the engine's board.
-fn square<B: Board>(text: &str, size: u8) -> Option<Square<B>> {
+fn square<B: Grid>(text: &str, size: u8) -> Option<Square<B>> {
     let lower = text.to_ascii_lowercase();
     let square: Square<B> = lower.parse().ok()?;
     square.is_on_board(size).then_some(square)
@@ -72,7 +72,7 @@ fn square<B: Board>(text: &str, size: u8) -> Option<Square<B>> {
 
 /// The server's start (`start`: top row first, `A` `D` `K` and counts of empty squares) is the
 /// start of `variant`.
-fn same_start<B: Board>(text: &str, variant: &Variant<B>) -> bool {
+fn same_start<B: Grid>(text: &str, variant: &Variant<B>) -> bool {
     let start = variant.start();
     let size = start.rules().size();
     let rows: Vec<&str> = text.trim_matches('/').split('/').collect();
@@ -124,7 +124,7 @@ fn same_start<B: Board>(text: &str, variant: &Variant<B>) -> bool {
     true
 }
 
-impl<B: Board> Table<B> {
+impl<B: Grid> Table<B> {
     /// The game of `record`, ours as `us`, under `variant` (the server's game on that board):
     /// `Err` says why it cannot be followed (a start that is not the variant's, a move the
     /// engine's rules refuse).
