@@ -143,7 +143,7 @@ function resultText(game) {
   }
   if (game.flagged) {
     const text = capital(t('flagged', { side: sideName(game.flagged) }));
-    return mySide() ? `${t(game.flagged === mySide() ? 'you_lose' : 'you_win')} ${text}` : text;
+    return mySide() ? `${t(game.flagged === mySide() ? lossKey(game) : 'you_win')} ${text}` : text;
   }
   const result = game.result;
   if (!result) return '';
@@ -152,8 +152,13 @@ function resultText(game) {
     ? t('win', { side: sideName(result.winner), reason })
     : t('draw', { reason });
   text = capital(text);
-  if (mySide() && result.winner) text = `${t(result.winner === mySide() ? 'you_win' : 'you_lose')} ${text}`;
+  if (mySide() && result.winner) text = `${t(result.winner === mySide() ? 'you_win' : lossKey(game))} ${text}`;
   return text;
+}
+
+// A person's loss: to the engine, or (between people) to the friend.
+function lossKey(game) {
+  return betweenPeople(game) ? 'you_lost' : 'you_lose';
 }
 
 function winner(game) {
@@ -244,6 +249,10 @@ function render() {
   const watcher = watching();
   $('resign').hidden = analysis || game.finished || watcher;
   $('rematch').hidden = analysis || !game.finished || watcher;
+  // The other side asked for a rematch: the button says that it joins theirs.
+  const joins = page.rematch?.from === game.id && !secretOf(page.rematch.to);
+  $('rematch').textContent = t(joins ? 'join_rematch' : 'rematch');
+  $('rematch').dataset.joins = joins ? '1' : '0';
   // A draw: offered by this seat, or answered when the other side's offer stands.
   const offeredToMe = !!game.draw_offer && !page.you.includes(game.draw_offer);
   $('offer-draw').hidden = analysis || game.finished || watcher || !!game.draw_offer;
@@ -415,7 +424,7 @@ function follow(id) {
     handlers[kind] = (e, number) => {
       if (number !== null) page.lastEvent = Number(number);
       // A rematch asked for by the other side: this page's Rematch button takes its seat.
-      if (kind === 'rematch' && e.id) page.rematch = { from: id, to: e.id };
+      if (kind === 'rematch' && e.id) { page.rematch = { from: id, to: e.id }; render(); }
       // A replayed event has no state: the game as it is now follows the replay.
       if (e.state && e.state.id === id) setGame(e.state);
     };

@@ -65,6 +65,10 @@ pub struct AppState {
     pub(crate) limits: Limits,
     pub(crate) config: Config,
     pub(crate) reviews: Reviews,
+    /// The games pages follow (their event streams hold them), so that a game dropped from
+    /// `games` (finished, or idle) while pages still follow it is found again here: a change
+    /// (a rematch asked for) must reach those pages' broadcast, not a second copy's.
+    watched: Mutex<HashMap<String, Weak<tokio::sync::Mutex<Live>>>>,
     /// The state itself, for starting a review where only `&self` is at hand.
     me: Weak<AppState>,
 }
@@ -80,6 +84,7 @@ impl AppState {
             limits: Limits::new(config.rate, config.burst),
             config,
             reviews: Reviews::default(),
+            watched: Mutex::new(HashMap::new()),
             me: me.clone(),
         }))
     }
@@ -106,6 +111,14 @@ impl AppState {
             return Err(ApiError::not_found());
         }
         if let Some(game) = self.games.lock().ok().and_then(|g| g.get(id).cloned()) {
+            return Ok(game);
+        }
+        if let Some(game) = self
+            .watched
+            .lock()
+            .ok()
+            .and_then(|w| w.get(id).and_then(Weak::upgrade))
+        {
             return Ok(game);
         }
         let row = self
@@ -151,6 +164,17 @@ impl AppState {
             crate::searches::next_turn(self, &game, &mut live);
         }
         Ok(game)
+    }
+
+    /// Notes that a page follows `game` (its event stream holds it): see `watched`.
+    pub(crate) fn watch(&self, id: &str, game: &Shared) {
+        if let Ok(mut watched) = self.watched.lock() {
+            // Games nobody follows any more go when the map has grown (amortised).
+            if watched.len() >= 256 && watched.len().is_power_of_two() {
+                watched.retain(|_, game| game.strong_count() > 0);
+            }
+            watched.insert(id.to_owned(), Arc::downgrade(game));
+        }
     }
 
     /// Drops a finished game from memory (it stays in the database), and has it reviewed.

@@ -47,6 +47,7 @@ async fn events(
         .and_then(|text| text.trim().parse::<u64>().ok())
         .or(query.last_event_id);
     let game = state.game(&id)?;
+    state.watch(&id, &game);
     // Subscribing under the game's lock cuts the events in two: up to `last` from the
     // database, after it from the broadcast; none missed, none twice.
     let (receiver, last, snapshot, thinking) = {

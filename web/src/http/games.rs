@@ -438,7 +438,10 @@ async fn join(
     live.row.turn_since_ms = Some(crate::store::now_ms());
     live.announce(&event, json!({}));
     crate::searches::next_turn(&state, &game, &mut live);
-    let body = json!({"secret": secret, "side": side_name(side), "state": live.state()});
+    // The state as its new holder sees it (as every answer to a seat's secret is).
+    let mut view = live.state();
+    view["you"] = json!([side_name(side)]);
+    let body = json!({"secret": secret, "side": side_name(side), "state": view});
     Ok((StatusCode::OK, Json(body)).into_response())
 }
 
