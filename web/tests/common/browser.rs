@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
-use tafl_engine::{AnyVariant, Board, Game, Move, Piece, Position};
+use tafl_engine::{AnyVariant, Game, Grid, Move, Piece, Position};
 
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 pub const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -251,7 +251,7 @@ pub fn shown_pieces(page: &Value) -> BTreeSet<String> {
 }
 
 /// The library's view of a game: the pieces (`e5K`) and the legal moves (`e2-e4`).
-fn library_view<B: Board>(game: &Game<B>) -> (BTreeSet<String>, BTreeSet<String>) {
+fn library_view<B: Grid>(game: &Game<B>) -> (BTreeSet<String>, BTreeSet<String>) {
     let position: &Position<B> = game.position();
     let pieces = position
         .pieces_with_squares()
@@ -298,7 +298,7 @@ impl Oracle {
 
     /// Plays `text` by the library's rules (a refusal fails the test).
     pub fn play(&mut self, text: &str) {
-        fn go<B: Board>(game: &mut Game<B>, text: &str) {
+        fn go<B: Grid>(game: &mut Game<B>, text: &str) {
             let m: Move<B> = text.parse().expect("the move reads");
             game.play(m)
                 .unwrap_or_else(|e| panic!("the library refuses {text}: {e}"));
@@ -342,7 +342,7 @@ impl Oracle {
 
     /// Captures `text` would make (to prefer them: games end sooner).
     pub fn captures(&self, text: &str) -> u32 {
-        fn count<B: Board>(game: &Game<B>, text: &str) -> u32 {
+        fn count<B: Grid>(game: &Game<B>, text: &str) -> u32 {
             let mut copy = game.clone();
             text.parse::<Move<B>>()
                 .ok()
