@@ -258,12 +258,13 @@ function render() {
   $('offer-draw').hidden = analysis || game.finished || watcher || !!game.draw_offer;
   $('accept-draw').hidden = !offeredToMe || game.finished || watcher;
   $('decline-draw').hidden = !offeredToMe || game.finished || watcher;
-  $('move-now').hidden = analysis || game.finished || yours || watcher;
+  // Between people no engine moves, and neither takes a move back (the server refuses it).
+  $('move-now').hidden = analysis || game.finished || yours || watcher || betweenPeople(game);
   // After a game between people, both players ask the engine about any of its positions.
   const reviewing = afterPeople(game) && !watcher;
   $('hint').hidden = reviewing ? false : game.finished || !yours || betweenPeople(game);
   $('analyse').hidden = reviewing ? false : !analysis || game.finished || watcher;
-  $('takeback').hidden = watcher;
+  $('takeback').hidden = watcher || betweenPeople(game);
   $('takeback').disabled = game.ply === 0;
   document.body.dataset.watching = watcher ? '1' : '0';
   $('download').href = `/api/games/${game.id}/otg`;

@@ -233,6 +233,16 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         let (_, moves) = served_moves(&server, &id);
         assert_eq!(moves, SHORT_TABLUT[..=ply], "the server's moves");
         if ply == RESTART_BEFORE {
+            // Between people: nothing asks the engine to move, nothing takes a move back.
+            for (browser, who) in people {
+                assert_eq!(
+                    browser
+                        .run("return ['move-now', 'takeback'].map(b => document.getElementById(b).hidden);")
+                        .await,
+                    json!([true, true]),
+                    "{who}'s buttons"
+                );
+            }
             for (browser, who) in everyone {
                 assert_eq!(
                     browser.run("return window.taflMark || null;").await,
