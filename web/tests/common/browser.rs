@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use fantoccini::actions::{InputSource, MOUSE_BUTTON_LEFT, MouseActions, PointerAction};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{Value, json};
@@ -131,6 +132,35 @@ impl Browser {
             .await;
         self.click(&format!("#board rect[data-square=\"{to}\"]"))
             .await;
+    }
+
+    /// Drags the piece on `from` to `to` (pointer down, move, up).
+    pub async fn drag_move(&self, from: &str, to: &str) {
+        let square = |name: &str| format!("#board rect[data-square=\"{name}\"]");
+        let from = self.client.find(Locator::Css(&square(from))).await;
+        let to = self.client.find(Locator::Css(&square(to))).await;
+        let (from, to) = (
+            from.expect("the drag's square"),
+            to.expect("the drop's square"),
+        );
+        let over = |element, ms, offset| PointerAction::MoveToElement {
+            element,
+            duration: Some(Duration::from_millis(ms)),
+            x: offset,
+            y: offset,
+        };
+        let mouse = MouseActions::new("mouse".to_owned())
+            .then(over(from.clone(), 0, 0.0))
+            .then(PointerAction::Down {
+                button: MOUSE_BUTTON_LEFT,
+            })
+            .then(over(from, 100, 3.0))
+            .then(over(to, 200, 0.0))
+            .then(PointerAction::Up {
+                button: MOUSE_BUTTON_LEFT,
+            });
+        self.client.perform_actions(mouse).await.expect("the drag");
+        self.client.release_actions().await.expect("the drag's end");
     }
 
     /// Chooses `value` in the `<select>` `css` (as a person does: a change event follows).
