@@ -420,12 +420,7 @@ async fn invite(driver: &Browser, server: &Server) {
     // The friend moves from the page (typed), and the server has it.
     let state = server.ok("GET", &format!("/api/games/{id}"), None);
     let (from, to) = served_moves(&state)[0].clone();
-    driver
-        .run(&format!(
-            "document.getElementById('move-input').value = '{from}-{to}'; \
-         document.getElementById('text-move').requestSubmit(); return 1;"
-        ))
-        .await;
+    driver.type_move(&format!("{from}-{to}")).await;
     driver
         .wait("the friend's move", |p| p["live"] == json!(1))
         .await;

@@ -134,15 +134,18 @@ impl Browser {
             .await;
     }
 
-    /// Drags the piece on `from` to `to` (pointer down, move, up).
+    /// Drags the piece on `from` to `to` on the board.
     pub async fn drag_move(&self, from: &str, to: &str) {
         let square = |name: &str| format!("#board rect[data-square=\"{name}\"]");
-        let from = self.client.find(Locator::Css(&square(from))).await;
-        let to = self.client.find(Locator::Css(&square(to))).await;
-        let (from, to) = (
-            from.expect("the drag's square"),
-            to.expect("the drop's square"),
-        );
+        self.drag(&square(from), &square(to)).await;
+    }
+
+    /// Drags from the element `from_css` to the element `to_css` (pointer down, move, up).
+    pub async fn drag(&self, from_css: &str, to_css: &str) {
+        let from = self.client.find(Locator::Css(from_css)).await;
+        let to = self.client.find(Locator::Css(to_css)).await;
+        let from = from.unwrap_or_else(|e| panic!("no {from_css}: {e}"));
+        let to = to.unwrap_or_else(|e| panic!("no {to_css}: {e}"));
         let over = |element, ms, offset| PointerAction::MoveToElement {
             element,
             duration: Some(Duration::from_millis(ms)),
@@ -161,6 +164,15 @@ impl Browser {
             });
         self.client.perform_actions(mouse).await.expect("the drag");
         self.client.release_actions().await.expect("the drag's end");
+    }
+
+    /// Types `text` in the page's move field and plays it.
+    pub async fn type_move(&self, text: &str) {
+        self.run(&format!(
+            "document.getElementById('move-input').value = {text:?};
+             document.getElementById('text-move').requestSubmit(); return 1;"
+        ))
+        .await;
     }
 
     /// Chooses `value` in the `<select>` `css` (as a person does: a change event follows).
