@@ -23,6 +23,19 @@ use common::{Server, scratch};
 use serde_json::json;
 use tafl_engine::{Piece, Position, Side, Variant, position_string};
 
+/// The start page, its form ready, Tablut chosen in it.
+async fn open_form_with_tablut(driver: &Browser, server: &Server) {
+    driver.goto(&server.url("/")).await;
+    driver
+        .wait_for(
+            "the form",
+            30,
+            "return document.body.dataset.ready === '1';",
+        )
+        .await;
+    driver.select("#variant", "tablut").await;
+}
+
 /// The text a person sees: the page's shown part (the language menu, which names every
 /// language in its own, aside).
 async fn visible_text(driver: &Browser) -> String {
@@ -146,20 +159,7 @@ async fn a_person_who_reads_only_their_language_learns_plays_and_understands_eve
                 "localStorage.clear(); localStorage.setItem('tafl-lang', '{language}'); return 1;"
             ))
             .await;
-        driver.goto(&server.url("/")).await;
-        driver
-            .wait_for(
-                "the form",
-                30,
-                "return document.body.dataset.ready === '1';",
-            )
-            .await;
-        driver
-            .run(
-                "const s = document.getElementById('variant'); s.value = 'tablut';
-             s.dispatchEvent(new Event('change')); return 1;",
-            )
-            .await;
+        open_form_with_tablut(&driver, &server).await;
         assert_eq!(
             driver.run("return document.documentElement.dir;").await,
             json!(if language == "ar" { "rtl" } else { "ltr" })
@@ -224,20 +224,7 @@ async fn a_person_who_reads_only_their_language_learns_plays_and_understands_eve
                 );
             }
         }
-        driver.goto(&server.url("/")).await;
-        driver
-            .wait_for(
-                "the form",
-                30,
-                "return document.body.dataset.ready === '1';",
-            )
-            .await;
-        driver
-            .run(
-                "const s = document.getElementById('variant'); s.value = 'tablut';
-             s.dispatchEvent(new Event('change')); return 1;",
-            )
-            .await;
+        open_form_with_tablut(&driver, &server).await;
         // Its learn page: every lesson shown, a castle refusal in words, an exercise solved.
         driver.click("#learn-link").await;
         driver
@@ -279,18 +266,10 @@ async fn a_person_who_reads_only_their_language_learns_plays_and_understands_eve
             assert_no_english(language, "the learn page", &learn);
         }
         // A game from a set-up position: an illegal move's reason, then the result.
-        driver.goto(&server.url("/")).await;
-        driver
-            .wait_for(
-                "the form",
-                30,
-                "return document.body.dataset.ready === '1';",
-            )
-            .await;
+        open_form_with_tablut(&driver, &server).await;
         driver
             .run(&format!(
-                "const s = document.getElementById('variant'); s.value = 'tablut';
-             s.dispatchEvent(new Event('change'));
+                "
              document.querySelector('input[name=mode][value=analysis]').click();
              document.getElementById('position').value = {start:?};
              document.getElementById('setup-form').requestSubmit(); return 1;"

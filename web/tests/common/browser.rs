@@ -114,13 +114,17 @@ impl Browser {
             .unwrap_or_else(|e| panic!("script failed: {e}\n{script}"))
     }
 
-    pub async fn click(&self, css: &str) {
-        let element = self
-            .client
+    /// The element `css` finds (none fails the test).
+    pub async fn element(&self, css: &str) -> fantoccini::elements::Element {
+        self.client
             .find(Locator::Css(css))
             .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        element
+            .unwrap_or_else(|e| panic!("no {css}: {e}"))
+    }
+
+    pub async fn click(&self, css: &str) {
+        self.element(css)
+            .await
             .click()
             .await
             .unwrap_or_else(|e| panic!("click {css}: {e}"));
@@ -142,10 +146,7 @@ impl Browser {
 
     /// Drags from the element `from_css` to the element `to_css` (pointer down, move, up).
     pub async fn drag(&self, from_css: &str, to_css: &str) {
-        let from = self.client.find(Locator::Css(from_css)).await;
-        let to = self.client.find(Locator::Css(to_css)).await;
-        let from = from.unwrap_or_else(|e| panic!("no {from_css}: {e}"));
-        let to = to.unwrap_or_else(|e| panic!("no {to_css}: {e}"));
+        let (from, to) = (self.element(from_css).await, self.element(to_css).await);
         let over = |element, ms, offset| PointerAction::MoveToElement {
             element,
             duration: Some(Duration::from_millis(ms)),
@@ -177,12 +178,8 @@ impl Browser {
 
     /// Chooses `value` in the `<select>` `css` (as a person does: a change event follows).
     pub async fn select(&self, css: &str, value: &str) {
-        let element = self
-            .client
-            .find(Locator::Css(css))
+        self.element(css)
             .await
-            .unwrap_or_else(|e| panic!("no {css}: {e}"));
-        element
             .select_by_value(value)
             .await
             .unwrap_or_else(|e| panic!("choose {value} in {css}: {e}"));
