@@ -8,12 +8,7 @@ use common::{Server, scratch};
 use serde_json::{Value, json};
 
 fn draw(server: &Server, id: &str, action: &str, secret: Option<&str>) -> (u16, Value) {
-    server.call_as(
-        "POST",
-        &format!("/api/games/{id}/draw"),
-        Some(&json!({ "action": action })),
-        secret,
-    )
+    server.act(id, "draw", Some(&json!({ "action": action })), secret)
 }
 
 #[test]
@@ -21,15 +16,8 @@ fn two_people_offer_decline_and_agree_a_draw_that_is_stored() {
     let dir = scratch("draw-people");
     let db = dir.join("games.sqlite");
     let mut server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
-    let state = server.ok(
-        "POST",
-        "/api/games",
-        Some(&json!({"variant": "tablut", "human": "attackers", "opponent": "open"})),
-    );
-    let id = state["id"].as_str().unwrap().to_owned();
-    let creator = state["secret"].as_str().unwrap().to_owned();
-    let (_, joined) = server.call_as("POST", &format!("/api/games/{id}/join"), None, None);
-    let friend = joined["secret"].as_str().unwrap().to_owned();
+    let people = server.two_people(json!({"variant": "tablut", "human": "attackers"}));
+    let (id, creator, friend) = (people.id, people.host, people.guest);
     // Without a seat's secret: 403; nothing to accept yet: 409.
     assert_eq!(draw(&server, &id, "offer", None).0, 403);
     let (status, answer) = draw(&server, &id, "accept", Some(&friend));
@@ -86,11 +74,7 @@ fn the_engine_accepts_a_draw_only_when_it_is_not_better_off() {
         ),
     );
     let id = lost["id"].as_str().unwrap().to_owned();
-    let (status, answer) = server.call(
-        "POST",
-        &format!("/api/games/{id}/draw"),
-        Some(&json!({"action": "offer"})),
-    );
+    let (status, answer) = draw(&server, &id, "offer", lost["secret"].as_str());
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["accepted"], json!(true), "{answer}");
     assert_eq!(answer["result"]["reason"], json!("draw_agreement"));
@@ -104,11 +88,7 @@ fn the_engine_accepts_a_draw_only_when_it_is_not_better_off() {
         ),
     );
     let id = won["id"].as_str().unwrap().to_owned();
-    let (status, answer) = server.call(
-        "POST",
-        &format!("/api/games/{id}/draw"),
-        Some(&json!({"action": "offer"})),
-    );
+    let (status, answer) = draw(&server, &id, "offer", won["secret"].as_str());
     assert_eq!(status, 200, "{answer}");
     assert_eq!(answer["accepted"], json!(false), "{answer}");
     assert_eq!(answer["finished"], json!(false));

@@ -5,16 +5,15 @@
 
 mod common;
 
-use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader};
-
+use common::people::first_event;
 use common::{Choices, Server, scratch, served_move_texts, served_moves};
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 
 fn move_as(server: &Server, id: &str, text: &str, ply: u64, secret: Option<&str>) -> (u16, Value) {
-    server.call_as(
-        "POST",
-        &format!("/api/games/{id}/moves"),
+    server.act(
+        id,
+        "moves",
         Some(&json!({ "move": text, "ply": ply })),
         secret,
     )
@@ -145,39 +144,16 @@ fn an_invitation_is_taken_once_and_each_player_moves_only_with_their_own_secret(
 
 /// Reads a think stream, sent with `secret`, to its answer: (event name, data).
 fn ask(server: &Server, path: &str, secret: &str) -> (String, Value) {
-    let response = ureq::get(&server.url(path))
-        .set("authorization", &format!("Bearer {secret}"))
-        .call()
-        .unwrap_or_else(|error| panic!("{path}: {error}"));
-    let mut name = String::new();
-    for line in BufReader::new(response.into_reader()).lines() {
-        let line = line.expect("a line");
-        if let Some(rest) = line.strip_prefix("event: ") {
-            name = rest.to_owned();
-        } else if let Some(rest) = line.strip_prefix("data: ")
-            && matches!(name.as_str(), "hint" | "analysis" | "failed")
-        {
-            return (name, serde_json::from_str(rest).expect("JSON data"));
-        }
-    }
-    panic!("{path}: the stream ended without an answer");
+    let answer = first_event(server, path, Some(secret), &["hint", "analysis", "failed"]);
+    (answer.name, answer.data)
 }
 
 #[test]
 fn after_a_game_between_people_both_players_get_hints_and_analyses_of_any_position() {
     let dir = scratch("friend-after");
     let server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
-    let created = server.ok(
-        "POST",
-        "/api/games",
-        Some(&json!({"variant": "tablut", "human": "defenders", "opponent": "open"})),
-    );
-    let id = created["id"].as_str().unwrap().to_owned();
-    let creator = created["secret"].as_str().unwrap().to_owned();
-    let joined = server
-        .call_as("POST", &format!("/api/games/{id}/join"), None, None)
-        .1;
-    let friend = joined["secret"].as_str().unwrap().to_owned();
+    let people = server.two_people(json!({"variant": "tablut", "human": "defenders"}));
+    let (id, creator, friend, joined) = (people.id, people.host, people.guest, people.joined);
     let think = |purpose: &str, ply: Option<usize>, secret: Option<&str>| {
         let ply = ply.map(|p| format!("&ply={p}")).unwrap_or_default();
         server.call_as(

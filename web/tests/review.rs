@@ -3,28 +3,17 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader};
 use std::time::{Duration, Instant};
 
+use common::people::first_event;
 use common::{Server, scratch};
 use serde_json::{Value, json};
 use tafl_engine::{Game, Variant};
 
-/// Reads a think stream to its last event.
+/// Reads a think stream (sent with the game's secret) to its `state`: the game after it.
 fn stream_state(server: &Server, path: &str) -> Value {
-    let response = server.get(path).call().expect("the stream opens");
-    let mut name = String::new();
-    for line in BufReader::new(response.into_reader()).lines() {
-        let line = line.expect("a line");
-        if let Some(rest) = line.strip_prefix("event: ") {
-            name = rest.to_owned();
-        } else if let Some(rest) = line.strip_prefix("data: ")
-            && name == "state"
-        {
-            return serde_json::from_str::<Value>(rest).expect("JSON")["state"].clone();
-        }
-    }
-    panic!("no engine move in {path}");
+    let secret = server.secret_for(path);
+    first_event(server, path, secret.as_deref(), &["state"]).data["state"].clone()
 }
 
 /// Asks for the review until it is complete (a minute at most).

@@ -2,6 +2,8 @@
 //! own, and JSON requests to it.
 #![allow(dead_code)]
 
+pub mod people;
+
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -204,10 +206,23 @@ impl EventStream {
     /// Opens `path` on `server` (with `Last-Event-ID: last` when given), as a spectator: no
     /// secret. A stream that sends nothing for 30 s fails the test.
     pub fn open(server: &Server, path: &str, last: Option<u64>) -> EventStream {
+        EventStream::open_as(server, path, last, None)
+    }
+
+    /// [`EventStream::open`] sent with `secret` (a seat's: a think stream needs one).
+    pub fn open_as(
+        server: &Server,
+        path: &str,
+        last: Option<u64>,
+        secret: Option<&str>,
+    ) -> EventStream {
         let agent = ureq::AgentBuilder::new()
             .timeout_read(std::time::Duration::from_secs(30))
             .build();
         let mut request = agent.get(&server.url(path));
+        if let Some(secret) = secret {
+            request = request.set("authorization", &format!("Bearer {secret}"));
+        }
         if let Some(last) = last {
             request = request.set("last-event-id", &last.to_string());
         }
