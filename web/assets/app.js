@@ -170,7 +170,8 @@ function winner(game) {
 function statusText(game) {
   if (page.reconnecting) return t('reconnecting');
   if (game.finished) return resultText(game);
-  if (watching()) return `${capital(t('to_move', { side: sideName(game.to_move) }))} · ${t('watching')}`;
+  // "The attackers to move · you are watching": the sentence's full stop goes before the dot.
+  if (watching()) return `${capital(t('to_move', { side: sideName(game.to_move) })).replace(/\.$/, '')} · ${t('watching')}`;
   if (betweenPeople(game)) {
     if (openSeat(game)) return t('waiting_friend');
     return page.you.includes(game.to_move)

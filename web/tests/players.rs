@@ -171,6 +171,8 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         })
         .await;
     assert_eq!(kept_secrets(&watcher).await, json!({}));
+    let status = watcher.page().await["status"].clone();
+    assert_eq!(status, json!("The attackers to move · you are watching"));
 
     let rules = served_moves(&server, &id).0["rules"]
         .as_str()
@@ -183,6 +185,7 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         (&guest, "the guest"),
         (&watcher, "the spectator"),
     ];
+    let mut restarted = None;
     for (ply, text) in SHORT_TABLUT.iter().enumerate() {
         if ply == RESTART_BEFORE {
             // kill -9 mid-game, and the same binary again on the same port and database.
@@ -205,6 +208,7 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
                 assert_eq!(cut["live"], json!(ply), "{who}: {cut}");
             }
             server = Server::start(&listen, &db, &["--rate", "0"]);
+            restarted = Some(Instant::now());
         }
         let (mover, who) = people[ply % 2];
         mover
@@ -222,6 +226,12 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         oracle.play(text);
         for (browser, who) in everyone {
             let page = shows(browser, who, &oracle).await;
+            if let Some(restarted) = restarted.filter(|_| ply == RESTART_BEFORE) {
+                eprintln!(
+                    "{who}'s page shows the first move after the restart {:.1} s after it",
+                    restarted.elapsed().as_secs_f64()
+                );
+            }
             assert!(
                 !page["status"]
                     .as_str()
