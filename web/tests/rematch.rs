@@ -79,3 +79,35 @@ fn a_rematch_between_two_people_opens_the_other_seat_for_the_other_person() {
     let (status, moved) = server.act(&new_id, "moves", Some(&e2_h2), rematch["secret"].as_str());
     assert_eq!((status, moved["ply"].clone()), (200, json!(1)));
 }
+
+#[test]
+fn when_both_people_ask_for_a_rematch_the_second_takes_the_seat_the_first_opened() {
+    let dir = scratch("rematch-both");
+    let server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
+    let people = server.two_people(json!({"variant": "tablut", "human": "attackers"}));
+    let (id, creator, friend) = (people.id, people.host, people.guest);
+    assert_eq!(server.act(&id, "resign", None, Some(&friend)).0, 200);
+    let (status, first) = server.act(&id, "rematch", None, Some(&creator));
+    assert_eq!(status, 201, "{first}");
+    assert_eq!(first["you"], json!(["defenders"]));
+    // The friend presses Rematch too (their page had not heard of the first yet): they sit in
+    // the same new game, as its attackers, with a secret of their own.
+    let (status, second) = server.act(&id, "rematch", None, Some(&friend));
+    assert_eq!(status, 200, "{second}");
+    assert_eq!(second["id"], first["id"], "one rematch, not two");
+    assert_eq!(second["you"], json!(["attackers"]));
+    assert_eq!(
+        second["seats"],
+        json!({"attackers": "person", "defenders": "person"})
+    );
+    let rematch = first["id"].as_str().unwrap();
+    let (status, moved) = server.act(
+        rematch,
+        "moves",
+        Some(&json!({"move": "e2-h2"})),
+        second["secret"].as_str(),
+    );
+    assert_eq!((status, moved["ply"].clone()), (200, json!(1)), "{moved}");
+    // Its seats are both taken: nobody else joins it.
+    assert_eq!(server.act(rematch, "join", None, None).0, 409);
+}

@@ -279,7 +279,8 @@ fn open_game(
 /// A rematch of a finished game: the same rules, start, level and clock, the sides swapped.
 /// The asker (a seat's secret) takes the other side in the new game; the engine keeps its
 /// place against them, and a person's seat is open for them to join (every page of the old
-/// game is told the new game's id: a `rematch` event).
+/// game is told the new game's id: a `rematch` event). A person who asks after the other did
+/// takes that seat (200, the rematch's state and secret) instead of opening a second game.
 async fn rematch(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
@@ -306,6 +307,24 @@ async fn rematch(
         .map_err(|e| bad("bad_rules", format!("{e}")))?;
     let table = Table::new(variant, Some(&live.row.start)).map_err(|e| bad("bad_position", e.0))?;
     let new_side = !side;
+    // Between people, the other may have asked first (both pressed Rematch): the asker takes
+    // the seat that rematch keeps for them rather than opening a second game. The old game's
+    // lock, held, puts two such requests one after the other.
+    if live.row.seats.get(!side).kind == crate::seats::SeatKind::Person
+        && let Some(asked) = asked_rematch(&state, &id)?
+    {
+        match take_seat(&state, &asked, Some(new_side)).await {
+            Ok(joined) => {
+                let mut body = joined["state"].clone();
+                body["secret"] = joined["secret"].clone();
+                return Ok((StatusCode::OK, Json(body)).into_response());
+            }
+            // That seat is no longer open (the asker took it before, or it was not theirs):
+            // a new rematch, as for a first request.
+            Err(error) if error.status == StatusCode::CONFLICT => {}
+            Err(error) => return Err(error),
+        }
+    }
     let other = match live.row.seats.get(!side).kind {
         crate::seats::SeatKind::Engine => Seat::engine(),
         _ => Seat::open(),
@@ -337,6 +356,20 @@ async fn rematch(
     state.with_store(|store| store.note(&id, &event))?;
     live.announce(&event, json!({}));
     Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// The id of the last rematch asked for after game `id` (its stored `rematch` events).
+fn asked_rematch(state: &AppState, id: &str) -> Result<Option<String>, ApiError> {
+    let events = state.with_store(|store| store.events_after(id, 0))?;
+    Ok(events
+        .iter()
+        .rev()
+        .filter(|event| event.kind == "rematch")
+        .find_map(|event| {
+            serde_json::from_str::<Value>(&event.data).ok()?["id"]
+                .as_str()
+                .map(str::to_owned)
+        }))
 }
 
 /// The seats `secret` holds in `live`, by name (none without a secret, or a wrong one).
@@ -407,19 +440,34 @@ async fn join(
     Path(id): Path<String>,
     Body(request): Body<JoinRequest>,
 ) -> Result<Response, ApiError> {
-    let game = state.game(&id)?;
+    let side = match request.side.as_deref() {
+        Some(text) => Some(side_from(text).ok_or_else(|| {
+            bad(
+                "bad_side",
+                format!("'{text}' is not a side: attackers or defenders"),
+            )
+        })?),
+        None => None,
+    };
+    let body = take_seat(&state, &id, side).await?;
+    Ok((StatusCode::OK, Json(body)).into_response())
+}
+
+/// Takes the open seat `side` (default: the open one) of game `id`, once: `{secret, side,
+/// state}`, or 409 `seat_taken`.
+async fn take_seat(
+    state: &Arc<AppState>,
+    id: &str,
+    side: Option<tafl_engine::Side>,
+) -> Result<Value, ApiError> {
+    let game = state.game(id)?;
     let mut live = game.lock().await;
     let open: Vec<_> = [tafl_engine::Side::Attackers, tafl_engine::Side::Defenders]
         .into_iter()
         .filter(|&side| live.row.seats.get(side).kind == crate::seats::SeatKind::Open)
         .collect();
-    let side = match request.side.as_deref() {
-        Some(text) => side_from(text).ok_or_else(|| {
-            bad(
-                "bad_side",
-                format!("'{text}' is not a side: attackers or defenders"),
-            )
-        })?,
+    let side = match side {
+        Some(side) => side,
         None => *open.first().ok_or_else(seat_taken)?,
     };
     if !open.contains(&side) || live.finished() {
@@ -430,19 +478,18 @@ async fn join(
     let event = live
         .channel
         .next("join", &json!({ "side": side_name(side) }));
-    if !state.with_store(|store| store.take_seat(&id, side_name(side), &hash, &event))? {
+    if !state.with_store(|store| store.take_seat(id, side_name(side), &hash, &event))? {
         return Err(seat_taken());
     }
     *live.row.seats.get_mut(side) = Seat::person(&hash);
     // A correspondence game's deadline runs from now.
     live.row.turn_since_ms = Some(crate::store::now_ms());
     live.announce(&event, json!({}));
-    crate::searches::next_turn(&state, &game, &mut live);
+    crate::searches::next_turn(state, &game, &mut live);
     // The state as its new holder sees it (as every answer to a seat's secret is).
     let mut view = live.state();
     view["you"] = json!([side_name(side)]);
-    let body = json!({"secret": secret, "side": side_name(side), "state": view});
-    Ok((StatusCode::OK, Json(body)).into_response())
+    Ok(json!({"secret": secret, "side": side_name(side), "state": view}))
 }
 
 fn seat_taken() -> ApiError {
