@@ -122,10 +122,18 @@ impl Live {
                 left += self.row.increment_ms as i64 - *used as i64;
             }
         }
-        if side == to_move && !self.finished() {
+        if side == to_move && self.clock_runs() {
             left -= self.turn_ms() as i64;
         }
         Some(left)
+    }
+
+    /// Whether the side to move's clock runs: not once the game is over, nor while a seat
+    /// waits for the invited person (the turn starts when they sit down).
+    fn clock_runs(&self) -> bool {
+        !self.finished()
+            && self.row.seats.attackers.kind != SeatKind::Open
+            && self.row.seats.defenders.kind != SeatKind::Open
     }
 
     /// A correspondence game's time left to `side`: a whole turn, less on its turn the wall
@@ -242,7 +250,7 @@ impl Live {
                     Some(_) => json!({
                         "attackers": self.remaining_ms(Side::Attackers).map(|ms| ms.max(0)),
                         "defenders": self.remaining_ms(Side::Defenders).map(|ms| ms.max(0)),
-                        "running": (!self.finished()).then(|| side_name(self.table.side_to_move())),
+                        "running": self.clock_runs().then(|| side_name(self.table.side_to_move())),
                         "increment": self.row.increment_ms,
                     }),
                 },

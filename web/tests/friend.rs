@@ -270,3 +270,32 @@ fn after_a_game_between_people_both_players_get_hints_and_analyses_of_any_positi
         (409, Some("game_over"))
     );
 }
+
+#[test]
+fn a_live_clock_waits_for_the_invited_friend_and_runs_from_their_arrival() {
+    let dir = scratch("friend-clock");
+    let server = Server::start("127.0.0.1:0", &dir.join("games.sqlite"), &["--rate", "0"]);
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(
+            &json!({"variant": "tablut", "human": "attackers", "opponent": "open",
+                     "clock_seconds": 60, "increment_seconds": 0}),
+        ),
+    );
+    let id = created["id"].as_str().unwrap().to_owned();
+    // The creator (to move) waits for the friend: their clock stands still meanwhile.
+    std::thread::sleep(std::time::Duration::from_millis(1200));
+    let waiting = server.ok("GET", &format!("/api/games/{id}"), None);
+    assert_eq!(
+        (&waiting["clock"]["attackers"], &waiting["clock"]["running"]),
+        (&json!(60_000), &Value::Null),
+        "{waiting}"
+    );
+    // The friend sits down: the creator's turn, and clock, start now.
+    let (status, joined) = server.call_as("POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(status, 200, "{joined}");
+    assert_eq!(joined["state"]["clock"]["running"], json!("attackers"));
+    let left = joined["state"]["clock"]["attackers"].as_i64().unwrap();
+    assert!((59_000..=60_000).contains(&left), "{joined}");
+}

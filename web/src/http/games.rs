@@ -482,7 +482,8 @@ async fn take_seat(
         return Err(seat_taken());
     }
     *live.row.seats.get_mut(side) = Seat::person(&hash);
-    // A correspondence game's deadline runs from now.
+    // The turn starts now: a live clock runs from here, a correspondence deadline too.
+    live.turn_started = Instant::now();
     live.row.turn_since_ms = Some(crate::store::now_ms());
     live.announce(&event, json!({}));
     crate::searches::next_turn(state, &game, &mut live);
