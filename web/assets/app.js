@@ -174,9 +174,12 @@ function statusText(game) {
   if (watching()) return `${capital(t('to_move', { side: sideName(game.to_move) })).replace(/\.$/, '')} · ${t('watching')}`;
   if (betweenPeople(game)) {
     if (openSeat(game)) return t('waiting_friend');
-    return page.you.includes(game.to_move)
+    const turn = page.you.includes(game.to_move)
       ? t('your_turn', { side: sideName(game.to_move) })
       : t('friend_turn', { side: sideName(game.to_move) });
+    // A standing draw offer, said in words as well as by the buttons that answer it.
+    if (!game.draw_offer) return turn;
+    return `${turn} ${t(page.you.includes(game.draw_offer) ? 'draw_offer_sent' : 'draw_offer_received')}`;
   }
   if (game.human) {
     return game.to_move === game.human

@@ -3,7 +3,7 @@
 const en = {
   offer_draw: 'Offer a draw', accept_draw: 'Accept the draw', decline_draw: 'Decline the draw',
   draw_declined: 'The draw offer was declined.',
-  rematch: 'Rematch', join_rematch: 'Your friend asks for a rematch: join it',
+  rematch: 'Rematch', draw_offer_sent: 'You offered a draw: waiting for your friend’s answer.', draw_offer_received: 'Your friend offers a draw.', join_rematch: 'Your friend asks for a rematch: join it',
   my_games: 'My games',
   review: 'Review', review_pending: 'The engine is reviewing the game…',
   review_done: 'The attackers\' win chance after each move; circled: the moves where the mover\'s chance fell most. Click a point to see its position.',
@@ -176,7 +176,7 @@ const en = {
 const ar = {
   offer_draw: 'اعرض التعادل', accept_draw: 'اقبل التعادل', decline_draw: 'ارفض التعادل',
   draw_declined: 'رُفض عرض التعادل.',
-  rematch: 'إعادة المباراة', join_rematch: 'صديقك يطلب إعادة المباراة: انضم إليها',
+  rematch: 'إعادة المباراة', draw_offer_sent: 'عرضت التعادل: في انتظار رد صديقك.', draw_offer_received: 'صديقك يعرض التعادل.', join_rematch: 'صديقك يطلب إعادة المباراة: انضم إليها',
   my_games: 'مبارياتي',
   review: 'المراجعة', review_pending: 'المحرك يراجع المباراة…',
   review_done: 'فرصة فوز المهاجمين بعد كل نقلة؛ الدوائر: النقلات التي هبطت فيها فرصة اللاعب أكثر. انقر نقطة لترى وضعها.',
@@ -349,7 +349,7 @@ const ar = {
 const th = {
   offer_draw: 'ขอเสมอ', accept_draw: 'ยอมรับการเสมอ', decline_draw: 'ปฏิเสธการเสมอ',
   draw_declined: 'ข้อเสนอเสมอถูกปฏิเสธ',
-  rematch: 'แข่งใหม่', join_rematch: 'เพื่อนของคุณขอแข่งใหม่: เข้าร่วม',
+  rematch: 'แข่งใหม่', draw_offer_sent: 'คุณขอเสมอแล้ว: รอคำตอบจากเพื่อนของคุณ', draw_offer_received: 'เพื่อนของคุณขอเสมอ', join_rematch: 'เพื่อนของคุณขอแข่งใหม่: เข้าร่วม',
   my_games: 'เกมของฉัน',
   review: 'ทบทวนเกม', review_pending: 'เอนจินกำลังทบทวนเกม…',
   review_done: 'โอกาสชนะของฝ่ายบุกหลังแต่ละตาเดิน วงกลม: ตาเดินที่โอกาสของผู้เดินลดลงมากที่สุด คลิกจุดเพื่อดูตำแหน่งนั้น',
@@ -522,7 +522,7 @@ const th = {
 const ru = {
   offer_draw: 'Предложить ничью', accept_draw: 'Принять ничью', decline_draw: 'Отклонить ничью',
   draw_declined: 'Предложение ничьей отклонено.',
-  rematch: 'Реванш', join_rematch: 'Ваш друг предлагает реванш: принять',
+  rematch: 'Реванш', draw_offer_sent: 'Вы предложили ничью: ждём ответа вашего друга.', draw_offer_received: 'Ваш друг предлагает ничью.', join_rematch: 'Ваш друг предлагает реванш: принять',
   my_games: 'Мои партии',
   review: 'Разбор', review_pending: 'Движок разбирает партию…',
   review_done: 'Шансы нападающих на победу после каждого хода; кружками отмечены ходы, после которых шансы сделавшего ход упали сильнее всего. Нажмите на точку, чтобы увидеть позицию.',
@@ -695,7 +695,7 @@ const ru = {
 const ro = {
   offer_draw: 'Propune remiză', accept_draw: 'Acceptă remiza', decline_draw: 'Refuză remiza',
   draw_declined: 'Propunerea de remiză a fost refuzată.',
-  rematch: 'Revanșă', join_rematch: 'Prietenul tău cere o revanșă: intră în joc',
+  rematch: 'Revanșă', draw_offer_sent: 'Ai propus remiză: aștepți răspunsul prietenului tău.', draw_offer_received: 'Prietenul tău propune remiză.', join_rematch: 'Prietenul tău cere o revanșă: intră în joc',
   my_games: 'Partidele mele',
   review: 'Analiza partidei', review_pending: 'Motorul analizează partida…',
   review_done: 'Șansa de câștig a atacatorilor după fiecare mutare; încercuite: mutările după care șansa celui care a mutat a scăzut cel mai mult. Apasă pe un punct pentru a vedea poziția.',

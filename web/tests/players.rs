@@ -367,6 +367,19 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         "return !document.getElementById('accept-draw').hidden;",
     )
     .await;
+    // Said in words too, to each in their own.
+    for (browser, words) in [
+        (
+            &guest,
+            "Your move (the attackers). You offered a draw: waiting for your friend’s answer.",
+        ),
+        (
+            &host,
+            "Your friend is to move (the attackers). Your friend offers a draw.",
+        ),
+    ] {
+        browser.wait(words, |p| p["status"] == json!(words)).await;
+    }
     host.click("#accept-draw").await;
     oracle.agree_draw();
     let outcome = oracle.outcome().expect("a draw agreed");
