@@ -134,6 +134,11 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
         "the host is told the game waits for the friend"
     );
 
+    assert_eq!(
+        guest.run("return window.innerWidth;").await,
+        json!(390),
+        "the guest's window is phone-wide"
+    );
     // The guest (a phone) opens the link and takes the defenders' seat; the host's page
     // learns it by itself and gives the host the first move.
     guest.goto(&link).await;

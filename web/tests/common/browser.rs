@@ -78,7 +78,10 @@ impl Chromedriver {
             .connect(&self.url)
             .await
             .expect("a chromium session");
-        Browser { client }
+        let browser = Browser { client };
+        // Again now that it runs: at its launch chromium widens a window below 500 px.
+        browser.size(width, height).await;
+        browser
     }
 }
 
