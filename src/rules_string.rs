@@ -19,7 +19,9 @@ use crate::piece::Side;
 use crate::play::Grid;
 use crate::position::Position;
 use crate::rules::ashton;
-use crate::rules::custom::{Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet};
+use crate::rules::custom::{
+    Dialect, KindRules, Letters, RuleSpec, SquareKind, SquareSet, WallSearch,
+};
 use crate::rules::{
     Escape, KingStrength, RepetitionRule, RuleFlags, Rules, RulesError, Shieldwall,
 };
@@ -113,8 +115,8 @@ impl RulesStringError {
 }
 
 /// Every field of an OpenTafl rules string that this engine reads, and its own `classic`,
-/// `ashton` and `hnefatafl-org`.
-const KNOWN_FIELDS: [&str; 45] = [
+/// `ashton`, `hnefatafl-org` and `sw-published`.
+const KNOWN_FIELDS: [&str; 46] = [
     "dim",
     "name",
     "esc",
@@ -160,6 +162,7 @@ const KNOWN_FIELDS: [&str; 45] = [
     "classic",
     "ashton",
     "hnefatafl-org",
+    "sw-published",
 ];
 
 /// The fields of a string, in order, once each.
@@ -436,6 +439,10 @@ fn classic_rules(fields: &Fields, size: u8) -> Result<Rules, RulesStringError> {
                 }
             }
             "nj" | "cj" | "mj" | "gj" | "swf" => {}
+            // Changes nothing without shieldwalls.
+            "sw-published" => {
+                yes_no(key, value)?;
+            }
             "cor" | "afor" | "dfor" => {
                 if !value.is_empty() {
                     return Err(unsupported(
@@ -650,6 +657,7 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
         king_strength: KingStrength::Strong,
         shieldwall: Shieldwall::None,
         shieldwall_flanking: true,
+        shieldwall_search: WallSearch::OpenTafl,
         edge_fort: false,
         linnaean: false,
         speeds: [-1; 12],
@@ -745,6 +753,14 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
                 }
             }
             "swf" => spec.shieldwall_flanking = yes_no(key, value)?,
+            // This engine's own: shieldwalls as the published Copenhagen rules find them (C8a).
+            "sw-published" => {
+                spec.shieldwall_search = if yes_no(key, value)? {
+                    WallSearch::Published
+                } else {
+                    WallSearch::OpenTafl
+                }
+            }
             "efe" => spec.edge_fort = yes_no(key, value)?,
             "linc" => spec.linnaean = yes_no(key, value)?,
             "ber" => match value {
@@ -829,6 +845,10 @@ fn custom_spec(fields: &Fields, size: u8) -> Result<RuleSpec, RulesStringError> 
             ));
         }
         seen |= squares;
+    }
+    // Without shieldwalls, how they would be found changes nothing: one spec for both strings.
+    if spec.shieldwall == Shieldwall::None {
+        spec.shieldwall_search = WallSearch::OpenTafl;
     }
     Ok(spec)
 }
@@ -936,6 +956,9 @@ fn write_custom(out: &mut impl std::fmt::Write, spec: &RuleSpec, atkf: &str) -> 
     }
     if !spec.shieldwall_flanking {
         out.write_str(" swf:n")?;
+    }
+    if spec.shieldwall_search == WallSearch::Published {
+        out.write_str(" sw-published:y")?;
     }
     if spec.edge_fort {
         out.write_str(" efe:y")?;

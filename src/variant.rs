@@ -100,9 +100,10 @@ const NAMES: [&str; 15] = [
     "hnefatafl-org-brandubh",
 ];
 
-/// Copenhagen as its published rules (aagenielsen.dk) end it: OpenTafl's Copenhagen string with
-/// the third occurrence of a position a win for the attackers (`tfr:a`, this engine's own value).
-const COPENHAGEN_AAGENIELSEN: &str = "dim:11 name:Copenhagen_(aagenielsen.dk) atkf:y tfr:a sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
+/// Copenhagen by its published rules (aagenielsen.dk): OpenTafl's Copenhagen string with the
+/// third occurrence of a position a win for the attackers (`tfr:a`) and shieldwalls as the rules
+/// word them (`sw-published:y`), both this engine's own (docs/rules.md, C8a).
+const COPENHAGEN_AAGENIELSEN: &str = "dim:11 name:Copenhagen_(aagenielsen.dk) atkf:y tfr:a sw:s sw-published:y efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 impl Variant {
     /// Tablut (Linnaeus, 1732), 9x9, as docs/rules.md gives it.
@@ -193,8 +194,9 @@ impl Variant {
     /// Copenhagen as the community plays it by its published rules (aagenielsen.dk, the World
     /// Tafl Federation's): OpenTafl's Copenhagen but for repetition, where "perpetual repetition
     /// is a loss for the defenders" is read as the third occurrence of a position (the same
-    /// placement, the same side to move) winning for the attackers, whichever side made it
-    /// (docs/rules.md, "Copenhagen as the community plays it").
+    /// placement, the same side to move) winning for the attackers, whichever side made it, and
+    /// for shieldwalls, found as the published rule words them rather than by OpenTafl's search
+    /// (docs/rules.md, "Copenhagen as the community plays it", which lists every difference).
     ///
     /// ```
     /// use tafl_engine::{RepetitionRule, Variant};

@@ -6,7 +6,7 @@ use crate::bitboard::{Bitboard, Direction};
 use crate::piece::{Piece, Side};
 use crate::position::Position;
 use crate::rules::RuleGrid;
-use crate::rules::custom::{Dialect, KingStrength, RuleSet, Shieldwall};
+use crate::rules::custom::{KingStrength, RuleSet, Shieldwall};
 use crate::square::Square;
 
 impl<B: RuleGrid> Position<B> {
@@ -23,10 +23,7 @@ impl<B: RuleGrid> Position<B> {
     ) -> Bitboard<B> {
         let mut captured = self.capture_custodial(set, mover, piece, to);
         if set.spec.shieldwall != Shieldwall::None {
-            captured |= match set.spec.dialect {
-                Dialect::OpenTafl => self.capture_shieldwalls(set, mover, to),
-                Dialect::HnefataflOrg => self.capture_hnefatafl_org_shieldwalls(set, mover, to),
-            };
+            captured |= self.capture_edge_walls(set, mover, to);
         }
         if (set.linnaean_squares & to).any() && mover == Side::Attackers {
             captured |= self.capture_linnaean(to);
@@ -290,6 +287,7 @@ mod tests {
     use crate::square::Square;
     use crate::test_support::XorShift;
     use crate::variant::Variant;
+    use crate::rules::custom::WallSearch;
 
     /// Every built-in game under custom rules, and rules strings for the choices they leave out:
     /// shieldwalls with pieces as the only brackets, soldiers allowed on the corners (so that
@@ -387,9 +385,9 @@ mod tests {
         after.hash ^= crate::zobrist::piece_key(piece, to);
         let mut captured = after.capture_custodial(set, mover, piece, to);
         if set.spec.shieldwall != Shieldwall::None {
-            captured |= match set.spec.dialect {
-                Dialect::OpenTafl => after.capture_shieldwalls_plain(set, mover, to),
-                Dialect::HnefataflOrg => after.capture_hnefatafl_org_shieldwalls(set, mover, to),
+            captured |= match set.spec.shieldwall_search {
+                WallSearch::OpenTafl => after.capture_shieldwalls_plain(set, mover, to),
+                WallSearch::Published => after.capture_published_shieldwalls(set, mover, to),
             };
         }
         if (set.linnaean_squares & to).any() && mover == Side::Attackers {

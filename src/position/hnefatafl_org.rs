@@ -1,6 +1,6 @@
 //! hnefatafl.org's rules where its server decides otherwise than OpenTafl (docs/rules.md,
-//! H5-H11): its shieldwall capture, its exit fort, its encirclement, and its test that the
-//! defenders can no longer escape. Each follows the server's code (the crate
+//! H7-H11): its exit fort, its encirclement, and its test that the defenders can no longer
+//! escape (its shieldwall capture, H5, is the published rule's: `shieldwall.rs`). Each follows the server's code (the crate
 //! `hnefatafl-copenhagen` 6.4.1, `src/board.rs`) step for step where the order of its steps
 //! decides the answer, so that games end on the same move in both programs; the clause in
 //! docs/rules.md says what each test amounts to.
@@ -88,62 +88,6 @@ fn edges<B: RuleGrid>(size: u8) -> [Edge<B>; 4] {
 }
 
 impl<B: RuleGrid> Position<B> {
-    /// H5: after `mover`'s piece has landed on `to`, takes the shieldwalls it closes and returns
-    /// their squares. Along each edge, a bracket (a piece of the mover's side, or a restricted
-    /// square, whatever stands on it) followed by two or more squares that each hold an enemy
-    /// with a piece of the mover's side on the square inside it, followed by another bracket, is
-    /// a wall; it is taken when the moving piece stands on one of its two brackets, the king
-    /// excepted.
-    pub(super) fn capture_hnefatafl_org_shieldwalls(
-        &mut self,
-        set: &RuleSet<B>,
-        mover: Side,
-        to: Square<B>,
-    ) -> Bitboard<B> {
-        if !set.edge.contains(to) {
-            return Bitboard::EMPTY; // A bracket is an edge square: the mover must be one.
-        }
-        let size = set.spec.size;
-        let restricted = set.corners() | set.throne();
-        let mut captured = Bitboard::EMPTY;
-        for (line, inward) in edges(size) {
-            if !line.contains(&to) {
-                continue;
-            }
-            let bracket = |position: &Position<B>, square: Square<B>| {
-                position.side_on(square) == Some(mover) || restricted.contains(square)
-            };
-            for (first, &opening) in line.iter().enumerate() {
-                if !bracket(self, opening) {
-                    continue;
-                }
-                let Some(run) = line.get(first + 1..) else {
-                    break;
-                };
-                let length = run
-                    .iter()
-                    .take_while(|&&square| {
-                        self.side_on(square) == Some(mover.opponent())
-                            && step(square, inward, size)
-                                .is_some_and(|inner| self.side_on(inner) == Some(mover))
-                    })
-                    .count();
-                // A run up to the far corner has no bracket after it (the server would read
-                // past the edge there; no game reaches it, the corner holding no soldier).
-                let Some(&closing) = run.get(length) else {
-                    continue;
-                };
-                if length > 1 && bracket(self, closing) && (to == opening || to == closing) {
-                    let wall = run[..length]
-                        .iter()
-                        .fold(Bitboard::EMPTY, |wall, &square| wall | square);
-                    captured |= self.take_wall(mover, wall);
-                }
-            }
-        }
-        captured
-    }
-
     /// The winner and how under hnefatafl.org's rules (H6-H9, H11), tested in the server's
     /// order; the move-count draw (H10), which comes before H11 there, and the side without a
     /// legal move (H12) are the game's (`Game::outcome`).

@@ -1,20 +1,25 @@
-//! Shieldwalls under custom rules (docs/rules.md, C8): finding them along the edges,
-//! taking them, and the edge fort's shieldwall test. The search along each edge follows
-//! OpenTafl's own (its `detectShieldwallPositionsForSide`) step by step, including what it does
-//! that a reader would not guess, because games must end the same way in both programs:
+//! Shieldwalls under custom rules (docs/rules.md, C8): finding them along the edges, taking
+//! them, and the edge fort's shieldwall test. Two searches, chosen by the rules
+//! ([`WallSearch`]):
 //!
-//! - the four edges are searched in the order rank 1, the last rank, file `a`, the last file,
-//!   each from its lowest square;
-//! - the "next square" a bracketing piece looks at is counted with a place that only advances on
-//!   squares that neither start nor extend a wall, so it may be the square itself;
-//! - a wall's lists of squares and pieces are carried on from one edge into the next until
-//!   something clears them, and a wall already found keeps growing with them.
+//! - the published Copenhagen rule (C8a, [`Position::capture_published_shieldwalls`]), also
+//!   hnefatafl.org's server's (H5): a row of two or more enemies along an edge, each with a piece
+//!   of the mover's side in front of it, bracketed at both ends;
+//! - OpenTafl's (its `detectShieldwallPositionsForSide`), followed step by step, including what it
+//!   does that a reader would not guess, because games must end the same way in both programs:
+//!   - both sides need two pieces on the edge before any wall is looked for;
+//!   - the four edges are searched in the order rank 1, the last rank, file `a`, the last file,
+//!     each from its lowest square;
+//!   - the "next square" a bracketing piece looks at is counted with a place that only advances
+//!     on squares that neither start nor extend a wall, so it may be the square itself;
+//!   - a wall's lists of squares and pieces are carried on from one edge into the next until
+//!     something clears them, and a wall already found keeps growing with them.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, Direction};
 use crate::piece::Side;
 use crate::position::Position;
 use crate::rules::RuleGrid;
-use crate::rules::custom::{RuleSet, Shieldwall};
+use crate::rules::custom::{RuleSet, Shieldwall, WallSearch};
 use crate::square::Square;
 use arrayvec::ArrayVec;
 
@@ -135,7 +140,111 @@ fn edges<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, bool); 4] {
     ]
 }
 
+/// The four edges of a `size` board (rank 1, the last rank, file `a`, the last file), each from
+/// its lowest square, with the direction from each of its squares to the square in front of it.
+fn edges_facing_in<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, Direction); 4] {
+    let last = size - 1;
+    [
+        (edge_line(size, None, Some(0)), Direction::North),
+        (edge_line(size, None, Some(last)), Direction::South),
+        (edge_line(size, Some(0), None), Direction::East),
+        (edge_line(size, Some(last), None), Direction::West),
+    ]
+}
+
+/// The square one step from `square` towards `direction`, if it is on a `size` board.
+fn step_towards<B: RuleGrid>(
+    square: Square<B>,
+    direction: Direction,
+    size: u8,
+) -> Option<Square<B>> {
+    let (dx, dy) = match direction {
+        Direction::North => (0, 1),
+        Direction::South => (0, -1),
+        Direction::East => (1, 0),
+        Direction::West => (-1, 0),
+    };
+    square.offset(dx, dy).filter(|next| next.is_on_board(size))
+}
+
 impl<B: RuleGrid> Position<B> {
+    /// After `mover`'s piece has landed on `to`, takes the shieldwalls the move closes and returns
+    /// their squares, by [`WallSearch`]: the published rule's or OpenTafl's.
+    pub(super) fn capture_edge_walls(
+        &mut self,
+        set: &RuleSet<B>,
+        mover: Side,
+        to: Square<B>,
+    ) -> Bitboard<B> {
+        match set.spec.shieldwall_search {
+            WallSearch::OpenTafl => self.capture_shieldwalls(set, mover, to),
+            WallSearch::Published => self.capture_published_shieldwalls(set, mover, to),
+        }
+    }
+
+    /// C8a (the published Copenhagen rule), H5 (hnefatafl.org's server, which finds the same
+    /// rows): after `mover`'s piece has landed on `to`, takes the shieldwalls it closes and
+    /// returns their squares. Along each edge, a bracket (a piece of the mover's side, the king
+    /// counting, or with `sw:s` a corner) followed by two or more squares that each hold an enemy
+    /// (the king counting) with a piece of the mover's side on the square in front of it (the
+    /// king counting), followed by another bracket, is a wall; it is taken, the king excepted,
+    /// when the moving piece stands on one of its two brackets (with `swf:n`, whatever moved).
+    pub(super) fn capture_published_shieldwalls(
+        &mut self,
+        set: &RuleSet<B>,
+        mover: Side,
+        to: Square<B>,
+    ) -> Bitboard<B> {
+        let flanking = set.spec.shieldwall_flanking;
+        if flanking && !set.edge.contains(to) {
+            return Bitboard::EMPTY; // A bracket is an edge square: the mover must be one.
+        }
+        let size = set.spec.size;
+        // hnefatafl.org's server also brackets with the throne, which is never on an edge there.
+        let corners = if set.spec.shieldwall == Shieldwall::Strong {
+            set.corners()
+        } else {
+            Bitboard::EMPTY
+        };
+        let mut captured = Bitboard::EMPTY;
+        for (line, inward) in edges_facing_in::<B>(size) {
+            if flanking && !line.contains(&to) {
+                continue;
+            }
+            let bracket = |position: &Position<B>, square: Square<B>| {
+                position.side_on(square) == Some(mover) || corners.contains(square)
+            };
+            for (first, &opening) in line.iter().enumerate() {
+                if !bracket(self, opening) {
+                    continue;
+                }
+                let Some(run) = line.get(first + 1..) else {
+                    break;
+                };
+                let length = run
+                    .iter()
+                    .take_while(|&&square| {
+                        self.side_on(square) == Some(mover.opponent())
+                            && step_towards(square, inward, size)
+                                .is_some_and(|inner| self.side_on(inner) == Some(mover))
+                    })
+                    .count();
+                // A run up to the far end has no bracket after it.
+                let Some(&closing) = run.get(length) else {
+                    continue;
+                };
+                let moved_as_bracket = !flanking || to == opening || to == closing;
+                if length > 1 && bracket(self, closing) && moved_as_bracket {
+                    let wall = run[..length]
+                        .iter()
+                        .fold(Bitboard::EMPTY, |wall, &square| wall | square);
+                    captured |= self.take_wall(mover, wall);
+                }
+            }
+        }
+        captured
+    }
+
     /// The side whose piece stands on `square`, if any (the king counts for the defenders).
     /// Also hnefatafl.org's fort and encirclement tests' (`hnefatafl_org.rs`).
     pub(super) fn side_on(&self, square: Square<B>) -> Option<Side> {

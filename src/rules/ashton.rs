@@ -12,6 +12,7 @@ use crate::square::Square;
 
 use super::custom::{
     Dialect, Escape, KindRules, KingStrength, Letters, RuleSpec, Shieldwall, SquareKind, SquareSet,
+    WallSearch,
 };
 use super::repetition::RepetitionRule;
 use super::starts::StartPlacement;
@@ -83,6 +84,7 @@ pub(crate) fn spec() -> RuleSpec {
         king_strength: KingStrength::StrongAtThrone,
         shieldwall: Shieldwall::None,
         shieldwall_flanking: true,
+        shieldwall_search: WallSearch::OpenTafl,
         edge_fort: false,
         linnaean: false,
         speeds: [-1; 12],

@@ -66,6 +66,17 @@ pub enum Shieldwall {
     Strong,
 }
 
+/// How the shieldwalls a move takes are found along the edges (C8).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum WallSearch {
+    /// OpenTafl's search (its `detectShieldwallPositionsForSide`), with its quirks (C8).
+    OpenTafl,
+    /// The rule as the published Copenhagen rules word it (C8a), which is also how hnefatafl.org's
+    /// server finds them (H5): a row of two or more enemies along an edge, each with a piece of
+    /// the mover's side in front of it, bracketed at both ends by the mover's pieces or a corner.
+    Published,
+}
+
 /// The kinds of special square, each with its own movement and hostility rules.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub(crate) enum SquareKind {
@@ -169,6 +180,8 @@ pub(crate) struct RuleSpec {
     pub(crate) shieldwall: Shieldwall,
     /// A shieldwall is taken only by a move onto the edge of one of its own pieces (`swf`).
     pub(crate) shieldwall_flanking: bool,
+    /// How shieldwalls are found (`sw-published`, this engine's own field; `hnefatafl-org`).
+    pub(crate) shieldwall_search: WallSearch,
     /// The defenders win with the king in an edge fort (`efe`).
     pub(crate) edge_fort: bool,
     /// Linnaean capture (`linc`).

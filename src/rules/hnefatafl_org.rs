@@ -13,6 +13,7 @@ use crate::square::Square;
 
 use super::custom::{
     Dialect, Escape, KindRules, KingStrength, Letters, RuleSpec, Shieldwall, SquareKind, SquareSet,
+    WallSearch,
 };
 use super::repetition::RepetitionRule;
 use super::starts::StartPlacement;
@@ -114,6 +115,7 @@ pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
         // H5: shieldwalls, corners bracketing, taken by a flanking move.
         shieldwall: Shieldwall::Strong,
         shieldwall_flanking: true,
+        shieldwall_search: WallSearch::Published,
         // H7: exit forts, not on 7x7.
         edge_fort: !brandubh,
         linnaean: false,
