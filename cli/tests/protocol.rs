@@ -1092,6 +1092,43 @@ fn a_host_message_during_a_search_stops_it_and_it_answers_first() {
     }
 }
 
+/// The moves of issue 54's game (found against ZevTafl): the last, e11-d11, closes a row of
+/// attackers on b11 and c11 between the a11 corner and d11, a defender on b10 and the king on
+/// c10 in front of them.
+const CORNER_WALL_GAME: [&str; 18] = [
+    "a4-a3", "e7-e8", "a3-i3", "f7-e7", "f10-i10", "f8-f10", "j6-j9", "f6-f9", "d11-d9",
+    "f10-b10", "e11-b11", "f9-f10", "f11-c11", "f10-c10", "a5-c5", "e8-e11", "a8-a10", "e11-d11",
+];
+
+#[test]
+fn a_corner_bracketed_shieldwall_with_the_king_in_front_is_taken_by_the_published_rules() {
+    // The published rule (C8a) and hnefatafl.org's (H5) take b11 and c11; OpenTafl's search
+    // (C8) does not, the defenders having one piece on the edge: `copenhagen` keeps it.
+    for (rules, rank_11) in [
+        ("copenhagen-aagenielsen", "3T2tt3"),
+        ("hnefatafl-org-copenhagen", "3T2tt3"),
+        ("copenhagen", "1ttT2tt3"),
+    ] {
+        let mut engine = Engine::start();
+        engine.send(&format!("rules {rules}"));
+        for m in CORNER_WALL_GAME {
+            engine.send(&format!("play-move {m}"));
+        }
+        engine.send("show");
+        let lines = engine.until("result ");
+        assert!(!lines.iter().any(|l| l.starts_with("error")), "{rules}: {lines:?}");
+        let record = lines
+            .iter()
+            .find_map(|l| l.strip_prefix("record "))
+            .expect("show prints the record");
+        // The record has rank 1 first: its last row is rank 11.
+        let top = record.trim_matches('/').rsplit('/').next();
+        assert_eq!(top, Some(rank_11), "{rules}: {record}");
+        assert!(lines.contains(&"to-move attackers".to_string()), "{rules}: {lines:?}");
+        assert!(lines.contains(&"result none".to_string()), "{rules}: {lines:?}");
+    }
+}
+
 #[test]
 fn people_commands_work() {
     let mut engine = Engine::start();
