@@ -182,8 +182,22 @@ fn play_one(seed: u64, published: &Variant, server: &Variant, tally: &mut Tally)
                 && a_end.is_none()
                 && !a_moves.is_empty()
                 && a.side_to_move() == Side::Defenders;
+            // The same win, named by each rule set's own clause: C9 looks at the defenders'
+            // neighbours before C10 looks for a move.
+            let immobile = a_end
+                == Some(Outcome::Win {
+                    winner: Side::Attackers,
+                    reason: WinReason::DefendersImmobile,
+                })
+                && h_end
+                    == Some(Outcome::Win {
+                        winner: Side::Attackers,
+                        reason: WinReason::NoLegalMoves,
+                    });
             let clause = if refused_all {
                 Some("H12 every defenders' move recreates a position")
+            } else if immobile {
+                Some("C9 defenders immobile, H12 no legal move: the same win")
             } else {
                 let a_clause = a_end.map(|end| documented_end(end, false));
                 let h_clause = h_end.map(|end| documented_end(end, true));
