@@ -160,7 +160,11 @@ fn shieldwall_custodial_captures_still_happen_beside_it() {
 
 /// `variant`'s rules string with `field` added before the start.
 fn with_field(variant: &Variant, field: &str) -> Variant {
-    rules(&variant.to_string().replacen(" start:", &format!(" {field} start:"), 1))
+    rules(
+        &variant
+            .to_string()
+            .replacen(" start:", &format!(" {field} start:"), 1),
+    )
 }
 
 #[test]
@@ -178,7 +182,13 @@ fn shieldwall_published_a_corner_brackets_it_whatever_else_stands_on_the_edges()
     ] {
         let position = board(&from_corner, &variant, Side::Attackers);
         let (captured, _) = play(&position, "f4-f1");
-        assert_eq!(captured, squares(expected), "{}\n{}", variant.name(), show(&position));
+        assert_eq!(
+            captured,
+            squares(expected),
+            "{}\n{}",
+            variant.name(),
+            show(&position)
+        );
     }
 }
 
@@ -186,9 +196,11 @@ fn shieldwall_published_a_corner_brackets_it_whatever_else_stands_on_the_edges()
 fn shieldwall_published_needs_an_enemy_in_front_of_every_member_and_a_flanking_move() {
     let published = Variant::copenhagen_aagenielsen();
     // d2 empty: the row b1-e1 has a member with nobody in front; no wall, whoever closes.
-    let gap = WALL
-        .replacen(". . a a a", ". . a . a", 1)
-        .replacen("4  . . . . . . . . . . .", "4  . . . . . a . . . . .", 1);
+    let gap = WALL.replacen(". . a a a", ". . a . a", 1).replacen(
+        "4  . . . . . . . . . . .",
+        "4  . . . . . a . . . . .",
+        1,
+    );
     let position = board(&gap, &published, Side::Attackers);
     assert!(play(&position, "f4-f1").0.is_empty(), "{}", show(&position));
     // Filling the last square in front (d2) from inside is no flanking move: nothing is taken,
@@ -203,7 +215,12 @@ fn shieldwall_published_needs_an_enemy_in_front_of_every_member_and_a_flanking_m
     ] {
         let position = board(&open_inside, &variant, Side::Attackers);
         let (captured, _) = play(&position, "d4-d2");
-        assert_eq!(captured, squares(expected), "{variant}\n{}", show(&position));
+        assert_eq!(
+            captured,
+            squares(expected),
+            "{variant}\n{}",
+            show(&position)
+        );
     }
 }
 
@@ -224,14 +241,22 @@ fn shieldwall_published_the_king_brackets_and_stands_in_front() {
      1  + d a a a . . . . . +
         a b c d e f g h i j k";
     let attackers_row = attackers_row.replacen("2  . . d d K", "2  . . d d d", 1);
-    let position = board(&attackers_row, &Variant::copenhagen_aagenielsen(), Side::Defenders);
+    let position = board(
+        &attackers_row,
+        &Variant::copenhagen_aagenielsen(),
+        Side::Defenders,
+    );
     let (captured, _) = play(&position, "f4-f1");
     assert_eq!(captured, squares("c1 d1 e1"), "{}", show(&position));
     // The king in front of a member, a defender closing.
     let king_in_front = attackers_row
         .replacen("4  . . . . . K", "4  . . . . . d", 1)
         .replacen("2  . . d d d", "2  . . d K d", 1);
-    let position = board(&king_in_front, &Variant::copenhagen_aagenielsen(), Side::Defenders);
+    let position = board(
+        &king_in_front,
+        &Variant::copenhagen_aagenielsen(),
+        Side::Defenders,
+    );
     let (captured, _) = play(&position, "f4-f1");
     assert_eq!(captured, squares("c1 d1 e1"), "{}", show(&position));
 }
@@ -239,14 +264,25 @@ fn shieldwall_published_the_king_brackets_and_stands_in_front() {
 #[test]
 fn shieldwall_published_is_a_field_of_the_rules_string() {
     let published = Variant::copenhagen_aagenielsen();
-    assert!(published.to_string().contains(" sw:s sw-published:y "), "{published}");
-    assert_eq!(published.to_string().parse::<Variant>().ok(), Some(published));
+    assert!(
+        published.to_string().contains(" sw:s sw-published:y "),
+        "{published}"
+    );
+    assert_eq!(
+        published.to_string().parse::<Variant>().ok(),
+        Some(published)
+    );
     // Without shieldwalls it changes nothing: the same rules as without it.
     let fetlar = Variant::fetlar();
-    assert_eq!(with_field(&fetlar, "sw-published:y").rules(), fetlar.rules());
-    assert!("dim:11 sw:s sw-published:x start:/11/11/11/11/11/5K5/11/11/11/11/11/"
-        .parse::<Variant>()
-        .is_err());
+    assert_eq!(
+        with_field(&fetlar, "sw-published:y").rules(),
+        fetlar.rules()
+    );
+    assert!(
+        "dim:11 sw:s sw-published:x start:/11/11/11/11/11/5K5/11/11/11/11/11/"
+            .parse::<Variant>()
+            .is_err()
+    );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -208,7 +208,10 @@ fn play_one(seed: u64, published: &Variant, server: &Variant, tally: &mut Tally)
                 }
             };
             let Some(clause) = clause else {
-                panic!("the ends differ, by no documented rule: published {a_end:?}, hnefatafl.org {h_end:?}; {}", context(&a));
+                panic!(
+                    "the ends differ, by no documented rule: published {a_end:?}, hnefatafl.org {h_end:?}; {}",
+                    context(&a)
+                );
             };
             *tally.documented.entry(clause).or_default() += 1;
             return;
@@ -273,7 +276,10 @@ fn run(games: usize) {
     eprintln!("{tally:#?}");
     assert_eq!(tally.games, games);
     // The games reached ends both rule sets share, and captures along the edges.
-    assert!(tally.same_end.values().sum::<usize>() > games / 10, "{tally:#?}");
+    assert!(
+        tally.same_end.values().sum::<usize>() > games / 10,
+        "{tally:#?}"
+    );
     assert!(tally.captures > games, "{tally:#?}");
     assert!(tally.edge_rows > 0, "{tally:#?}");
 }
@@ -297,7 +303,8 @@ fn crowded_edges(random: &mut XorShift) -> String {
             let outer = [x, y].iter().any(|&c| c <= 1 || c >= 9);
             let piece = if (x, y) == king {
                 Some('K')
-            } else if corner || (x, y) == (5, 5) || random.below(100) >= if outer { 55 } else { 8 } {
+            } else if corner || (x, y) == (5, 5) || random.below(100) >= if outer { 55 } else { 8 }
+            {
                 None
             } else if random.below(2) == 0 {
                 Some('t')
@@ -350,13 +357,19 @@ fn every_move_of_crowded_edge_positions_captures_alike() {
         }
         positions += 1;
         let legal = a.legal_moves();
-        assert_eq!(squares(legal.iter()), squares(h.legal_moves().iter()), "{record} {side:?}");
+        assert_eq!(
+            squares(legal.iter()),
+            squares(h.legal_moves().iter()),
+            "{record} {side:?}"
+        );
         for &m in legal.iter() {
-            let captured = |mut position: Position| {
-                squares(position.play(m).expect("a legal move"))
-            };
+            let captured =
+                |mut position: Position| squares(position.play(m).expect("a legal move"));
             let (by_a, by_h, by_o) = (captured(a), captured(h), captured(o));
-            assert_eq!(by_a, by_h, "{m} in {record}, {side:?} to move (published, hnefatafl.org)");
+            assert_eq!(
+                by_a, by_h,
+                "{m} in {record}, {side:?} to move (published, hnefatafl.org)"
+            );
             moves += 1;
             edge_rows += usize::from(one_edge_row(&by_a));
             unlike_opentafl += usize::from(by_a != by_o);

@@ -1096,8 +1096,8 @@ fn a_host_message_during_a_search_stops_it_and_it_answers_first() {
 /// attackers on b11 and c11 between the a11 corner and d11, a defender on b10 and the king on
 /// c10 in front of them.
 const CORNER_WALL_GAME: [&str; 18] = [
-    "a4-a3", "e7-e8", "a3-i3", "f7-e7", "f10-i10", "f8-f10", "j6-j9", "f6-f9", "d11-d9",
-    "f10-b10", "e11-b11", "f9-f10", "f11-c11", "f10-c10", "a5-c5", "e8-e11", "a8-a10", "e11-d11",
+    "a4-a3", "e7-e8", "a3-i3", "f7-e7", "f10-i10", "f8-f10", "j6-j9", "f6-f9", "d11-d9", "f10-b10",
+    "e11-b11", "f9-f10", "f11-c11", "f10-c10", "a5-c5", "e8-e11", "a8-a10", "e11-d11",
 ];
 
 #[test]
@@ -1116,7 +1116,10 @@ fn a_corner_bracketed_shieldwall_with_the_king_in_front_is_taken_by_the_publishe
         }
         engine.send("show");
         let lines = engine.until("result ");
-        assert!(!lines.iter().any(|l| l.starts_with("error")), "{rules}: {lines:?}");
+        assert!(
+            !lines.iter().any(|l| l.starts_with("error")),
+            "{rules}: {lines:?}"
+        );
         let record = lines
             .iter()
             .find_map(|l| l.strip_prefix("record "))
@@ -1124,8 +1127,14 @@ fn a_corner_bracketed_shieldwall_with_the_king_in_front_is_taken_by_the_publishe
         // The record has rank 1 first: its last row is rank 11.
         let top = record.trim_matches('/').rsplit('/').next();
         assert_eq!(top, Some(rank_11), "{rules}: {record}");
-        assert!(lines.contains(&"to-move attackers".to_string()), "{rules}: {lines:?}");
-        assert!(lines.contains(&"result none".to_string()), "{rules}: {lines:?}");
+        assert!(
+            lines.contains(&"to-move attackers".to_string()),
+            "{rules}: {lines:?}"
+        );
+        assert!(
+            lines.contains(&"result none".to_string()),
+            "{rules}: {lines:?}"
+        );
     }
 }
 

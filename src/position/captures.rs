@@ -284,10 +284,10 @@ impl<B: RuleGrid> Position<B> {
 mod tests {
     use super::*;
     use crate::moves::Move;
+    use crate::rules::custom::WallSearch;
     use crate::square::Square;
     use crate::test_support::XorShift;
     use crate::variant::Variant;
-    use crate::rules::custom::WallSearch;
 
     /// Every built-in game under custom rules, and rules strings for the choices they leave out:
     /// shieldwalls with pieces as the only brackets, soldiers allowed on the corners (so that

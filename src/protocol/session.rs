@@ -549,7 +549,7 @@ const HELP: &[&str] = &[
     "  sea-battle, fetlar, copenhagen, copenhagen-relaxed, brandub, opentafl-tawlbwrdd,",
     "  opentafl-tablut, foteviken-tablut, magpie: OpenTafl's built-in games, by its rules",
     "  ashton: Ashton Tablut, the Tablut Challenge's rules (defenders first; docs/rules.md C12-C14)",
-    "  copenhagen-aagenielsen: Copenhagen by its published rules (a third repetition wins for the attackers)",
+    "  copenhagen-aagenielsen: Copenhagen by its published rules (a third repetition wins for the attackers; shieldwalls as the rules word them)",
     "  hnefatafl-org-copenhagen, hnefatafl-org-brandubh, hnefatafl-org-copenhagen-13: hnefatafl.org's server's rules (docs/rules.md H1-H12)",
     "  a rules string may give any odd board size from 5 to 19 (dim:13, dim:15, dim:19)",
     "position <record>: set the board (rank 1 first); side <attackers|defenders>: set the side to move",
