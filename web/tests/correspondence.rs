@@ -50,9 +50,7 @@ fn game_between_people(server: &Server, days: u64) -> (String, String, String, V
     );
     let id = created["id"].as_str().unwrap().to_owned();
     let before = now_ms();
-    let joined = server
-        .call_as("POST", &format!("/api/games/{id}/join"), None, None)
-        .1;
+    let joined = server.join_open(&id);
     let after = now_ms();
     let deadline = joined["state"]["deadline"]
         .as_u64()

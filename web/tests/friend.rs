@@ -293,8 +293,7 @@ fn a_live_clock_waits_for_the_invited_friend_and_runs_from_their_arrival() {
         "{waiting}"
     );
     // The friend sits down: the creator's turn, and clock, start now.
-    let (status, joined) = server.call_as("POST", &format!("/api/games/{id}/join"), None, None);
-    assert_eq!(status, 200, "{joined}");
+    let joined = server.join_open(&id);
     assert_eq!(joined["state"]["clock"]["running"], json!("attackers"));
     let left = joined["state"]["clock"]["attackers"].as_i64().unwrap();
     assert!((59_000..=60_000).contains(&left), "{joined}");

@@ -29,8 +29,7 @@ impl Server {
         let created = self.ok("POST", "/api/games", Some(&request));
         let id = created["id"].as_str().expect("an id").to_owned();
         let host = created["secret"].as_str().expect("a secret").to_owned();
-        let (status, joined) = self.call_as("POST", &format!("/api/games/{id}/join"), None, None);
-        assert_eq!(status, 200, "the open seat is taken: {joined}");
+        let joined = self.join_open(&id);
         let guest = joined["secret"]
             .as_str()
             .expect("the guest's secret")
@@ -42,6 +41,14 @@ impl Server {
             guest,
             joined,
         }
+    }
+
+    /// A person with no secret takes game `id`'s open seat: the answer, `{secret, side,
+    /// state}`.
+    pub fn join_open(&self, id: &str) -> Value {
+        let (status, joined) = self.act(id, "join", None, None);
+        assert_eq!(status, 200, "the open seat is taken: {joined}");
+        joined
     }
 
     /// `POST /api/games/ID/ACTION` (`moves`, `draw`, `resign`, `rematch`, `join`...) with
