@@ -17,10 +17,20 @@ type Table = BTreeMap<String, u32>;
 
 /// The rows of the table under `## Layers` in ARCHITECTURE.md: `| 3 | `bitboard`, `moves` | ... |`.
 fn parse_table(architecture: &str) -> Result<Table, String> {
+    parse_table_under(architecture, "Layers")
+}
+
+/// The rows of the table under the section `## {title}` of ARCHITECTURE.md.
+fn parse_table_under(architecture: &str, title: &str) -> Result<Table, String> {
     let section = architecture
         .split("\n## ")
-        .find(|section| section.starts_with("Layers"))
-        .ok_or("ARCHITECTURE.md has no `## Layers` section")?;
+        .find(|section| {
+            section
+                .lines()
+                .next()
+                .is_some_and(|line| line.trim() == title)
+        })
+        .ok_or(format!("ARCHITECTURE.md has no `## {title}` section"))?;
     let mut table = Table::new();
     for line in section.lines() {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
@@ -38,7 +48,9 @@ fn parse_table(architecture: &str) -> Result<Table, String> {
         }
     }
     if table.is_empty() {
-        return Err("the `## Layers` section of ARCHITECTURE.md has no table rows".into());
+        return Err(format!(
+            "the `## {title}` section of ARCHITECTURE.md has no table rows"
+        ));
     }
     Ok(table)
 }
@@ -138,7 +150,23 @@ fn paths_on(line: &str) -> Vec<Vec<String>> {
             continue;
         }
         let mut segments = Vec::new();
-        for segment in rest.split("::") {
+        let mut group = None;
+        for (at, segment) in rest.split("::").enumerate() {
+            if segment.starts_with('{') && at > 0 {
+                // `crate::{a, b::c}`: one path per item, when the group closes on this line
+                // (an open group leaves the bare prefix, which names no module: reported).
+                let after = rest.split("::").skip(at).collect::<Vec<_>>().join("::");
+                let mut depth = 0;
+                group = after.char_indices().find_map(|(at, c)| {
+                    match c {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    (depth == 0).then(|| after[1..at].to_string())
+                });
+                break;
+            }
             let ident: String = segment
                 .chars()
                 .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
@@ -151,9 +179,50 @@ fn paths_on(line: &str) -> Vec<Vec<String>> {
                 break;
             }
         }
-        paths.push(segments);
+        match group {
+            Some(items) => group_paths(&segments, &items, &mut paths),
+            None => paths.push(segments),
+        }
     }
     paths
+}
+
+/// The paths of a group's `items` (`a, b::c, d::{self as e, f}`, without the outer braces) under
+/// `prefix`, nested groups included; `self` names the prefix itself.
+fn group_paths(prefix: &[String], items: &str, paths: &mut Vec<Vec<String>>) {
+    let mut depth = 0;
+    let mut start = 0;
+    let mut pieces = Vec::new();
+    for (at, c) in items.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                pieces.push(&items[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&items[start..]);
+    for piece in pieces.into_iter().map(str::trim).filter(|p| !p.is_empty()) {
+        let (head, inner) = match piece.split_once("::{") {
+            Some((head, inner)) => (head, Some(inner.strip_suffix('}').unwrap_or(inner))),
+            None => (piece, None),
+        };
+        let mut path = prefix.to_vec();
+        let head = head.split(" as ").next().unwrap_or(head);
+        path.extend(
+            head.split("::")
+                .map(str::trim)
+                .filter(|name| *name != "self" && !name.is_empty())
+                .map(String::from),
+        );
+        match inner {
+            Some(inner) => group_paths(&path, inner, paths),
+            None => paths.push(path),
+        }
+    }
 }
 
 /// The module a path names, as the longest prefix of its segments that is a module of `src/`;
@@ -190,13 +259,26 @@ fn target_of(
 
 /// Every import of `files` (relative path under `src/`, text) that runs against the table.
 fn violations(table: &Table, files: &[(String, String)], lib: &str) -> Vec<String> {
+    violations_under(table, files, lib, "src/", false)
+}
+
+/// [`violations`] for the files of the folder `folder` (`python/src/`); with `root_items`, a
+/// path to an item of the crate root that is no module (`crate::guard`) is allowed: the root
+/// file is left out of the table.
+fn violations_under(
+    table: &Table,
+    files: &[(String, String)],
+    lib: &str,
+    folder: &str,
+    root_items: bool,
+) -> Vec<String> {
     let modules: Vec<String> = files.iter().map(|(path, _)| module_of(path)).collect();
     let reexports = root_reexports(lib);
     let mut found = Vec::new();
     for row in table.keys() {
         if !modules.iter().any(|module| module == row) {
             found.push(format!(
-                "ARCHITECTURE.md: the layer table names `{row}`, which is no module of src/"
+                "ARCHITECTURE.md: the layer table names `{row}`, which is no module of {folder}"
             ));
         }
     }
@@ -204,7 +286,7 @@ fn violations(table: &Table, files: &[(String, String)], lib: &str) -> Vec<Strin
         let module = module_of(path);
         let Some((row, layer)) = row_of(table, &module) else {
             found.push(format!(
-                "src/{path}: module `{module}` is missing from the layer table"
+                "{folder}{path}: module `{module}` is missing from the layer table"
             ));
             continue;
         };
@@ -212,20 +294,23 @@ fn violations(table: &Table, files: &[(String, String)], lib: &str) -> Vec<Strin
             for segments in paths_on(&line) {
                 let shown = segments.join("::");
                 let Some(target) = target_of(&segments, &module, &modules, &reexports) else {
-                    found.push(format!(
-                        "src/{path}:{number}: `{shown}` names no module of src/"
-                    ));
+                    let root_item = segments.len() == 2 && segments[0] == "crate";
+                    if !(root_items && root_item) {
+                        found.push(format!(
+                            "{folder}{path}:{number}: `{shown}` names no module of {folder}"
+                        ));
+                    }
                     continue;
                 };
                 let Some((target_row, target_layer)) = row_of(table, &target) else {
                     found.push(format!(
-                        "src/{path}:{number}: `{shown}` imports `{target}`, which is missing from the layer table"
+                        "{folder}{path}:{number}: `{shown}` imports `{target}`, which is missing from the layer table"
                     ));
                     continue;
                 };
                 if target_row != row && target_layer >= layer {
                     found.push(format!(
-                        "src/{path}:{number}: `{shown}`: `{row}` (layer {layer}) imports `{target_row}` (layer {target_layer}), {}",
+                        "{folder}{path}:{number}: `{shown}`: `{row}` (layer {layer}) imports `{target_row}` (layer {target_layer}), {}",
                         if target_layer == layer { "of its own layer" } else { "a higher layer" }
                     ));
                 }
@@ -284,6 +369,42 @@ fn no_file_of_src_imports_a_module_of_its_own_or_a_higher_layer() {
     );
 }
 
+#[test]
+fn the_python_package_s_modules_import_in_one_direction() {
+    // python/src: the table under `## Python layers`; its crate root (lib.rs) registers the
+    // classes and holds helpers every module may call (`guard`, `lock`).
+    let architecture = fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let table = parse_table_under(&architecture, "Python layers").unwrap_or_else(|e| panic!("{e}"));
+    let files = library_files(&root().join("python/src"));
+    assert!(
+        files.len() > 10,
+        "only {} files under python/src/",
+        files.len()
+    );
+    let lib = fs::read_to_string(root().join("python/src/lib.rs")).expect("python/src/lib.rs");
+    let found = violations_under(&table, &files, &lib, "python/src/", true);
+    assert!(
+        found.is_empty(),
+        "{} imports against the Python layers of ARCHITECTURE.md:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_allows_crate_root_items_only_when_asked() {
+    let (table, mut files, lib) = sample();
+    files[1].1.push_str("fn f() { crate::guard(|| 1) }\n");
+    assert_eq!(
+        violations(&table, &files, lib),
+        ["src/position.rs:4: `crate::guard` names no module of src/"]
+    );
+    assert_eq!(
+        violations_under(&table, &files, lib, "src/", true),
+        Vec::<String>::new()
+    );
+}
+
 /// A small table and crate for the checker's own tests.
 fn sample() -> (Table, Vec<(String, String)>, &'static str) {
     let table = parse_table(
@@ -330,6 +451,21 @@ fn the_checker_names_file_and_line_of_an_upward_import() {
         violations(&table, &files, lib),
         [
             "src/board.rs:2: `crate::search::eval::evaluate`: `board` (layer 1) imports `search/eval` (layer 3), a higher layer"
+        ]
+    );
+}
+
+#[test]
+fn the_checker_reads_each_item_of_a_group_import() {
+    let (table, mut files, lib) = sample();
+    files[1]
+        .1
+        .push_str("use crate::{board::GridBase, search::eval::{self as e}, notation};\n");
+    assert_eq!(
+        violations(&table, &files, lib),
+        [
+            "src/position.rs:4: `crate::search::eval`: `position` (layer 2) imports `search/eval` (layer 3), a higher layer",
+            "src/position.rs:4: `crate::notation`: `position` (layer 2) imports `notation` (layer 2), of its own layer",
         ]
     );
 }

@@ -7,20 +7,14 @@ use std::sync::Mutex;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyEllipsis, PyTuple};
-use tafl_engine::actions::{
-    ActionError, ActionSpace as Space, MAX_ACTION_BOARD_SIZE, MIN_ACTION_BOARD_SIZE,
-};
+use tafl_engine::actions::{ActionSpace as Space, MAX_ACTION_BOARD_SIZE, MIN_ACTION_BOARD_SIZE};
 use tafl_engine::symmetry::Symmetry;
 
-use tafl_engine::{Grid, Wide};
+use tafl_engine::Wide;
 
 use crate::game::PyGame;
+use crate::space::{PyActionSpace, error};
 use crate::{args, arrays, lock, text};
-
-/// An action error as a ValueError with the crate's message.
-pub fn error<B: Grid>(error: ActionError<B>) -> PyErr {
-    PyValueError::new_err(error.to_string())
-}
 
 /// A permutation handed to numpy: board size, symmetry, and whether it is of actions (or
 /// squares).
@@ -29,25 +23,7 @@ type PermutationKey = (u8, Symmetry, bool);
 /// The permutations handed to numpy, made once each.
 static PERMUTATIONS: Mutex<Option<HashMap<PermutationKey, Py<PyAny>>>> = Mutex::new(None);
 
-/// The actions of one board size: `index = (from * 4 + direction) * (n - 1) + (distance - 1)`,
-/// `from = rank * n + file` (both from 0), directions north (up the ranks), east, south, west,
-/// distance 1 to n - 1; `n * n * 4 * (n - 1)` actions (2592 on 9x9, 4840 on 11x11). Every legal
-/// move has one action; most actions are never legal, which the masks say.
-#[pyclass(module = "tafl_engine", name = "ActionSpace", frozen, eq)]
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct PyActionSpace {
-    space: Space,
-}
-
 impl PyActionSpace {
-    pub fn of(space: Space) -> PyActionSpace {
-        PyActionSpace { space }
-    }
-
-    pub fn space(&self) -> Space {
-        self.space
-    }
-
     /// The numpy index array that applies `symmetry` to an array over actions (`actions`) or
     /// over squares, as `array[..., index]`: the inverse symmetry's permutation.
     fn gather_index<'py>(

@@ -814,7 +814,7 @@ impl BatchEnv {
             )));
         }
         // Rules make boards of 5 to 19, which have action spaces.
-        let space = Space::new(size).map_err(crate::actions::error)?;
+        let space = Space::new(size).map_err(crate::space::error)?;
         let batch = guard(|| {
             Ok(match &variants[0] {
                 AnyVariant::Narrow(_) => AnyBatch::Narrow(Batch {

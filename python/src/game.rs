@@ -16,9 +16,9 @@ use tafl_engine::{
     notation, position_string,
 };
 
-use crate::actions::{self, PyActionSpace};
 use crate::planes::{self, AnySnapshot, Snapshot};
 use crate::search::{self, SearchResult};
+use crate::space::{self, PyActionSpace};
 use crate::{args, arrays, guard, interrupt, lock, svg, text};
 
 /// The longest ply cap accepted (a game this long is far past any real one).
@@ -102,7 +102,7 @@ impl<B: Grid> State<B> {
             .iter()
             .map(|&m| space.move_to_action_on(m))
             .collect::<Result<Vec<_>, _>>()
-            .map_err(actions::error)?;
+            .map_err(space::error)?;
         actions.sort_unstable();
         Ok(actions)
     }
@@ -111,14 +111,14 @@ impl<B: Grid> State<B> {
     fn write_legal_mask(&self, space: Space, out: &mut [u8]) -> PyResult<()> {
         let size = self.position().rules().size();
         if size != space.size() {
-            return Err(actions::error(ActionError::<B>::WrongBoard {
+            return Err(space::error(ActionError::<B>::WrongBoard {
                 found: size,
                 size: space.size(),
             }));
         }
         space
             .mask_into(&self.legal_moves(), out)
-            .map_err(actions::error)
+            .map_err(space::error)
     }
 
     fn from_record(variant: Variant<B>, record: &str, side: &str) -> PyResult<State<B>> {
@@ -499,7 +499,7 @@ impl PyGame {
         let state = self.state();
         if state.space() != space {
             let found = state.space().size();
-            return Err(actions::error(ActionError::<Narrow>::WrongBoard {
+            return Err(space::error(ActionError::<Narrow>::WrongBoard {
                 found,
                 size: space.size(),
             }));

@@ -17,6 +17,7 @@ mod actions;
 mod args;
 mod arrays;
 mod batch;
+mod engine;
 mod game;
 mod interrupt;
 mod mcts;
@@ -24,6 +25,7 @@ mod numpy_io;
 mod planes;
 mod policy;
 mod search;
+mod space;
 mod svg;
 mod text;
 
@@ -203,7 +205,7 @@ fn legal_action_masks<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let size = common_size(&games)?;
     // The games' rules made them: 5 to 19, which have action spaces.
-    let space = Space::new(size).map_err(actions::error)?;
+    let space = Space::new(size).map_err(space::error)?;
     legal_masks(py, space, &games)
 }
 
@@ -259,8 +261,8 @@ fn core_module(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(_panic_for_tests, module)?)?;
     module.add_function(wrap_pyfunction!(search::_search_tables_made, module)?)?;
     module.add_class::<PyGame>()?;
-    module.add_class::<actions::PyActionSpace>()?;
-    module.add_class::<search::Engine>()?;
+    module.add_class::<space::PyActionSpace>()?;
+    module.add_class::<engine::Engine>()?;
     module.add_class::<search::SearchResult>()?;
     module.add_class::<policy::RootScores>()?;
     module.add_class::<mcts::Mcts>()?;

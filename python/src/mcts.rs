@@ -277,7 +277,7 @@ impl Mcts {
             .map(|g| g.position().rules().size())
             .ok_or_else(|| PyValueError::new_err("give at least one game"))?;
         // The games' rules made their boards: 5x5 to 19x19, which have action spaces.
-        let space = Space::new(size).map_err(crate::actions::error)?;
+        let space = Space::new(size).map_err(crate::space::error)?;
         let mut trees: Vec<Tree<B>> = roots.into_iter().map(Tree::new).collect();
         let mut next_tree = 0;
         loop {
@@ -366,7 +366,7 @@ impl Mcts {
             for (leaf, row) in batch.iter().zip(out.chunks_exact_mut(width)) {
                 space
                     .mask_into(&leaf.legal, row)
-                    .map_err(crate::actions::error)?;
+                    .map_err(crate::space::error)?;
             }
             Ok(())
         })?;
@@ -389,7 +389,7 @@ impl Mcts {
         let mut columns = Vec::new();
         for (index, leaf) in batch.iter().enumerate() {
             for &m in &leaf.legal {
-                let action = space.move_to_action_on(m).map_err(crate::actions::error)?;
+                let action = space.move_to_action_on(m).map_err(crate::space::error)?;
                 rows.push(index as i64);
                 columns.push(action as i64);
             }

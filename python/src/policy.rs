@@ -12,7 +12,7 @@ use tafl_engine::actions::ActionSpace as Space;
 use tafl_engine::search::{Limits, Searcher, StopHandle};
 use tafl_engine::{Game, Grid};
 
-use crate::{actions, arrays, interrupt, lock, numpy_io};
+use crate::{arrays, interrupt, lock, numpy_io, space};
 
 /// The scores of every legal move of a game at one depth (`Engine.root_scores`).
 ///
@@ -53,16 +53,14 @@ impl RootScores {
         found: &tafl_engine::search::RootScores<B>,
     ) -> PyResult<RootScores> {
         // The game's rules made its board: 5x5 to 19x19, which have action spaces.
-        let space = Space::new(game.position().rules().size()).map_err(actions::error)?;
+        let space = Space::new(game.position().rules().size()).map_err(space::error)?;
         let mut legal = vec![0u8; space.num_actions()];
         space
             .mask_into(&game.legal_moves(), &mut legal)
-            .map_err(actions::error)?;
+            .map_err(space::error)?;
         let mut scores = vec![f32::NAN; space.num_actions()];
         for line in &found.moves {
-            let action = space
-                .move_to_action_on(line.first)
-                .map_err(actions::error)?;
+            let action = space.move_to_action_on(line.first).map_err(space::error)?;
             scores[action] = line.score.as_decimal() as f32;
         }
         Ok(RootScores {
