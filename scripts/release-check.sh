@@ -46,38 +46,19 @@ rm -rf target/python-sdist && mkdir -p target/python-sdist
 "$venv/bin/maturin" sdist -m python/Cargo.toml -o target/python-sdist
 sdist=(target/python-sdist/*.tar.gz)
 echo "sdist: ${sdist[0]##*/}, $(du -k "${sdist[0]}" | cut -f1) KiB, $(tar -tzf "${sdist[0]}" | wc -l) files"
-"$venv/bin/python" - "${sdist[0]}" <<'EOF'
-import email, sys, tarfile
-with tarfile.open(sys.argv[1]) as tar:
-    names = tar.getnames()
-    info = next(n for n in names if n.count("/") == 1 and n.endswith("/PKG-INFO"))
-    meta = email.message_from_bytes(tar.extractfile(info).read())
-want = {"Name": "tafl-engine", "Requires-Python": ">=3.9"}
-for key, value in want.items():
-    assert meta[key] == value, f"PKG-INFO {key}: {meta[key]!r}, expected {value!r}"
-for key in ("Version", "Summary", "License", "Description-Content-Type"):
-    assert meta[key], f"PKG-INFO has no {key}"
-assert "numpy" in " ".join(meta.get_all("Requires-Dist") or []), "numpy is not a dependency"
-assert meta.get_payload().strip(), "PKG-INFO has no long description (the README)"
-# The Rust source a build from the sdist needs: the library and the binding crate.
-for needed in ("src/lib.rs", "python/src/lib.rs", "Cargo.toml"):
-    assert any(n.endswith("/" + needed) for n in names), f"the sdist lacks {needed}"
-print(f"PKG-INFO: {meta['Name']} {meta['Version']}, {meta['License']}, "
-      f"Python {meta['Requires-Python']}, {len(meta.get_payload())} characters of README")
-EOF
+"$venv/bin/python" scripts/check-sdist.py "${sdist[0]}"
 fresh="target/python-sdist-venv"
 rm -rf "$fresh"
 python3 -m venv "$fresh"
-# The extension is built from the sdist as a user's pip would; the build reuses this
-# repository's target directory for the dependencies it has already compiled.
+# The extension is built from the sdist as a user's pip would (in pip's temporary copy, without
+# this repository's .cargo/config.toml), in a target directory of its own kept between runs.
 CARGO_TARGET_DIR="$root/target/python-sdist-build" "$fresh/bin/python" -m pip install \
     --quiet --disable-pip-version-check -c python/ci-constraints.txt "${sdist[0]}[env]" pytest
-# Run the tests against the installed package, not the source tree's python/ folder.
-tests=$(mktemp -d)
-cp -r python/tests "$tests/"
-(cd "$tests" && "$root/$fresh/bin/python" -m pytest -q -p no:cacheprovider -W ignore::UserWarning \
+# The tests against the installed package: from python/, as .ci/run runs them (the package's
+# source lives in python/python/, so nothing here shadows the installed one; the tests read the
+# repository's fixtures, tests/data/).
+(cd python && "$root/$fresh/bin/python" -m pytest -q -p no:cacheprovider -W ignore::UserWarning \
     --ignore=tests/test_selfplay_ray.py tests)
-rm -rf "$tests"
 if [ "$semver" -ne 0 ]; then
     echo "cargo semver-checks found breaking changes (exit $semver): see above"
     exit "$semver"
