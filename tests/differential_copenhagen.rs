@@ -23,7 +23,11 @@
 //! build); `TAFL_COPENHAGEN_GAMES=20000` plays that many, and `-- --ignored` plays
 //! [`MANY_GAMES`].
 
+mod common;
+
 use std::collections::BTreeMap;
+
+use common::seeded::Lcg;
 
 use tafl_engine::{
     DrawReason, Game, Move, Outcome, PlayError, Position, Side, Variant, WinReason, notation,
@@ -37,18 +41,6 @@ const MANY_GAMES: usize = 20_000;
 
 /// The longest game played: past hnefatafl.org's limit (H10), so that it is met.
 const MAX_PLIES: usize = 400;
-
-/// A small seeded generator (xorshift), so that every run plays the same games.
-struct XorShift(u64);
-
-impl XorShift {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 % n as u64) as usize
-    }
-}
 
 /// How a game's moves are picked among those legal under both rule sets: uniform random moves
 /// seldom crowd the edges or capture, so most games lean towards moves onto the edges and the
@@ -69,7 +61,7 @@ impl Policy {
         }
     }
 
-    fn choose(self, random: &mut XorShift, game: &Game, allowed: &[Move]) -> Move {
+    fn choose(self, random: &mut Lcg, game: &Game, allowed: &[Move]) -> Move {
         let near_edge = |m: &&Move| {
             let to = m.to();
             [to.x(), to.y()].iter().any(|&c| c <= 1 || c >= 9)
@@ -157,7 +149,7 @@ fn one_edge_row(captured: &[String]) -> bool {
 /// Plays one seeded game under both rule sets, checking every move; panics on a difference
 /// that is not documented.
 fn play_one(seed: u64, published: &Variant, server: &Variant, tally: &mut Tally) {
-    let mut random = XorShift(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut random = Lcg(seed);
     let mut a = Game::new(published);
     let mut h = Game::new(server);
     let policy = Policy::of_game(seed);
@@ -287,7 +279,7 @@ fn run(games: usize) {
 /// A random 11x11 placement crowded along the edges, where shieldwalls stand (the edge and the
 /// row in front of it about half full, the middle sparse; the king anywhere but a corner or
 /// the throne, the corners and the throne empty), as a position record (rank 1 first).
-fn crowded_edges(random: &mut XorShift) -> String {
+fn crowded_edges(random: &mut Lcg) -> String {
     let king = loop {
         let (x, y) = (random.below(11), random.below(11));
         let corner = (x == 0 || x == 10) && (y == 0 || y == 10);
@@ -339,7 +331,7 @@ fn every_move_of_crowded_edge_positions_captures_alike() {
     let published = Variant::copenhagen_aagenielsen().rules();
     let server = Variant::hnefatafl_org_copenhagen().rules();
     let opentafl = Variant::copenhagen().rules();
-    let mut random = XorShift(0x5EED_0054);
+    let mut random = Lcg(0x5EED_0054);
     let (mut positions, mut moves, mut edge_rows, mut unlike_opentafl) = (0, 0, 0, 0);
     while positions < 3000 {
         let record = crowded_edges(&mut random);

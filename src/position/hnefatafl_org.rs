@@ -18,18 +18,7 @@ use crate::rules::custom::RuleSet;
 use crate::square::Square;
 
 use super::WIDEST;
-use super::shieldwall::{EdgeLine, edge_line};
-
-/// The square one step from `square` in `direction` on a `size` board, if there is one.
-fn step<B: RuleGrid>(square: Square<B>, direction: Direction, size: u8) -> Option<Square<B>> {
-    let (dx, dy) = match direction {
-        Direction::North => (0, 1),
-        Direction::South => (0, -1),
-        Direction::East => (1, 0),
-        Direction::West => (-1, 0),
-    };
-    square.offset(dx, dy).filter(|next| next.is_on_board(size))
-}
+use super::shieldwall::{edges_facing_in as edges, step_towards as step};
 
 /// The square `steps` steps from `square` in `direction` on a `size` board, if there is one.
 fn steps<B: RuleGrid>(
@@ -70,21 +59,6 @@ impl Axis {
             Axis::EastWest => [Direction::East, Direction::West],
         }
     }
-}
-
-/// One edge of the board for the shieldwall search: its squares from one corner to the other,
-/// and the direction from each towards the square inside it.
-type Edge<B> = (EdgeLine<B>, Direction);
-
-/// The four edges of a `size` board (rank 1, the last rank, file `a`, the last file).
-fn edges<B: RuleGrid>(size: u8) -> [Edge<B>; 4] {
-    let last = size - 1;
-    [
-        (edge_line(size, None, Some(0)), Direction::North),
-        (edge_line(size, None, Some(last)), Direction::South),
-        (edge_line(size, Some(0), None), Direction::East),
-        (edge_line(size, Some(last), None), Direction::West),
-    ]
 }
 
 impl<B: RuleGrid> Position<B> {

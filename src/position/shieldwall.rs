@@ -141,8 +141,9 @@ fn edges<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, bool); 4] {
 }
 
 /// The four edges of a `size` board (rank 1, the last rank, file `a`, the last file), each from
-/// its lowest square, with the direction from each of its squares to the square in front of it.
-fn edges_facing_in<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, Direction); 4] {
+/// its lowest square, with the direction from each of its squares to the square in front of it
+/// (the square inside). Also hnefatafl.org's end tests' (`hnefatafl_org.rs`).
+pub(super) fn edges_facing_in<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, Direction); 4] {
     let last = size - 1;
     [
         (edge_line(size, None, Some(0)), Direction::North),
@@ -153,7 +154,7 @@ fn edges_facing_in<B: RuleGrid>(size: u8) -> [(EdgeLine<B>, Direction); 4] {
 }
 
 /// The square one step from `square` towards `direction`, if it is on a `size` board.
-fn step_towards<B: RuleGrid>(
+pub(super) fn step_towards<B: RuleGrid>(
     square: Square<B>,
     direction: Direction,
     size: u8,
