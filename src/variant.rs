@@ -292,19 +292,95 @@ impl Variant {
     /// }
     /// ```
     pub fn key(&self) -> Option<&'static str> {
-        static BUILT_IN: std::sync::OnceLock<Vec<(&'static str, Variant)>> =
-            std::sync::OnceLock::new();
         BUILT_IN
-            .get_or_init(|| {
-                NAMES
-                    .iter()
-                    .filter_map(|&name| Some((name, Variant::by_name(name)?)))
-                    .collect()
-            })
+            .get_or_init(built_in_games)
             .iter()
             .find(|(_, variant)| variant == self)
             .map(|&(name, _)| name)
     }
+}
+
+impl<B: Board> Variant<B> {
+    /// Whether this game and `other` are the same game: the same board, the same start (pieces
+    /// and side to move) and rules alike in every choice that changes play, the ends of the game
+    /// among them ([`Rules::plays_like`]); their names and the spelling of their rules strings
+    /// may differ (docs/variants.md, "A built-in by any name").
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// let renamed = Variant::new("Tablut (my club)", Variant::tablut().start());
+    /// assert!(renamed.is_same_game(&Variant::tablut()));
+    /// assert!(!Variant::opentafl_tablut().is_same_game(&Variant::tablut()));
+    /// ```
+    pub fn is_same_game(&self, other: &Variant<B>) -> bool {
+        self.start.side_to_move() == other.start.side_to_move()
+            && self.rules().plays_like(other.rules())
+            && self
+                .start
+                .pieces_with_squares()
+                .eq(other.start.pieces_with_squares())
+    }
+}
+
+impl Variant {
+    /// The built-in game ([`Variant::names`]) that this game is, whatever its name and however
+    /// its rules string spelt it (fields in any order, defaults given or left out, letters of
+    /// pieces that cannot be on the board, rules of squares the board does not have); `None` for
+    /// a game that is none of them (docs/variants.md, "A built-in by any name"). A game that
+    /// ends otherwise than the built-in (another repetition rule, OpenTafl's ends rather than
+    /// R16-R17) is another game.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// let shuffled: Variant = "name:Sea_battle_at_the_club start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/ \
+    ///     cen: cor: cj:n nj:n ka:n atkf:y esc:e dim:9 tfr:d surf:y ks:s".parse()?;
+    /// assert_eq!(shuffled.key(), None);
+    /// assert_eq!(shuffled.built_in(), Some("sea-battle"));
+    /// // This project's Tablut as OpenTafl reads it (RULES.md): a threefold repetition draws and
+    /// // a side without moves loses, so it is not `tablut`.
+    /// let opentafl_reading: Variant = "dim:9 name:Tablut esc:e surf:n atkf:y ks:c nj:n cor: \
+    ///     cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n \
+    ///     start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/".parse()?;
+    /// assert_eq!(opentafl_reading.built_in(), None);
+    /// # Ok::<(), tafl_engine::RulesStringError>(())
+    /// ```
+    pub fn built_in(&self) -> Option<&'static str> {
+        BUILT_IN
+            .get_or_init(built_in_games)
+            .iter()
+            .find(|(_, variant)| variant.is_same_game(self))
+            .map(|&(name, _)| name)
+    }
+
+    /// This game as it is played: when it is a built-in game ([`Variant::built_in`]), the
+    /// built-in's rules and start under this game's name, so that it gets the built-in's code
+    /// path, network and time calibration; any other game as it is.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// let spelt: Variant = "dim:9 name:Sea esc:e atkf:y ka:n nj:n cj:n cor: cen: cenp:tcnkTCNK \
+    ///     start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/".parse()?;
+    /// let played = spelt.canonical();
+    /// assert_eq!(played.rules(), Variant::sea_battle().rules());
+    /// assert_eq!(played.name(), "Sea");
+    /// # Ok::<(), tafl_engine::RulesStringError>(())
+    /// ```
+    pub fn canonical(&self) -> Variant {
+        match self.built_in().and_then(Variant::by_name) {
+            Some(built_in) => Variant::new(&self.name, built_in.start),
+            None => self.clone(),
+        }
+    }
+}
+
+/// Every built-in game with its name, made once.
+static BUILT_IN: std::sync::OnceLock<Vec<(&'static str, Variant)>> = std::sync::OnceLock::new();
+
+fn built_in_games() -> Vec<(&'static str, Variant)> {
+    NAMES
+        .iter()
+        .filter_map(|&name| Some((name, Variant::by_name(name)?)))
+        .collect()
 }
 
 /// The name of hnefatafl.org's 13x13 game for [`AnyVariant::by_name`].
@@ -492,6 +568,38 @@ impl AnyVariant {
         }
     }
 
+    /// The built-in game ([`AnyVariant::names`]) that this game is, whatever its name and the
+    /// spelling of its rules string ([`Variant::built_in`] on either grid).
+    ///
+    /// ```
+    /// use tafl_engine::{AnyVariant, Variant, Wide};
+    /// let thirteen = Variant::new("13", Variant::<Wide>::hnefatafl_org_copenhagen_13().start());
+    /// assert_eq!(AnyVariant::Wide(thirteen).built_in(), Some("hnefatafl-org-copenhagen-13"));
+    /// ```
+    pub fn built_in(&self) -> Option<&'static str> {
+        match self {
+            AnyVariant::Narrow(variant) => variant.built_in(),
+            AnyVariant::Wide(variant) => variant
+                .is_same_game(&Variant::<Wide>::hnefatafl_org_copenhagen_13())
+                .then_some(HNEFATAFL_ORG_13_NAME),
+        }
+    }
+
+    /// This game as it is played: a built-in game's rules and start under this game's name
+    /// ([`Variant::canonical`] on either grid).
+    pub fn canonical(&self) -> AnyVariant {
+        match self {
+            AnyVariant::Narrow(variant) => AnyVariant::Narrow(variant.canonical()),
+            AnyVariant::Wide(variant) => match self.built_in() {
+                Some(_) => AnyVariant::Wide(Variant::new(
+                    &variant.name,
+                    Variant::<Wide>::hnefatafl_org_copenhagen_13().start,
+                )),
+                None => self.clone(),
+            },
+        }
+    }
+
     /// The game's name.
     pub fn name(&self) -> &str {
         match self {
@@ -561,6 +669,7 @@ impl<B: Grid> fmt::Display for Variant<B> {
 mod tests {
     use super::*;
     use crate::piece::Side;
+    use crate::rules::custom::Dialect;
     use crate::rules::{Escape, RepetitionRule, RuleFlags};
 
     /// The strings of docs/rules.md for this project's two games, which OpenTafl reads with its
@@ -622,6 +731,173 @@ mod tests {
         );
         assert_eq!(Variant::by_name("COPENHAGEN"), Some(Variant::copenhagen()));
         assert_eq!(Variant::by_name("berserk"), None);
+    }
+
+    /// `text` with the field `key` set to `value` (added when it is not there).
+    fn with_field(text: &str, key: &str, value: &str) -> String {
+        let mut words: Vec<String> = text
+            .split(' ')
+            .filter(|word| word.split_once(':').map(|(k, _)| k) != Some(key))
+            .map(String::from)
+            .collect();
+        words.insert(1, format!("{key}:{value}"));
+        words.join(" ")
+    }
+
+    /// `text`'s value of the field `key`, if it is given.
+    fn field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+        text.split(' ')
+            .find_map(|word| word.strip_prefix(key)?.strip_prefix(':'))
+    }
+
+    #[test]
+    fn every_built_in_is_recognised_however_its_string_is_spelt() {
+        for name in Variant::names() {
+            let variant = Variant::by_name(name).unwrap();
+            let text = variant.to_string();
+            let mut spellings = vec![
+                text.clone(),
+                with_field(&text, "name", "Another_name_for_it"),
+            ];
+            if !text.contains("ashton:y") && !text.contains("hnefatafl-org:y") {
+                // Jumps of pieces that cannot be on the board change nothing.
+                spellings.push(with_field(&text, "nj", "j"));
+            }
+            let mut reversed: Vec<&str> = text.split(' ').collect();
+            reversed.reverse();
+            spellings.push(reversed.join(" "));
+            if !variant.rules().is_classic()
+                && variant.rules().custom().is_some_and(|set| {
+                    set.spec.dialect == Dialect::OpenTafl && set.spec.camps.is_empty()
+                })
+            {
+                // Letters of pieces that cannot be on the board, and the lists of squares the
+                // board does not have, change nothing either.
+                let passable = field(&text, "cenp").unwrap_or("tcnkmTCNKM");
+                spellings.push(with_field(&text, "cenp", &format!("{passable}gG")));
+                if variant.rules().corners().is_empty() {
+                    spellings.push(with_field(&text, "cors", "tT"));
+                }
+            }
+            for spelling in spellings {
+                let read: Variant = spelling.parse().expect(&spelling);
+                assert_eq!(read.built_in(), Some(*name), "{spelling}");
+                let played = read.canonical();
+                assert_eq!(played.rules(), variant.rules(), "{spelling}");
+                assert_eq!(played.start(), variant.start(), "{spelling}");
+                assert_eq!(played.name(), read.name());
+                assert_eq!(
+                    crate::perft::perft(&read.start(), 2),
+                    crate::perft::perft(&variant.start(), 2),
+                    "{spelling}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_string_that_differs_in_one_rule_that_changes_play_is_not_the_built_in() {
+        for name in Variant::names() {
+            let variant = Variant::by_name(name).unwrap();
+            let rules = variant.rules();
+            let text = variant.to_string();
+            let flip = |key: &str, default: &str| match field(&text, key).unwrap_or(default) {
+                "y" => "n",
+                _ => "y",
+            };
+            let mut changes: Vec<(&str, String)> = vec![
+                ("atkf", flip("atkf", "y").to_string()),
+                ("surf", flip("surf", "y").to_string()),
+                (
+                    "esc",
+                    if rules.escape() == Escape::Edge {
+                        "c"
+                    } else {
+                        "e"
+                    }
+                    .to_string(),
+                ),
+                (
+                    "ka",
+                    if field(&text, "ka") == Some("n") {
+                        "y"
+                    } else {
+                        "n"
+                    }
+                    .to_string(),
+                ),
+                (
+                    "ks",
+                    if field(&text, "ks") == Some("w") {
+                        "m"
+                    } else {
+                        "w"
+                    }
+                    .to_string(),
+                ),
+                (
+                    "sw",
+                    if field(&text, "sw").is_some() {
+                        "n"
+                    } else {
+                        "w"
+                    }
+                    .to_string(),
+                ),
+                ("spd", "1".to_string()),
+            ];
+            for tfr in ["d", "w", "l", "a", "n"] {
+                changes.push(("tfr", tfr.to_string()));
+            }
+            if rules.escape() == Escape::Corner {
+                changes.push(("efe", flip("efe", "n").to_string()));
+            }
+            if rules.throne().any() {
+                changes.push(("linc", flip("linc", "n").to_string()));
+                changes.push(("cens", "tTK".to_string()));
+            }
+            if rules.corners().any() {
+                changes.push(("cors", "tTK".to_string()));
+            }
+            let start = field(&text, "start").unwrap();
+            let other_start = start.replacen('t', "T", 1);
+            changes.push(("start", other_start));
+            // Changes read as a game (others are refused: the engine's own rules take no
+            // fields), each of which must be another game.
+            let mut read_as_games = 0;
+            for (key, value) in changes {
+                let changed = with_field(&text, key, &value);
+                if let Ok(read) = changed.parse::<Variant>() {
+                    if read.start() == variant.start() {
+                        continue; // The value the string meant already: no change.
+                    }
+                    read_as_games += 1;
+                    assert_ne!(read.built_in(), Some(*name), "{changed}");
+                }
+            }
+            assert!(read_as_games >= 2, "{name}: {read_as_games}");
+        }
+    }
+
+    #[test]
+    fn opentafl_reading_of_the_classic_strings_is_no_built_in() {
+        // RULES.md's strings without `classic:y`: the same board rules as `tablut` and
+        // `tawlbwrdd`, but a threefold repetition draws (not R16) and a side without moves loses
+        // (not R17); and not OpenTafl's own Tablut (Linnaean capture, encircling wins).
+        for text in [TABLUT, TAWLBWRDD] {
+            let read: Variant = text.parse().unwrap();
+            assert_eq!(read.built_in(), None, "{text}");
+            assert_eq!(read.canonical(), read);
+            let classic: Variant = format!("{text} classic:y").parse().unwrap();
+            assert!(classic.built_in().is_some(), "{text}");
+        }
+        let nearest = TABLUT
+            .replace("surf:n", "surf:y")
+            .replace("linc:n", "linc:y");
+        assert_eq!(
+            nearest.parse::<Variant>().unwrap().built_in(),
+            Some("opentafl-tablut")
+        );
     }
 
     #[test]

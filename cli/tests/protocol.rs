@@ -903,6 +903,51 @@ fn a_refused_rules_string_is_critical_and_keeps_the_game() {
     assert!(replies[0].starts_with("perft 1 136 "), "{replies:?}");
 }
 
+/// The rules string of issue 54: this project's Tablut as OpenTafl reads it (RULES.md, without
+/// `classic:y`): OpenTafl's ends of the game, so no built-in game.
+const OPENTAFL_READING_OF_TABLUT: &str = "dim:9 name:Tablut esc:e surf:n atkf:y ks:c nj:n cor: \
+    cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n \
+    start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+
+#[test]
+fn rules_say_which_built_in_game_a_string_spelt_otherwise_plays() {
+    let mut engine = Engine::start();
+    // Sea Battle with OpenTafl's default lists spelt out, fields in another order, its own name:
+    // played as `sea-battle` (its rules, network and time), said in a line hosts ignore.
+    let spelt = "dim:9 name:Naval_battle cen: cor: esc:e ka:n atkf:y cenp:tcnkTCNK tfr:d \
+        start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
+    let same_with_classic_ends = format!("{OPENTAFL_READING_OF_TABLUT} classic:y");
+    for (rules, said) in [
+        (spelt, Some("sea-battle")),
+        // OpenTafl's own strings and the names are the built-in games as they are: nothing said.
+        (Variant::sea_battle().to_string().as_str(), None),
+        ("sea-battle", None),
+        // Not the same game as any built-in: nothing said.
+        (OPENTAFL_READING_OF_TABLUT, None),
+        // With the classic rules' ends (R16, R17) it is `tablut`, under OpenTafl's name.
+        (same_with_classic_ends.as_str(), None),
+    ] {
+        engine.send(&format!("rules {rules}"));
+        engine.send("perft 2");
+        let lines = engine.until("perft 2 ");
+        let expected: Vec<String> = said
+            .map(|name| format!("info string rules: the built-in game {name}, played as it"))
+            .into_iter()
+            .collect();
+        assert_eq!(lines[..lines.len() - 1], expected, "{rules}: {lines:?}");
+        assert!(is_documented_reply(&lines[0]), "{lines:?}");
+        // Issue 54's string is not `tablut`: it does not get `tablut`'s network.
+        engine.send("show");
+        let shown = engine.until("result ");
+        let network = shown.iter().any(|l| l.starts_with("evaluation network"));
+        assert_eq!(
+            network,
+            rules == same_with_classic_ends,
+            "{rules}: {shown:?}"
+        );
+    }
+}
+
 #[test]
 fn a_host_board_that_differs_is_adopted_with_a_status_line() {
     let mut engine = Engine::start();

@@ -700,6 +700,15 @@ impl Session {
         match command {
             Command::Hello | Command::Start | Command::Goodbye | Command::Stop => None,
             Command::Rules(variant) => {
+                // A built-in game spelt otherwise (another name, fields spelt otherwise) is
+                // played as the built-in, and said: hosts ignore `info` lines (OpenTafl acts on
+                // a line that starts with `rules`, so the note must not).
+                if let Some(name) = variant.built_in().filter(|_| variant.key().is_none()) {
+                    out(format!(
+                        "info string rules: the built-in game {name}, played as it"
+                    ));
+                }
+                let variant = Box::new(variant.canonical());
                 let other_rules = self
                     .table
                     .as_ref()

@@ -124,6 +124,11 @@ impl Letters {
         Ok(Letters(set))
     }
 
+    /// The letters of this set that are also in `other`.
+    pub(crate) fn and(self, other: Letters) -> Letters {
+        Letters(self.0 & other.0)
+    }
+
     /// Whether `letter` is in the set.
     pub(crate) fn has(self, letter: char) -> bool {
         Letters::ORDER
@@ -207,6 +212,60 @@ pub(crate) struct RuleSpec {
     /// The game is drawn when this many moves have been played since its start, unless the last
     /// of them won it on the board (H10; 0: no limit).
     pub(crate) move_limit: u16,
+}
+
+/// The letters of the pieces that can be on a board (`t`, `T`, `K`: the start record refuses
+/// every other piece), in OpenTafl's order: bits 0, 6 and 9.
+const PIECE_LETTERS: Letters = Letters(1 | 1 << 6 | 1 << 9);
+
+/// The letters a square's hostility is read for: one per side, `t` and `T` (the king included).
+const SIDE_LETTERS: Letters = Letters(1 | 1 << 6);
+
+impl RuleSpec {
+    /// The same rules with every choice that cannot change play brought to one value, so that two
+    /// specs play the same game exactly when their canonical forms are equal (docs/variants.md,
+    /// "A built-in by any name"): the letters of pieces that cannot be on the board (commanders,
+    /// knights, mercenaries, guards, an attacking king), the rules of a kind of special square
+    /// the board has none of, the hostility of an empty corner or fort (they read `hostile`
+    /// alone), shieldwall flanking without shieldwalls, and the speed limits of absent pieces.
+    /// Everything else, the ends of the game among it, is kept as it is.
+    pub(crate) fn canonical(&self) -> RuleSpec {
+        let mut spec = self.clone();
+        let board = SquareSet::board_of(spec.size);
+        for kind in SquareKind::ALL {
+            let index = kind as usize;
+            spec.squares[index] = spec.squares[index] & board;
+            let rules = &mut spec.kinds[index];
+            if spec.squares[index].is_empty() {
+                *rules = KindRules {
+                    passable: Letters::NONE,
+                    stoppable: Letters::NONE,
+                    hostile: Letters::NONE,
+                    hostile_empty: Letters::NONE,
+                    reenterable: Letters::NONE,
+                };
+                continue;
+            }
+            rules.passable = rules.passable.and(PIECE_LETTERS);
+            rules.stoppable = rules.stoppable.and(PIECE_LETTERS);
+            rules.reenterable = rules.reenterable.and(PIECE_LETTERS);
+            rules.hostile = rules.hostile.and(SIDE_LETTERS);
+            rules.hostile_empty = if kind == SquareKind::Throne {
+                rules.hostile_empty.and(SIDE_LETTERS)
+            } else {
+                Letters::NONE
+            };
+        }
+        if spec.shieldwall == Shieldwall::None {
+            spec.shieldwall_flanking = true;
+        }
+        for (letter, speed) in spec.speeds.iter_mut().enumerate() {
+            if PIECE_LETTERS.0 >> letter & 1 == 0 || *speed < 1 {
+                *speed = -1;
+            }
+        }
+        spec
+    }
 }
 
 /// The piece classes that move and are captured differently: soldiers of each side, and the king.

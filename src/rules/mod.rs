@@ -208,6 +208,31 @@ impl<B: RuleGrid> Rules<B> {
         }
     }
 
+    /// Whether these rules play the same game as `other` on the same board: equal classic rules,
+    /// or custom rules equal in every choice that changes play, the ends of the game among them
+    /// (docs/variants.md, "A built-in by any name"). Classic and custom rules never play alike:
+    /// no rules string without `classic:y` ends a game by R16 and R17.
+    ///
+    /// ```
+    /// use tafl_engine::Variant;
+    /// // Sea Battle's string with OpenTafl's default lists spelt out, which change nothing.
+    /// let spelt: Variant = "dim:9 esc:e atkf:y ka:n nj:n cj:n cor: cen: cenp:tcnkTCNK corh:t \
+    ///     start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/".parse()?;
+    /// assert_ne!(spelt.rules(), Variant::sea_battle().rules());
+    /// assert!(spelt.rules().plays_like(Variant::sea_battle().rules()));
+    /// assert!(!Variant::opentafl_tablut().rules().plays_like(Variant::tablut().rules()));
+    /// # Ok::<(), tafl_engine::RulesStringError>(())
+    /// ```
+    pub fn plays_like(self, other: Rules<B>) -> bool {
+        if self.is_classic() || other.is_classic() {
+            return self == other;
+        }
+        match (self.custom(), other.custom()) {
+            (Some(mine), Some(theirs)) => mine.spec.canonical() == theirs.spec.canonical(),
+            _ => false,
+        }
+    }
+
     /// Whether these are the classic rules of R1-R18 (with their flags), rather than custom rules.
     pub const fn is_classic(self) -> bool {
         self.custom == 0
