@@ -300,7 +300,7 @@ impl Variant {
     }
 }
 
-impl<B: Board> Variant<B> {
+impl<B: Grid> Variant<B> {
     /// Whether this game and `other` are the same game: the same board, the same start (pieces
     /// and side to move) and rules alike in every choice that changes play, the ends of the game
     /// among them ([`Rules::plays_like`]); their names and the spelling of their rules strings
