@@ -234,7 +234,7 @@ impl RuleSpec {
         let board = SquareSet::board_of(spec.size);
         for kind in SquareKind::ALL {
             let index = kind as usize;
-            spec.squares[index] = spec.squares[index] & board;
+            spec.squares[index] &= board;
             let rules = &mut spec.kinds[index];
             if spec.squares[index].is_empty() {
                 *rules = KindRules {
