@@ -849,6 +849,9 @@ mod tests {
             for tfr in ["d", "w", "l", "a", "n"] {
                 changes.push(("tfr", tfr.to_string()));
             }
+            if field(&text, "sw").is_some() {
+                changes.push(("sw-published", flip("sw-published", "n").to_string()));
+            }
             if rules.escape() == Escape::Corner {
                 changes.push(("efe", flip("efe", "n").to_string()));
             }

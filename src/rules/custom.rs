@@ -227,7 +227,8 @@ impl RuleSpec {
     /// "A built-in by any name"): the letters of pieces that cannot be on the board (commanders,
     /// knights, mercenaries, guards, an attacking king), the rules of a kind of special square
     /// the board has none of, the hostility of an empty corner or fort (they read `hostile`
-    /// alone), shieldwall flanking without shieldwalls, and the speed limits of absent pieces.
+    /// alone), how shieldwalls are flanked and found without shieldwalls, and the speed limits of
+    /// absent pieces.
     /// Everything else, the ends of the game among it, is kept as it is.
     pub(crate) fn canonical(&self) -> RuleSpec {
         let mut spec = self.clone();
@@ -258,6 +259,7 @@ impl RuleSpec {
         }
         if spec.shieldwall == Shieldwall::None {
             spec.shieldwall_flanking = true;
+            spec.shieldwall_search = WallSearch::OpenTafl;
         }
         for (letter, speed) in spec.speeds.iter_mut().enumerate() {
             if PIECE_LETTERS.0 >> letter & 1 == 0 || *speed < 1 {
