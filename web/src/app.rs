@@ -2,7 +2,6 @@
 //! searches and the rate limits.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
@@ -15,14 +14,14 @@ use crate::http::error::ApiError;
 use crate::limits::Limits;
 use crate::review::Reviews;
 use crate::round::{Live, Shared};
-use crate::store::Store;
+use crate::store::{Store, StoreError};
 use crate::table::Table;
 
 /// How the server is set up.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The SQLite file.
-    pub db: PathBuf,
+    /// The database: a SQLite file's path, or a PostgreSQL URL (`postgres://...`).
+    pub db: String,
     /// Searches at once.
     pub searches: usize,
     /// Table size of each search, in MiB.
@@ -42,10 +41,10 @@ pub struct Config {
 }
 
 impl Config {
-    /// The defaults, with the database at `db`.
-    pub fn new(db: PathBuf) -> Config {
+    /// The defaults, with the database `db` (a SQLite file's path or a PostgreSQL URL).
+    pub fn new(db: impl Into<String>) -> Config {
         Config {
-            db,
+            db: db.into(),
             searches: std::thread::available_parallelism().map_or(1, |n| n.get()),
             hash_mb: 16,
             rate: 10.0,
@@ -59,7 +58,7 @@ impl Config {
 
 /// Everything the handlers share.
 pub struct AppState {
-    store: Mutex<Store>,
+    pub(crate) store: Store,
     pub(crate) games: Mutex<HashMap<String, Shared>>,
     pub(crate) pool: Pool,
     pub(crate) limits: Limits,
@@ -75,10 +74,10 @@ pub struct AppState {
 
 impl AppState {
     /// Opens the database and sets up the searches.
-    pub fn open(config: Config) -> rusqlite::Result<Arc<AppState>> {
-        let store = Store::open(&config.db)?;
+    pub async fn open(config: Config) -> Result<Arc<AppState>, StoreError> {
+        let store = Store::open(&config.db).await?;
         Ok(Arc::new_cyclic(|me| AppState {
-            store: Mutex::new(store),
+            store,
             games: Mutex::new(HashMap::new()),
             pool: Pool::new(config.searches, config.hash_mb),
             limits: Limits::new(config.rate, config.burst),
@@ -89,24 +88,10 @@ impl AppState {
         }))
     }
 
-    pub(crate) fn with_store<T>(
-        &self,
-        f: impl FnOnce(&mut Store) -> rusqlite::Result<T>,
-    ) -> Result<T, ApiError> {
-        let mut store = self.store.lock().map_err(|_| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "storage",
-                "the database lock was poisoned",
-            )
-        })?;
-        f(&mut store).map_err(ApiError::storage)
-    }
-
     /// The game with this id, from memory or else from the database (replayed by the rules).
     /// A game read back whose turn is the engine's gets its move started (after a restart, the
     /// engine goes on by itself).
-    pub(crate) fn game(self: &Arc<Self>, id: &str) -> Result<Shared, ApiError> {
+    pub(crate) async fn game(self: &Arc<Self>, id: &str) -> Result<Shared, ApiError> {
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found());
         }
@@ -121,9 +106,7 @@ impl AppState {
         {
             return Ok(game);
         }
-        let row = self
-            .with_store(|store| store.load(id))?
-            .ok_or_else(ApiError::not_found)?;
+        let row = self.store.load(id).await?.ok_or_else(ApiError::not_found)?;
         let broken = |why: String| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -136,8 +119,8 @@ impl AppState {
         for text in &row.moves {
             table.play(text).map_err(|e| broken(e.0))?;
         }
-        let last_seq = self.with_store(|store| store.last_event(id))?;
-        let (offer, agreed) = self.with_store(|store| store.load_draw(id))?;
+        let last_seq = self.store.last_event(id).await?;
+        let (offer, agreed) = self.store.load_draw(id).await?;
         if agreed {
             table.agree_draw();
         }
@@ -194,10 +177,10 @@ impl AppState {
 
     /// Reads every correspondence game still on, so that the server watches its deadline
     /// (and ends it when it has passed while the server was down) with no page open.
-    pub fn watch_correspondence(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let ids = self.with_store(|store| store.correspondence_games())?;
+    pub async fn watch_correspondence(self: &Arc<Self>) -> Result<usize, ApiError> {
+        let ids = self.store.correspondence_games().await?;
         for id in &ids {
-            self.game(id)?;
+            self.game(id).await?;
         }
         Ok(ids.len())
     }

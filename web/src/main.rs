@@ -1,7 +1,6 @@
 //! `tafl-web`: serves the page where a person plays the engine (docs/web.md).
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -14,9 +13,10 @@ struct Options {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
-    /// The SQLite file the games are kept in (created when missing).
+    /// Where the games are kept: a SQLite file (created when missing), or a PostgreSQL
+    /// database that several servers share (`postgres://user:password@host:5432/name`).
     #[arg(long, default_value = "tafl-web.sqlite")]
-    db: PathBuf,
+    db: String,
     /// Searches that run at once (default: the number of cores); others wait in a queue.
     #[arg(long)]
     searches: Option<usize>,
@@ -76,14 +76,15 @@ fn main() -> ExitCode {
         }
     };
     runtime.block_on(async {
-        let state = match AppState::open(config) {
+        let shown = tafl_web::store::shown(&options.db);
+        let state = match AppState::open(config).await {
             Ok(state) => state,
             Err(error) => {
-                eprintln!("tafl-web: cannot open {}: {error}", options.db.display());
+                eprintln!("tafl-web: cannot open {shown}: {error}");
                 return ExitCode::FAILURE;
             }
         };
-        if let Err(error) = state.watch_correspondence() {
+        if let Err(error) = state.watch_correspondence().await {
             eprintln!("tafl-web: cannot read the correspondence games: {error:?}");
         }
         let listener = match listen(options.listen) {
@@ -94,10 +95,7 @@ fn main() -> ExitCode {
             }
         };
         let address = listener.local_addr().unwrap_or(options.listen);
-        println!(
-            "tafl-web: open http://{address}/ (games in {})",
-            options.db.display()
-        );
+        println!("tafl-web: open http://{address}/ (games in {shown})");
         let shutdown = async {
             let _ = tokio::signal::ctrl_c().await;
         };

@@ -71,14 +71,16 @@ fn positions(row: &GameRow) -> Option<Vec<Table>> {
 
 /// Evaluates every position of the stored game `id` that has no evaluation yet.
 async fn review(state: &Arc<AppState>, id: &str) {
-    let Ok(Some(row)) = state.with_store(|store| store.load(id)) else {
+    let Ok(Some(row)) = state.store.load(id).await else {
         return;
     };
     let Some(tables) = positions(&row) else {
         return;
     };
     let done: HashSet<usize> = state
-        .with_store(|store| store.load_review(id))
+        .store
+        .load_review(id)
+        .await
         .map(|rows| rows.into_iter().map(|r| r.ply).collect())
         .unwrap_or_default();
     for (ply, table) in tables.into_iter().enumerate() {
@@ -124,10 +126,7 @@ async fn review(state: &Arc<AppState>, id: &str) {
                 }
             }
         };
-        if state
-            .with_store(|store| store.push_review(id, &evaluation))
-            .is_err()
-        {
+        if state.store.push_review(id, &evaluation).await.is_err() {
             return;
         }
     }

@@ -163,7 +163,7 @@ impl Live {
     }
 
     /// Ends the game on time when the side to move's clock has run out; true when it has.
-    pub(crate) fn check_flag(&mut self, state: &AppState) -> Result<bool, ApiError> {
+    pub(crate) async fn check_flag(&mut self, state: &AppState) -> Result<bool, ApiError> {
         if self.finished() {
             return Ok(false);
         }
@@ -172,7 +172,7 @@ impl Live {
             let side = side_name(to_move);
             let id = self.row.id.clone();
             let event = self.channel.next("flag", &json!({"side": side}));
-            state.with_store(|store| store.set_flagged(&id, side, &event))?;
+            state.store.set_flagged(&id, side, &event).await?;
             self.row.flagged = Some(side.to_owned());
             self.stop_thinking();
             self.announce(&event, json!({}));

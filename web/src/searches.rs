@@ -49,7 +49,7 @@ fn watch_clock(state: &Arc<AppState>, game: &Shared, live: &Live) {
         tokio::time::sleep(Duration::from_millis(wait)).await;
         let mut live = game.lock().await;
         if live.channel.last_seq == seq {
-            let _ = live.check_flag(&state);
+            let _ = live.check_flag(&state).await;
         }
     });
 }
@@ -97,10 +97,10 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
             return;
         }
         live.thinking = None;
-        if live.check_flag(&state).unwrap_or(false) {
+        if live.check_flag(&state).await.unwrap_or(false) {
             return;
         }
-        if let Err(message) = play_found(&state, &mut live, ply, &found) {
+        if let Err(message) = play_found(&state, &mut live, ply, &found).await {
             transient.send("failed", json!({ "message": message }));
             return;
         }
@@ -110,7 +110,12 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
 }
 
 /// Plays and stores the engine's move `found` at `ply`, and tells every page.
-fn play_found(state: &AppState, live: &mut Live, ply: usize, found: &Found) -> Result<(), String> {
+async fn play_found(
+    state: &AppState,
+    live: &mut Live,
+    ply: usize,
+    found: &Found,
+) -> Result<(), String> {
     let best = found.best.clone().ok_or("the engine found no move")?;
     let mut next = live.table.clone();
     next.play(&best).map_err(|error| error.0)?;
@@ -126,8 +131,10 @@ fn play_found(state: &AppState, live: &mut Live, ply: usize, found: &Found) -> R
     );
     let id = live.row.id.clone();
     state
-        .with_store(|store| store.push_move(&id, ply, &best, used, &event))
-        .map_err(|error| error.message)?;
+        .store
+        .push_move(&id, ply, &best, used, &event)
+        .await
+        .map_err(|error| error.to_string())?;
     live.played(next, used);
     live.announce(&event, json!({ "found": found }));
     Ok(())

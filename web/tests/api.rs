@@ -808,11 +808,7 @@ fn clocks_count_each_sides_time_survive_a_restart_and_end_the_game_on_time() {
 
 /// A game as the database holds it, read apart from the server.
 fn stored(server: &Server, id: &str) -> tafl_web::store::GameRow {
-    tafl_web::store::Store::open(&server.db)
-        .expect("the database opens")
-        .load(id)
-        .expect("the game reads")
-        .expect("the game is stored")
+    common::database::stored(&server.db_arg, id)
 }
 
 #[test]
@@ -880,6 +876,11 @@ fn every_changing_request_needs_the_secret_of_the_seat_that_may_do_it() {
     assert_eq!((status, again["error"].as_str()), (409, Some("seat_taken")));
     let (status, _) = server.call("POST", &format!("/api/games/{}/join", id(&engine)), None);
     assert_eq!(status, 409, "the engine's seat is not open");
+    // The engine moves first in `engine`: awaited, so that "unchanged" below compares the game
+    // with itself, not with the engine's move made meanwhile.
+    wait_for("the engine's first move", || {
+        server.ok("GET", &format!("/api/games/{}", id(&engine)), None)["ply"] == json!(1)
+    });
     // Every changing request, with no secret, another game's, the other seat's, or a broken
     // header: 403, the reason in words, and the stored game unchanged.
     let changing = |game: &str| {
@@ -1000,14 +1001,11 @@ fn games_stored_before_seats_are_read_only() {
     let id = game["id"].as_str().unwrap().to_owned();
     server.kill();
     // As an older version wrote it: no seats, no hashes.
-    rusqlite::Connection::open(&db)
-        .unwrap()
-        .execute(
-            "UPDATE games SET attackers_seat = NULL, defenders_seat = NULL,
-                              attackers_hash = NULL, defenders_hash = NULL",
-            [],
-        )
-        .unwrap();
+    common::database::execute(
+        &server.db_arg,
+        "UPDATE games SET attackers_seat = NULL, defenders_seat = NULL,
+                          attackers_hash = NULL, defenders_hash = NULL",
+    );
     let server = Server::start("127.0.0.1:0", &db, &["--rate", "0"]);
     let (status, answer) = server.call_as(
         "POST",

@@ -24,11 +24,7 @@ fn start(db: &std::path::Path) -> Server {
 
 /// The stored game, read apart from the server (no request reaches it).
 fn stored(db: &std::path::Path, id: &str) -> tafl_web::store::GameRow {
-    tafl_web::store::Store::open(db)
-        .expect("the database opens")
-        .load(id)
-        .expect("the game reads")
-        .expect("the game is stored")
+    common::database::stored(&common::database::arg(db), id)
 }
 
 /// A correspondence game between two people, the invitation taken: (id, creator, friend,

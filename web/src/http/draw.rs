@@ -44,9 +44,9 @@ fn conflict(code: &'static str, message: &str) -> ApiError {
 }
 
 /// Records the agreement: the game ends drawn.
-fn agree(state: &AppState, live: &mut Live, id: &str, by: Side) -> Result<(), ApiError> {
+async fn agree(state: &AppState, live: &mut Live, id: &str, by: Side) -> Result<(), ApiError> {
     let event = live.channel.next("draw", &json!({ "side": side_name(by) }));
-    state.with_store(|store| store.set_draw(id, None, true, &event))?;
+    state.store.set_draw(id, None, true, &event).await?;
     live.table.agree_draw();
     live.draw_offer = None;
     live.stop_thinking();
@@ -56,7 +56,7 @@ fn agree(state: &AppState, live: &mut Live, id: &str, by: Side) -> Result<(), Ap
 }
 
 /// Records `side`'s standing offer (or none) with an event of `kind`.
-fn set_offer(
+async fn set_offer(
     state: &AppState,
     live: &mut Live,
     id: &str,
@@ -65,7 +65,10 @@ fn set_offer(
     offer: Option<Side>,
 ) -> Result<(), ApiError> {
     let event = live.channel.next(kind, &json!({ "side": side_name(side) }));
-    state.with_store(|store| store.set_draw(id, offer.map(side_name), false, &event))?;
+    state
+        .store
+        .set_draw(id, offer.map(side_name), false, &event)
+        .await?;
     live.draw_offer = offer;
     live.announce(&event, json!({}));
     Ok(())
@@ -79,11 +82,11 @@ async fn draw(
     Secret(secret): Secret,
     Body(request): Body<DrawRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let (table, engine, ply, think_ms) = {
         let mut live = game.lock().await;
         let held = live.holder(secret.as_deref())?;
-        live.check_flag(&state)?;
+        live.check_flag(&state).await?;
         if live.finished() {
             return Err(conflict("game_over", "the game is over"));
         }
@@ -98,20 +101,20 @@ async fn draw(
                 return Err(conflict("no_offer", "the other side has offered no draw"));
             }
             "accept" => {
-                agree(&state, &mut live, &id, side)?;
+                agree(&state, &mut live, &id, side).await?;
                 return Ok(Json(live.state()));
             }
             "decline" => {
-                set_offer(&state, &mut live, &id, "decline", side, None)?;
+                set_offer(&state, &mut live, &id, "decline", side, None).await?;
                 return Ok(Json(live.state()));
             }
             // An offer meeting the other side's is an agreement.
             "offer" if offered_to_me => {
-                agree(&state, &mut live, &id, side)?;
+                agree(&state, &mut live, &id, side).await?;
                 return Ok(Json(live.state()));
             }
             "offer" if live.row.seats.get(other).kind != SeatKind::Engine => {
-                set_offer(&state, &mut live, &id, "offer", side, Some(side))?;
+                set_offer(&state, &mut live, &id, "offer", side, Some(side)).await?;
                 return Ok(Json(live.state()));
             }
             "offer" => {}
@@ -158,9 +161,9 @@ async fn draw(
         ));
     }
     if accepted {
-        agree(&state, &mut live, &id, engine)?;
+        agree(&state, &mut live, &id, engine).await?;
     } else {
-        set_offer(&state, &mut live, &id, "decline", engine, None)?;
+        set_offer(&state, &mut live, &id, "decline", engine, None).await?;
     }
     let mut body = live.state();
     body["accepted"] = json!(accepted);

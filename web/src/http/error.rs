@@ -6,6 +6,8 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
+use crate::store::StoreError;
+
 /// An error answer: a status, a short code and words for a person (and, for an illegal move,
 /// its reason as data: `Table::refusal`).
 #[derive(Debug)]
@@ -32,13 +34,21 @@ impl ApiError {
         ApiError::new(StatusCode::NOT_FOUND, "not_found", "no such game")
     }
 
-    /// 500: the database failed.
-    pub fn storage(error: rusqlite::Error) -> ApiError {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "storage",
-            format!("the database failed: {error}"),
-        )
+    /// 503 when the database is out of reach (try again), else 500: the database failed.
+    pub fn storage(error: StoreError) -> ApiError {
+        if error.unavailable() {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "storage_unavailable",
+                format!("the database is out of reach, try again soon: {error}"),
+            )
+        } else {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage",
+                format!("the database failed: {error}"),
+            )
+        }
     }
 
     /// 429: the rate limit.
@@ -48,6 +58,12 @@ impl ApiError {
             "too_fast",
             "too many requests: slow down",
         )
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> ApiError {
+        ApiError::storage(error)
     }
 }
 

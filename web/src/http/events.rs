@@ -46,7 +46,7 @@ async fn events(
         .and_then(|value| value.to_str().ok())
         .and_then(|text| text.trim().parse::<u64>().ok())
         .or(query.last_event_id);
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     state.watch(&id, &game);
     // Subscribing under the game's lock cuts the events in two: up to `last` from the
     // database, after it from the broadcast; none missed, none twice.
@@ -61,7 +61,7 @@ async fn events(
         )
     };
     let missed = match after {
-        Some(after) if after < last => state.with_store(|store| store.events_after(&id, after))?,
+        Some(after) if after < last => state.store.events_after(&id, after).await?,
         _ => Vec::new(),
     };
     let (sender, out) = mpsc::unbounded_channel::<SseEvent>();

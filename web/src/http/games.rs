@@ -190,7 +190,8 @@ async fn create(
             move_ms: move_days.map(|days| days.saturating_mul(state.config.day_ms)),
         },
         &secret,
-    )?;
+    )
+    .await?;
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
@@ -208,10 +209,10 @@ struct Setup<'a> {
 
 /// Stores and starts a new game on `table`, its creator holding `secret`: its state with the
 /// secret (given only here) and the creator's seats.
-fn open_game(
+async fn open_game(
     state: &Arc<AppState>,
     table: Table,
-    setup: Setup,
+    setup: Setup<'_>,
     secret: &str,
 ) -> Result<Value, ApiError> {
     let Setup {
@@ -251,7 +252,7 @@ fn open_game(
         // move or the seat taken).
         turn_since_ms: Some(crate::store::now_ms()),
     };
-    state.with_store(|store| store.create(&row))?;
+    state.store.create(&row).await?;
     let live = Live {
         row,
         table,
@@ -286,10 +287,10 @@ async fn rematch(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Response, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
-    live.check_flag(&state)?;
+    live.check_flag(&state).await?;
     if !live.finished() || live.row.mode != "play" {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
@@ -311,7 +312,7 @@ async fn rematch(
     // the seat that rematch keeps for them rather than opening a second game. The old game's
     // lock, held, puts two such requests one after the other.
     if live.row.seats.get(!side).kind == crate::seats::SeatKind::Person
-        && let Some(asked) = asked_rematch(&state, &id)?
+        && let Some(asked) = asked_rematch(&state, &id).await?
     {
         match take_seat(&state, &asked, Some(new_side)).await {
             Ok(joined) => {
@@ -350,17 +351,18 @@ async fn rematch(
             move_ms: live.row.move_ms,
         },
         &asker_secret,
-    )?;
+    )
+    .await?;
     let new_id = body["id"].clone();
     let event = live.channel.next("rematch", &json!({ "id": new_id }));
-    state.with_store(|store| store.note(&id, &event))?;
+    state.store.note(&id, &event).await?;
     live.announce(&event, json!({}));
     Ok((StatusCode::CREATED, Json(body)).into_response())
 }
 
 /// The id of the last rematch asked for after game `id` (its stored `rematch` events).
-fn asked_rematch(state: &AppState, id: &str) -> Result<Option<String>, ApiError> {
-    let events = state.with_store(|store| store.events_after(id, 0))?;
+async fn asked_rematch(state: &AppState, id: &str) -> Result<Option<String>, ApiError> {
+    let events = state.store.events_after(id, 0).await?;
     Ok(events
         .iter()
         .rev()
@@ -387,9 +389,9 @@ async fn read(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let mut live = game.lock().await;
-    live.check_flag(&state)?;
+    live.check_flag(&state).await?;
     let mut body = live.state();
     if secret.is_some() {
         body["you"] = json!(you(&live, secret.as_deref()));
@@ -402,7 +404,7 @@ async fn otg(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Response, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let live = game.lock().await;
     let text = live.table.record(live.resigned(), live.flagged());
     let disposition = format!(
@@ -460,7 +462,7 @@ async fn take_seat(
     id: &str,
     side: Option<tafl_engine::Side>,
 ) -> Result<Value, ApiError> {
-    let game = state.game(id)?;
+    let game = state.game(id).await?;
     let mut live = game.lock().await;
     let open: Vec<_> = [tafl_engine::Side::Attackers, tafl_engine::Side::Defenders]
         .into_iter()
@@ -478,7 +480,11 @@ async fn take_seat(
     let event = live
         .channel
         .next("join", &json!({ "side": side_name(side) }));
-    if !state.with_store(|store| store.take_seat(id, side_name(side), &hash, &event))? {
+    if !state
+        .store
+        .take_seat(id, side_name(side), &hash, &event)
+        .await?
+    {
         return Err(seat_taken());
     }
     *live.row.seats.get_mut(side) = Seat::person(&hash);

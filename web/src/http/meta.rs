@@ -52,7 +52,7 @@ async fn levels() -> Json<Value> {
 
 async fn status(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
     let (waiting, running) = state.pool.load();
-    let stored = state.with_store(|store| store.count_games())?;
+    let stored = state.store.count_games().await?;
     Ok(Json(json!({
         "searches_running": running,
         "searches_waiting": waiting,

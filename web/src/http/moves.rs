@@ -42,7 +42,7 @@ async fn play(
     Secret(secret): Secret,
     Body(request): Body<MoveRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
     if let Some(ply) = request.ply
@@ -61,7 +61,7 @@ async fn play(
             format!("the game is over: the {} resigned", side_name(side)),
         ));
     }
-    if live.check_flag(&state)? || live.flagged().is_some() {
+    if live.check_flag(&state).await? || live.flagged().is_some() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "game_over",
@@ -88,7 +88,7 @@ async fn play(
         "move",
         &json!({"ply": ply, "move": text, "side": side, "by": "person", "used_ms": used}),
     );
-    state.with_store(|store| store.push_move(&id, ply, &text, used, &event))?;
+    state.store.push_move(&id, ply, &text, used, &event).await?;
     live.stop_thinking();
     live.played(next, used);
     live.announce(&event, json!({}));
@@ -104,7 +104,7 @@ async fn takeback(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
     // Against the engine a person takes back their own moves; between two people it is
@@ -126,7 +126,7 @@ async fn takeback(
         }
         _ => None,
     };
-    if live.resigned().is_some() || live.check_flag(&state)? || live.flagged().is_some() {
+    if live.resigned().is_some() || live.check_flag(&state).await? || live.flagged().is_some() {
         return Err(ApiError::new(
             StatusCode::CONFLICT,
             "game_over",
@@ -165,7 +165,7 @@ async fn takeback(
     }
     let plies = next.ply();
     let event = live.channel.next("takeback", &json!({ "ply": plies }));
-    state.with_store(|store| store.truncate(&id, plies, &event))?;
+    state.store.truncate(&id, plies, &event).await?;
     live.stop_thinking();
     live.table = next;
     live.row.used_ms.truncate(plies);
@@ -181,7 +181,7 @@ async fn resign(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let mut live = game.lock().await;
     let held = live.holder(secret.as_deref())?;
     let &[human] = held.as_slice() else {
@@ -201,7 +201,10 @@ async fn resign(
     let event = live
         .channel
         .next("resign", &json!({ "side": side_name(human) }));
-    state.with_store(|store| store.set_resigned(&id, side_name(human), &event))?;
+    state
+        .store
+        .set_resigned(&id, side_name(human), &event)
+        .await?;
     live.stop_thinking();
     live.row.resigned = Some(side_name(human).to_owned());
     live.announce(&event, json!({}));

@@ -23,10 +23,10 @@ async fn read(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let row = {
         let mut live = game.lock().await;
-        live.check_flag(&state)?;
+        live.check_flag(&state).await?;
         if !live.finished() {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -40,7 +40,7 @@ async fn read(
         row
     };
     state.reviews.request(&state, &id);
-    let rows = state.with_store(|store| store.load_review(&id))?;
+    let rows = state.store.load_review(&id).await?;
     Ok(Json(review::view(
         &row,
         &rows,

@@ -39,7 +39,7 @@ async fn stop(
     Path(id): Path<String>,
     Secret(secret): Secret,
 ) -> Result<Json<Value>, ApiError> {
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     let live = game.lock().await;
     live.holder(secret.as_deref())?;
     let stopped = match &live.thinking {
@@ -84,14 +84,14 @@ async fn think(
             format!("'{purpose}' is not move, hint or analysis"),
         ));
     }
-    let game = state.game(&id)?;
+    let game = state.game(&id).await?;
     // The player, for the queue's fairness: whoever holds the seat's secret (kept as its
     // hash; the request is refused below without one).
     let player = secret.as_deref().map_or_else(|| id.clone(), secret_hash);
     let (table, limits, lines, viewer, control) = {
         let mut live = game.lock().await;
         let held = live.holder(secret.as_deref())?;
-        live.check_flag(&state)?;
+        live.check_flag(&state).await?;
         let people = live.between_people();
         let help = purpose != "move";
         if help && people && !live.finished() {

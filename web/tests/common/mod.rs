@@ -2,6 +2,7 @@
 //! own, and JSON requests to it.
 #![allow(dead_code)]
 
+pub mod database;
 pub mod people;
 
 use std::collections::{BTreeSet, HashMap};
@@ -17,6 +18,8 @@ pub struct Server {
     pub child: Child,
     pub address: String,
     pub db: PathBuf,
+    /// What `--db` got: `db`, or a PostgreSQL URL standing for it (`database::arg`).
+    pub db_arg: String,
     /// The secret of each game this client created, by id, sent with its requests as the page
     /// does (`call_as` sends another or none).
     pub secrets: Mutex<HashMap<String, String>>,
@@ -43,9 +46,9 @@ impl Server {
     /// Starts the server on `listen` (`127.0.0.1:0` for any free port) with `db` and `extra`
     /// options, and waits for the line that gives its address.
     pub fn start(listen: &str, db: &Path, extra: &[&str]) -> Server {
+        let db_arg = database::arg(db);
         let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-web"))
-            .args(["--listen", listen, "--db"])
-            .arg(db)
+            .args(["--listen", listen, "--db", &db_arg])
             .args(extra)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -66,6 +69,7 @@ impl Server {
             child,
             address,
             db: db.to_owned(),
+            db_arg,
             secrets: Mutex::new(HashMap::new()),
         }
     }
