@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Instant;
 
 use axum::http::StatusCode;
-use tafl_engine::AnyVariant;
+use tafl_engine::{AnyVariant, Side};
 
 use crate::engine::Pool;
 use crate::events::Channel;
@@ -14,7 +14,7 @@ use crate::http::error::ApiError;
 use crate::limits::Limits;
 use crate::review::Reviews;
 use crate::round::{Live, Shared};
-use crate::store::{Store, StoreError};
+use crate::store::{GameRow, Store, StoreError};
 use crate::table::Table;
 
 /// How the server is set up.
@@ -95,42 +95,24 @@ impl AppState {
         if id.len() > 64 || !id.bytes().all(|b| b.is_ascii_alphanumeric()) {
             return Err(ApiError::not_found());
         }
-        if let Some(game) = self.games.lock().ok().and_then(|g| g.get(id).cloned()) {
-            return Ok(game);
-        }
-        if let Some(game) = self
-            .watched
-            .lock()
-            .ok()
-            .and_then(|w| w.get(id).and_then(Weak::upgrade))
-        {
+        if let Some(game) = self.cached(id) {
+            if self.store.shared() {
+                // Another server may have changed it: the database has the last word.
+                let mut live = game.lock().await;
+                self.catch_up(&mut live).await?;
+            }
             return Ok(game);
         }
         let row = self.store.load(id).await?.ok_or_else(ApiError::not_found)?;
-        let broken = |why: String| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "storage",
-                format!("stored game {id} cannot be replayed: {why}"),
-            )
-        };
-        let variant: AnyVariant = row.rules.parse().map_err(|e| broken(format!("{e}")))?;
-        let mut table = Table::new(variant, Some(&row.start)).map_err(|e| broken(e.0))?;
-        for text in &row.moves {
-            table.play(text).map_err(|e| broken(e.0))?;
-        }
         let last_seq = self.store.last_event(id).await?;
-        let (offer, agreed) = self.store.load_draw(id).await?;
-        if agreed {
-            table.agree_draw();
-        }
+        let (table, draw_offer) = self.replay(&row).await?;
         let live = Arc::new(tokio::sync::Mutex::new(Live {
             row,
             table,
             thinking: None,
             turn_started: Instant::now(),
             channel: Channel::new(last_seq),
-            draw_offer: offer.as_deref().and_then(crate::table::side_from),
+            draw_offer,
         }));
         let mut games = self
             .games
@@ -147,6 +129,108 @@ impl AppState {
             crate::searches::next_turn(self, &game, &mut live);
         }
         Ok(game)
+    }
+
+    /// The game in memory with this id, if it is (played, or followed by a page).
+    fn cached(&self, id: &str) -> Option<Shared> {
+        if let Some(game) = self.games.lock().ok().and_then(|g| g.get(id).cloned()) {
+            return Some(game);
+        }
+        self.watched
+            .lock()
+            .ok()
+            .and_then(|w| w.get(id).and_then(Weak::upgrade))
+    }
+
+    /// A stored game's position, replayed by the rules, and its standing draw offer.
+    async fn replay(&self, row: &GameRow) -> Result<(Table, Option<Side>), ApiError> {
+        let broken = |why: String| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "storage",
+                format!("stored game {} cannot be replayed: {why}", row.id),
+            )
+        };
+        let variant: AnyVariant = row.rules.parse().map_err(|e| broken(format!("{e}")))?;
+        let mut table = Table::new(variant, Some(&row.start)).map_err(|e| broken(e.0))?;
+        for text in &row.moves {
+            table.play(text).map_err(|e| broken(e.0))?;
+        }
+        let (offer, agreed) = self.store.load_draw(&row.id).await?;
+        if agreed {
+            table.agree_draw();
+        }
+        Ok((table, offer.as_deref().and_then(crate::table::side_from)))
+    }
+
+    /// Brings a game in memory up to the database, when another server changed it: reads it
+    /// again and sends its pages the events they have not had, in order.
+    pub(crate) async fn catch_up(&self, live: &mut Live) -> Result<(), ApiError> {
+        let id = live.row.id.clone();
+        let last = self.store.last_event(&id).await?;
+        if last <= live.channel.last_seq {
+            return Ok(());
+        }
+        let missed = self.store.events_after(&id, live.channel.last_seq).await?;
+        let row = self
+            .store
+            .load(&id)
+            .await?
+            .ok_or_else(ApiError::not_found)?;
+        let (table, draw_offer) = self.replay(&row).await?;
+        live.row = row;
+        live.table = table;
+        live.draw_offer = draw_offer;
+        live.turn_started = Instant::now();
+        for event in &missed {
+            live.announce(event, serde_json::json!({}));
+        }
+        Ok(())
+    }
+
+    /// With PostgreSQL: follows the changes other servers make (LISTEN/NOTIFY carrying game
+    /// ids), each game in memory brought up to date and its pages told; after a lost
+    /// connection every game in memory is (nothing is missed: the events are in the database).
+    pub fn follow_changes(self: &Arc<Self>) {
+        if !self.store.shared() {
+            return;
+        }
+        let me = self.clone();
+        tokio::spawn(async move {
+            let heard = me.clone();
+            me.store
+                .listen(move |id| {
+                    let me = heard.clone();
+                    tokio::spawn(async move {
+                        let ids = match id {
+                            Some(id) => vec![id],
+                            None => me.games_followed(),
+                        };
+                        for id in ids {
+                            if let Some(game) = me.cached(&id) {
+                                let mut live = game.lock().await;
+                                let _ = me.catch_up(&mut live).await;
+                            }
+                        }
+                    });
+                })
+                .await;
+        });
+    }
+
+    /// The ids of the games in memory.
+    fn games_followed(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .games
+            .lock()
+            .map(|g| g.keys().cloned().collect())
+            .unwrap_or_default();
+        if let Ok(watched) = self.watched.lock() {
+            ids.extend(watched.keys().cloned());
+        }
+        ids.sort();
+        ids.dedup();
+        ids
     }
 
     /// Notes that a page follows `game` (its event stream holds it): see `watched`.

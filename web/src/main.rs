@@ -84,6 +84,7 @@ fn main() -> ExitCode {
                 return ExitCode::FAILURE;
             }
         };
+        state.follow_changes();
         if let Err(error) = state.watch_correspondence().await {
             eprintln!("tafl-web: cannot read the correspondence games: {error:?}");
         }

@@ -36,7 +36,13 @@ impl ApiError {
 
     /// 503 when the database is out of reach (try again), else 500: the database failed.
     pub fn storage(error: StoreError) -> ApiError {
-        if error.unavailable() {
+        if error.conflict() {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "stale",
+                "the game changed meanwhile (another page or server): read it again",
+            )
+        } else if error.unavailable() {
             ApiError::new(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "storage_unavailable",

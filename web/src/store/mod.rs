@@ -124,6 +124,21 @@ impl Store {
         }
     }
 
+    /// Whether other servers may change the games too (PostgreSQL): a game in memory is then
+    /// checked against the database before it is used.
+    pub fn shared(&self) -> bool {
+        matches!(self, Store::Postgres(_))
+    }
+
+    /// Calls `changed(Some(id))` whenever another transaction changed game `id`, and
+    /// `changed(None)` whenever the listening connection is (re)made (anything may have changed
+    /// meanwhile); for ever. SQLite: returns at once (one server, nothing to hear).
+    pub async fn listen(&self, changed: impl Fn(Option<String>)) {
+        if let Store::Postgres(db) = self {
+            db.listen(changed).await;
+        }
+    }
+
     /// `sqlite` or `postgres`.
     pub fn backend(&self) -> &'static str {
         match self {
@@ -166,6 +181,13 @@ impl Store {
         mut statements: Vec<Statement>,
     ) -> Result<bool, StoreError> {
         statements.push(event_statement(id, event));
+        if let Store::Postgres(_) = self {
+            // Every server's listener hears the game's id once this commits (`listen`).
+            statements.push(Statement::new(
+                "SELECT pg_notify('tafl_events', $1)",
+                vec![id.into()],
+            ));
+        }
         self.write(&statements).await
     }
 

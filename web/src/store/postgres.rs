@@ -8,14 +8,15 @@ use std::time::Duration;
 
 use bytes::BytesMut;
 use deadpool_postgres::{ManagerConfig, Pool, PoolConfig, RecyclingMethod, Runtime, Timeouts};
-use tokio_postgres::NoTls;
 use tokio_postgres::types::{IsNull, ToSql, Type, to_sql_checked};
+use tokio_postgres::{AsyncMessage, NoTls};
 
 use super::sql::{MIGRATIONS, Row, Statement, StoreError, Value, statements};
 
 /// A PostgreSQL database.
 pub struct Postgres {
     pool: Pool,
+    url: String,
 }
 
 impl ToSql for Value {
@@ -91,7 +92,10 @@ impl Postgres {
         let pool = config
             .create_pool(Some(Runtime::Tokio1), NoTls)
             .map_err(|error| StoreError::Config(format!("{url}: {error}")))?;
-        let store = Postgres { pool };
+        let store = Postgres {
+            pool,
+            url: url.to_owned(),
+        };
         store.migrate().await?;
         Ok(store)
     }
@@ -133,6 +137,41 @@ impl Postgres {
         }
         transaction.commit().await?;
         Ok(())
+    }
+
+    /// Listens on a connection of its own to the channel every change notifies (`tafl_events`,
+    /// its payload the game's id): `changed(Some(id))` for each, `changed(None)` after each
+    /// (re)connection. A lost connection is made again, waiting 0.1 s, then twice as long each
+    /// time up to 5 s.
+    pub async fn listen(&self, changed: impl Fn(Option<String>)) {
+        let mut backoff = Duration::from_millis(100);
+        loop {
+            if let Ok((client, mut connection)) = tokio_postgres::connect(&self.url, NoTls).await {
+                let (sender, mut receiver) = tokio::sync::mpsc::unbounded_channel();
+                let driver = tokio::spawn(async move {
+                    while let Some(Ok(message)) =
+                        std::future::poll_fn(|cx| connection.poll_message(cx)).await
+                    {
+                        if let AsyncMessage::Notification(note) = message
+                            && sender.send(note.payload().to_owned()).is_err()
+                        {
+                            break;
+                        }
+                    }
+                });
+                if client.batch_execute("LISTEN tafl_events").await.is_ok() {
+                    backoff = Duration::from_millis(100);
+                    changed(None);
+                    while let Some(id) = receiver.recv().await {
+                        changed(Some(id));
+                    }
+                }
+                driver.abort();
+            }
+            eprintln!("tafl-web: the PostgreSQL listener reconnects in {backoff:?}");
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(Duration::from_secs(5));
+        }
     }
 
     /// Runs `statements` in one transaction; false (nothing kept) when one that must change a

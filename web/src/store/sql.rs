@@ -179,6 +179,20 @@ pub enum StoreError {
 }
 
 impl StoreError {
+    /// Whether a key refused the write: the row is there already (another server wrote the
+    /// game's next event or move first).
+    pub fn conflict(&self) -> bool {
+        match self {
+            StoreError::Postgres(error) => {
+                error.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(error, _)) => {
+                error.code == rusqlite::ErrorCode::ConstraintViolation
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the database is out of reach (down, restarting, the network gone), rather than
     /// refusing: the request may succeed later (503).
     pub fn unavailable(&self) -> bool {

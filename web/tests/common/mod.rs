@@ -46,7 +46,14 @@ impl Server {
     /// Starts the server on `listen` (`127.0.0.1:0` for any free port) with `db` and `extra`
     /// options, and waits for the line that gives its address.
     pub fn start(listen: &str, db: &Path, extra: &[&str]) -> Server {
-        let db_arg = database::arg(db);
+        Server::start_with(listen, &database::arg(db), extra)
+    }
+
+    /// Starts the server with `--db db_arg` as it is (a PostgreSQL URL that several servers
+    /// share, say).
+    pub fn start_with(listen: &str, db_arg: &str, extra: &[&str]) -> Server {
+        let db_arg = db_arg.to_owned();
+        let db = PathBuf::from(&db_arg);
         let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-web"))
             .args(["--listen", listen, "--db", &db_arg])
             .args(extra)
