@@ -35,7 +35,7 @@ fn perft_from_start(c: &mut Criterion) {
 }
 
 /// Tawlbwrdd as a rules string without `classic:y`: the same board, start and moves, played by
-/// the custom rules' code (its string as docs/rules.md gives it, the engine's own field left out).
+/// the custom rules' code (its string as docs/rules-strings.md gives it, the engine's own field left out).
 fn tawlbwrdd_as_rules_string() -> Variant {
     let text = Variant::tawlbwrdd().to_string().replace(" classic:y", "");
     text.parse()

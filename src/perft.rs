@@ -326,7 +326,7 @@ fn played(position: &Position, lists: &mut [MoveList]) -> u64 {
     total
 }
 
-/// Perft of a game (docs/rules.md, P3): like [`perft()`], but each node's moves are the
+/// Perft of a game (docs/rules-hosts.md, P3): like [`perft()`], but each node's moves are the
 /// game's legal moves ([`Game::legal_moves`]), so the rules that depend on the history count:
 /// hnefatafl.org's defenders may not recreate an earlier position (H12), a game drawn by its
 /// move limit (H10) or ended by a repetition has no moves.

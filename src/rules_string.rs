@@ -2,7 +2,7 @@
 //!
 //! A string means what OpenTafl's own reader makes of it: a field left out takes OpenTafl's
 //! default. Every field that changes the rules is played or refused with an error naming it; the
-//! meaning of each is in docs/rules.md ("Rules strings"). One field is this engine's own:
+//! meaning of each is in docs/rules-strings.md. One field is this engine's own:
 //! `classic:y` asks for the classic rules of docs/rules.md (R1-R18), which OpenTafl's fields
 //! alone cannot say (a first repetition draws, R16; no move is a draw, R17); the classic games
 //! print it, so that their strings read back to the same games. Another is `ashton:y`: the

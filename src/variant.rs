@@ -102,7 +102,7 @@ const NAMES: [&str; 15] = [
 
 /// Copenhagen by its published rules (aagenielsen.dk): OpenTafl's Copenhagen string with the
 /// third occurrence of a position a win for the attackers (`tfr:a`) and shieldwalls as the rules
-/// word them (`sw-published:y`), both this engine's own (docs/rules.md, C8a).
+/// word them (`sw-published:y`), both this engine's own (docs/rules-strings.md, C8a).
 const COPENHAGEN_AAGENIELSEN: &str = "dim:11 name:Copenhagen_(aagenielsen.dk) atkf:y tfr:a sw:s sw-published:y efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/";
 
 impl Variant {
@@ -175,7 +175,7 @@ impl Variant {
     }
 
     /// Ashton Tablut, 9x9: the rules of the University of Bologna's Tablut Challenge, as its
-    /// game server plays them (docs/rules.md, C12-C14). The attackers start on camps, which only a
+    /// game server plays them (docs/rules-hosts.md, C12-C14). The attackers start on camps, which only a
     /// piece starting on a camp may cross or stop on; nothing crosses or lands on the throne;
     /// the king escapes to any edge and is captured by four attackers on the throne, three
     /// beside it, two (or one against a camp) elsewhere; the defenders move first; the first
@@ -196,7 +196,7 @@ impl Variant {
     /// is a loss for the defenders" is read as the third occurrence of a position (the same
     /// placement, the same side to move) winning for the attackers, whichever side made it, and
     /// for shieldwalls, found as the published rule words them rather than by OpenTafl's search
-    /// (docs/rules.md, "Copenhagen as the community plays it", which lists every difference).
+    /// (docs/rules-hosts.md, "Copenhagen as the community plays it", which lists every difference).
     ///
     /// ```
     /// use tafl_engine::{RepetitionRule, Variant};
@@ -210,7 +210,7 @@ impl Variant {
         Variant::opentafl(COPENHAGEN_AAGENIELSEN)
     }
 
-    /// Copenhagen Hnefatafl 11x11 as hnefatafl.org's server plays it (docs/rules.md, H1-H12):
+    /// Copenhagen Hnefatafl 11x11 as hnefatafl.org's server plays it (docs/rules-hosts.md, H1-H12):
     /// OpenTafl's Copenhagen board and moves, the server's own shieldwall, exit-fort and
     /// encirclement tests, a win for the attackers once the defenders can no longer escape, a
     /// draw at the 141st move, and defenders who may not recreate an earlier placement.
@@ -392,7 +392,7 @@ const HNEFATAFL_ORG_13: &str = "dim:13 name:Copenhagen_13x13_(hnefatafl.org) atk
     start:/3ttttttt3/6t6/13/t5T5t/t5T5t/t4TTT4t/tt1TTTKTTT1tt/t4TTT4t/t5T5t/t5T5t/13/6t6/3ttttttt3/";
 
 impl Variant<Wide> {
-    /// Copenhagen 13x13 as hnefatafl.org's server plays it (docs/rules.md, H1-H12): the 11x11
+    /// Copenhagen 13x13 as hnefatafl.org's server plays it (docs/rules-hosts.md, H1-H12): the 11x11
     /// game's rules on a 13x13 board, the attackers first, and its start not counted among the
     /// placements the defenders may not recreate (H12).
     ///
@@ -471,7 +471,7 @@ impl FromStr for Variant {
 
     /// Reads an OpenTafl rules string, with OpenTafl's meaning (its defaults for the fields left
     /// out); fields may come in any order. Every field that changes the rules is played or
-    /// refused with an error that names it: see docs/rules.md, "Rules strings". The field
+    /// refused with an error that names it: see docs/rules-strings.md. The field
     /// `classic:y` asks for the classic rules (R1-R18) instead.
     ///
     /// ```
@@ -672,7 +672,7 @@ mod tests {
     use crate::rules::custom::Dialect;
     use crate::rules::{Escape, RepetitionRule, RuleFlags};
 
-    /// The strings of docs/rules.md for this project's two games, which OpenTafl reads with its
+    /// The strings of docs/rules-strings.md for this project's two games, which OpenTafl reads with its
     /// own end-of-game rules.
     const TABLUT: &str = "dim:9 name:Tablut esc:e surf:n atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/";
     const TAWLBWRDD: &str = "dim:11 name:Tawlbwrdd esc:e surf:n atkf:y ks:c nj:n cor: cenp:tcnkTCNK cens: cenh: cenhe:tcnkTCNK linc:n start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/";

@@ -1,7 +1,7 @@
-//! One or more tests per clause of Ashton Tablut (docs/rules.md C12-C14: the Tablut Challenge's
-//! rules), each drawn as a board: rank 1 at the bottom, `a` attacker (the server's black), `d`
-//! defender (white), `K` king, `#` the empty throne, `+` an empty camp, `.` an empty square.
-//! The expected results are read from the server's `GameAshtonTablut.java`.
+//! One or more tests per clause of Ashton Tablut (docs/rules-hosts.md C12-C14: the Tablut
+//! Challenge's rules), each drawn as a board: rank 1 at the bottom, `a` attacker (the server's
+//! black), `d` defender (white), `K` king, `#` the empty throne, `+` an empty camp, `.` an empty
+//! square. The expected results are read from the server's `GameAshtonTablut.java`.
 
 mod common;
 

@@ -1,6 +1,6 @@
-//! One or more tests per rule that custom rules add to the classic ones (docs/rules.md, "Custom
-//! rules"), each drawn as a board: rank 1 at the bottom, `a` attacker, `d` defender, `K` king,
-//! `#` an empty throne, `+` an empty corner or fort, `.` an empty square.
+//! One or more tests per rule that custom rules add to the classic ones (docs/rules-strings.md,
+//! "Custom rules"), each drawn as a board: rank 1 at the bottom, `a` attacker, `d` defender, `K`
+//! king, `#` an empty throne, `+` an empty corner or fort, `.` an empty square.
 
 mod common;
 

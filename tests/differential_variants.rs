@@ -274,7 +274,7 @@ fn compare_variant(variant: &str, games: u64, max_plies: usize) {
         // OpenTafl lets a piece close a flanking shieldwall only once it has moved before (its
         // piece code changes on the first move, and the wall's list holds the new code). That is
         // a defect of its program, not a rule its strings state, and a position does not record
-        // it: the library plays the rule as stated (docs/rules.md, C8), and so does the
+        // it: the library plays the rule as stated (docs/rules-strings.md, C8), and so does the
         // reference here. `flanking_shieldwall_needs_a_piece_that_has_moved_before` in
         // tests/opentafl_reference.rs pins OpenTafl's behaviour.
         board.ignore_developed = true;

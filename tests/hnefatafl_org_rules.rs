@@ -1,4 +1,4 @@
-//! One or more tests per clause of hnefatafl.org's rules (docs/rules.md, H1-H12) and of
+//! One or more tests per clause of hnefatafl.org's rules (docs/rules-hosts.md, H1-H12) and of
 //! Copenhagen as the community plays it, each drawn as a board: rank 1 at the bottom, `a`
 //! attacker, `d` defender, `K` king, `#` an empty throne, `+` an empty corner, `.` an empty
 //! square. The server's own counts are checked in tests/hnefatafl_org_perft.rs; these pin down

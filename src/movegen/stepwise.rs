@@ -1,9 +1,9 @@
 //! The move generator of the wide grid (boards above 11x11, always under custom rules): each
 //! piece walks its four lines a square at a time, stopping at the first piece, at the first
-//! square its class may not pass, at the board's edge or at its speed limit (docs/rules.md, C3,
-//! C4, C12). The narrow grid's generator works a line at a time from tables of 11-square lines;
-//! this one is generic, so it is checked against that one on the narrow grid (tests below) and
-//! plays the same moves on both grids.
+//! square its class may not pass, at the board's edge or at its speed limit
+//! (docs/rules-strings.md, C3, C4; docs/rules-hosts.md, C12). The narrow grid's generator works a
+//! line at a time from tables of 11-square lines; this one is generic, so it is checked against
+//! that one on the narrow grid (tests below) and plays the same moves on both grids.
 
 use crate::moves::{Move, MoveList};
 use crate::position::Position;

@@ -1,4 +1,4 @@
-//! Captures under custom rules (docs/rules.md, "Custom rules"): custodial captures against
+//! Captures under custom rules (docs/rules-strings.md, "Custom rules"): custodial captures against
 //! pieces and hostile special squares, the king by his strength, Linnaean captures, and
 //! shieldwalls ([`super::shieldwall`]), in OpenTafl's order.
 

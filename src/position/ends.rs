@@ -1,4 +1,4 @@
-//! How a game under custom rules ends on the board (docs/rules.md, C9), tested in OpenTafl's order: a side without pieces, the king escaped, the king taken,
+//! How a game under custom rules ends on the board (docs/rules-strings.md, C9), tested in OpenTafl's order: a side without pieces, the king escaped, the king taken,
 //! defenders that cannot move at all, an edge fort, the defenders encircled.
 
 use crate::bitboard::{Bitboard, Direction};

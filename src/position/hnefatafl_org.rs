@@ -1,9 +1,9 @@
-//! hnefatafl.org's rules where its server decides otherwise than OpenTafl (docs/rules.md,
+//! hnefatafl.org's rules where its server decides otherwise than OpenTafl (docs/rules-hosts.md,
 //! H7-H11): its exit fort, its encirclement, and its test that the defenders can no longer
-//! escape (its shieldwall capture, H5, is the published rule's: `shieldwall.rs`). Each follows the server's code (the crate
-//! `hnefatafl-copenhagen` 6.4.1, `src/board.rs`) step for step where the order of its steps
-//! decides the answer, so that games end on the same move in both programs; the clause in
-//! docs/rules.md says what each test amounts to.
+//! escape (its shieldwall capture, H5, is the published rule's: `shieldwall.rs`). Each follows the
+//! server's code (the crate `hnefatafl-copenhagen` 6.4.1, `src/board.rs`) step for step where the
+//! order of its steps decides the answer, so that games end on the same move in both programs; the
+//! clause in docs/rules-hosts.md says what each test amounts to.
 //!
 //! The server counts its rows from the top; this module names directions as the board shows
 //! them (north: towards the last rank). The server's "up" is north, "down" south.

@@ -1,4 +1,4 @@
-//! Shieldwalls under custom rules (docs/rules.md, C8): finding them along the edges, taking
+//! Shieldwalls under custom rules (docs/rules-strings.md, C8): finding them along the edges, taking
 //! them, and the edge fort's shieldwall test. Two searches, chosen by the rules
 //! ([`WallSearch`]):
 //!

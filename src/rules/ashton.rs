@@ -1,5 +1,5 @@
 //! Ashton Tablut: the rules of the University of Bologna's Tablut Challenge, as its game server
-//! plays them (`GameAshtonTablut`, docs/rules.md C12-C14), written as custom rules data.
+//! plays them (`GameAshtonTablut`, docs/rules-hosts.md C12-C14), written as custom rules data.
 //!
 //! What sets them apart from OpenTafl's games: the sixteen attackers start on four groups of
 //! camps, squares that only a piece starting its move on a camp may cross or stop on, and no move

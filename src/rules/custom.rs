@@ -1,6 +1,6 @@
 //! Custom rules: every rule choice of OpenTafl's rules strings that this engine plays, as data
 //! ([`RuleSpec`]), and the same compiled into the masks the move generator and the capture code
-//! read ([`RuleSet`]). See docs/rules.md, "Rules strings", for what each choice means.
+//! read ([`RuleSet`]). See docs/rules-strings.md for what each choice means.
 //!
 //! A compiled set is kept for the whole run in a registry and named by a small number, so that a
 //! [`Rules`](super::Rules) stays a few bytes and a position stays within one cache line.

@@ -1,5 +1,5 @@
 //! hnefatafl.org's rules: Copenhagen and Brandubh as the site's server plays them (the crate
-//! `hnefatafl-copenhagen` 6.4.1; docs/rules.md, H1-H12), written as custom rules data.
+//! `hnefatafl-copenhagen` 6.4.1; docs/rules-hosts.md, H1-H12), written as custom rules data.
 //!
 //! What sets them apart from OpenTafl's Copenhagen and Brandub: the server's own shieldwall,
 //! exit-fort and encirclement tests and its win for the attackers when the defenders can no
@@ -45,7 +45,7 @@ pub(crate) const START_7: StartPlacement = StartPlacement::from_rows(&[
 
 /// The rules for a board of `size` (7, 11 or 13; `None` for other sizes): the same rules but for
 /// what the server does differently on 7x7 (H1, H2, H4, H7, H12); 13x13 as 11x11 but for H12's
-/// start, not counted (docs/rules.md, H1, H12). A 13x13 board plays on the wide grid.
+/// start, not counted (docs/rules-hosts.md, H1, H12). A 13x13 board plays on the wide grid.
 pub(crate) fn spec(size: u8) -> Option<RuleSpec> {
     if !matches!(size, 7 | 11 | 13) {
         return None;

@@ -19,7 +19,7 @@ pub enum RepetitionRule {
     /// remembers the positions after each move, not the first one).
     SecondOccurrenceDrawsStartUncounted,
     /// The third occurrence wins for the attackers, whichever side's move made it: the published
-    /// Copenhagen rules' "perpetual repetition is a loss for the defenders" (docs/rules.md,
+    /// Copenhagen rules' "perpetual repetition is a loss for the defenders" (docs/rules-hosts.md,
     /// "Copenhagen as the community plays it"; this engine's own `tfr:a`).
     ThirdOccurrenceAttackersWin,
     /// Repetitions never end the game, but the defenders may not make a move that puts the

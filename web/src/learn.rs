@@ -35,7 +35,7 @@ pub enum Goal {
 pub struct Lesson {
     /// Its name in the words' keys (`objective`, `moves`, ...).
     pub id: &'static str,
-    /// The clauses of docs/rules.md it teaches.
+    /// The clauses it teaches: docs/rules.md's (R1-R18) or docs/rules-strings.md's (C1-C11).
     pub clauses: &'static [&'static str],
     /// The pieces (`square`, `t` attacker, `T` defender, `K` king), or empty for the game's
     /// start position.
@@ -258,7 +258,7 @@ const TAWLBWRDD: &[Lesson] = &[
     ),
 ];
 
-/// Copenhagen (11x11, throne f6, corners), OpenTafl's string (docs/rules.md C1-C11).
+/// Copenhagen (11x11, throne f6, corners), OpenTafl's string (docs/rules-strings.md C1-C11).
 const COPENHAGEN: &[Lesson] = &[
     lesson("objective", &["C6", "C9"], &[], A, Goal::None, None),
     lesson("setup", &["C1"], &[], A, Goal::None, None),

@@ -1,7 +1,8 @@
 //! The learn pages' lessons hold: every board is a position the library sets up, every
 //! exercise's answer does what the lesson says (the capture shown captures, the king shown
 //! escapes or is captured) and is not the only legal move that could be played, every clause a
-//! lesson cites is one of docs/rules.md's and the lessons follow its order, and the page has the
+//! lesson cites is one of the rules documents' (docs/rules.md, docs/rules-strings.md,
+//! docs/rules-hosts.md) and the lessons follow their order, and the page has the
 //! lesson's words in every language.
 
 use std::fs;
@@ -16,7 +17,7 @@ fn read(path: &str) -> String {
     fs::read_to_string(&full).unwrap_or_else(|e| panic!("{}: {e}", full.display()))
 }
 
-/// A clause's place in docs/rules.md (`R13` < `R14` < `C1`).
+/// A clause's place in the rules documents (`R13` < `R14` < `C1`).
 fn clause_order(clause: &str) -> (u8, u32) {
     let (kind, number) = clause.split_at(1);
     let number: u32 = number
@@ -134,7 +135,13 @@ fn every_exercise_is_solved_by_its_answer_as_the_library_plays_it() {
 
 #[test]
 fn the_lessons_follow_the_rules_clauses_in_order_and_have_their_words() {
-    let rules = read("../docs/rules.md");
+    let rules = [
+        "../docs/rules.md",
+        "../docs/rules-strings.md",
+        "../docs/rules-hosts.md",
+    ]
+    .map(read)
+    .concat();
     let words = read("assets/i18n.js");
     let languages = words.matches("\nconst ").count();
     assert!(languages >= 5);
@@ -154,7 +161,7 @@ fn the_lessons_follow_the_rules_clauses_in_order_and_have_their_words() {
                 };
                 assert!(
                     rules.contains(&marker),
-                    "{clause} is a clause of docs/rules.md"
+                    "{clause} is a clause of the rules documents"
                 );
             }
             // The objective comes first, as an overview; the rest follow the clauses' order.

@@ -1,6 +1,6 @@
 //! `tafl-engine hnefatafl-org ...`: a bot client for hnefatafl.org's server (the crate
 //! hnefatafl-copenhagen 6.4.1's `hnefatafl-server`), playing its Copenhagen 11x11 and 13x13 and
-//! Brandubh 7x7 under the server's own rules (docs/rules.md, H1-H12). See docs/hnefatafl-org.md.
+//! Brandubh 7x7 under the server's own rules (docs/rules-hosts.md, H1-H12). See docs/hnefatafl-org.md.
 //!
 //! - `lines`: the server's lines, with a cap on their length and a read timeout;
 //! - `messages`: the server's lines as the client reads them, and its commands;
