@@ -477,7 +477,7 @@ async fn invite(driver: &Browser, server: &Server) {
     );
 }
 
-/// Screenshots for docs/web.md: 9x9, 11x11, 19x19 mid-game, the Arabic page, a phone.
+/// Screenshots for docs/web-screenshots.md: 9x9, 11x11, 19x19 mid-game, the Arabic page, a phone.
 async fn screenshots(driver: &Browser, server: &Server) {
     let game = |request: Value, moves: &[&str]| {
         let created = server.ok("POST", "/api/games", Some(&request));

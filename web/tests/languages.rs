@@ -6,7 +6,8 @@
 //! visible text is collected and no English word of more than three letters may be in it
 //! outside names, notation and numbers. Screenshots of the learn page and the game in each
 //! language (English too) go to target/web-screenshots/, or to the directory
-//! `TAFL_WEB_SCREENSHOTS` names (`TAFL_WEB_SCREENSHOTS=docs/web` refreshes docs/web.md's).
+//! `TAFL_WEB_SCREENSHOTS` names (`TAFL_WEB_SCREENSHOTS=docs/web` refreshes
+//! docs/web-screenshots.md's).
 //!
 //! Like `browser.rs` it is `#[ignore]`d in a plain `cargo test`; `.ci/run` runs it with
 //! `cargo test -p tafl-web --test languages -- --ignored`.

@@ -10,7 +10,7 @@
 //! there), missing no move, and the game goes on to its end. Then the finished game's review
 //! graph is drawn, the players take a rematch with the sides swapped, and a draw offered on the
 //! page is accepted on the other's page. Screenshots: `friend-*.png` in target/web-screenshots/
-//! (or `TAFL_WEB_SCREENSHOTS=docs/web` for docs/web.md's copies).
+//! (or `TAFL_WEB_SCREENSHOTS=docs/web` for docs/web-screenshots.md's copies).
 //!
 //! `#[ignore]`d in a plain `cargo test` (it needs Debian's chromium and chromedriver); `.ci/run`
 //! runs it with `cargo test --test players -- --ignored`.

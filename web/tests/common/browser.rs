@@ -204,7 +204,7 @@ impl Browser {
     }
 
     /// Saves a screenshot as `name` in the directory `TAFL_WEB_SCREENSHOTS` names (relative to
-    /// the repository, e.g. `docs/web` to refresh docs/web.md's pictures), or else in
+    /// the repository, e.g. `docs/web` to refresh docs/web-screenshots.md's pictures), or else in
     /// target/web-screenshots/, so that a plain run never rewrites tracked files.
     pub async fn screenshot(&self, name: &str) -> PathBuf {
         let bytes = self.client.screenshot().await.expect("a screenshot");
