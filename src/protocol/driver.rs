@@ -574,8 +574,14 @@ impl Driver {
 
     fn on_timeout(&mut self) {
         let now = Instant::now();
-        if self.running.is_some() && self.exit_by.is_some_and(|exit_by| now >= exit_by) {
-            // The job did not answer in time: the host asked us to go, so go.
+        let closing = self.exit_by.is_some_and(|exit_by| now >= exit_by);
+        if let (Some(running), true) = (&self.running, closing) {
+            // The job did not answer in time: the host asked us to go, so go. A count still
+            // says it was stopped (a machine too busy to run its thread in time must not leave
+            // a command unanswered); a search is not answered after goodbye.
+            if let Some(line) = running.job.stopped_line(now - running.started) {
+                self.printer.line(&line);
+            }
             exit_now(&self.printer);
         }
         if let Some(running) = self.running.as_mut() {

@@ -214,6 +214,14 @@ impl<B: Grid> Job<B> {
         !matches!(self.kind, JobKind::Perft { .. })
     }
 
+    /// A count's `stopped ...` line after `time`; `None` for a search.
+    fn stopped_line(&self, time: Duration) -> Option<String> {
+        match self.kind {
+            JobKind::Perft { depth, divide } => Some(stopped_count_line(depth, divide, time)),
+            _ => None,
+        }
+    }
+
     /// Runs the job if it is a count, which needs no searcher; `None` for a search. The count
     /// gives up soon after `cancel` is set (within milliseconds).
     pub(crate) fn count(&self, cancel: &AtomicBool) -> Option<JobOutcome<B>> {
@@ -329,6 +337,15 @@ impl AnyJob {
         }
     }
 
+    /// A count's `stopped ...` line after `time`, for the driver to print when the count has
+    /// not answered by the time the program must end; `None` for a search.
+    pub(crate) fn stopped_line(&self, time: Duration) -> Option<String> {
+        match self {
+            AnyJob::Narrow(job) => job.stopped_line(time),
+            AnyJob::Wide(job) => job.stopped_line(time),
+        }
+    }
+
     /// The time after which the driver stops the job whatever it is doing.
     pub(crate) fn hard_limit(&self) -> Option<Duration> {
         match self {
@@ -375,6 +392,12 @@ impl AnyJob {
     }
 }
 
+/// The answer of a count stopped after `time`: `stopped perft 9 time 0.012`.
+fn stopped_count_line(depth: u32, divide: bool, time: Duration) -> String {
+    let command = if divide { "divide" } else { "perft" };
+    format!("stopped {command} {depth} time {}", reply::seconds(time))
+}
+
 /// `perft`/`divide`: the per-move lines, then `perft <depth> <nodes> time <s> nps <n>`; or, if
 /// `cancel` is set before the count is done, the one line `stopped perft|divide <depth> time <s>`.
 fn run_perft<B: Grid>(
@@ -416,13 +439,7 @@ fn run_perft<B: Grid>(
             reply::seconds(time),
             reply::nodes_per_second(nodes, time)
         )),
-        None => {
-            let command = if divide { "divide" } else { "perft" };
-            lines = vec![format!(
-                "stopped {command} {depth} time {}",
-                reply::seconds(time)
-            )];
-        }
+        None => lines = vec![stopped_count_line(depth, divide, time)],
     }
     lines
 }
