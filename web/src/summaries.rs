@@ -305,7 +305,7 @@ pub const SUMMARIES: [Summary; 16] = [
     Summary {
         key: "copenhagen-aagenielsen",
         name: "Copenhagen — published rules",
-        text: "Copenhagen as its published rules end it: the third occurrence of a position wins for the attackers, whoever made it. Otherwise OpenTafl's Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong armed king, shieldwalls, edge forts, encirclement. A side with no legal move loses.",
+        text: "Copenhagen by its published rules: the third occurrence of a position wins for the attackers, whoever made it, and a shieldwall is taken as the published rule has it (a row along the edge, each piece with an enemy in front of it, bracketed at both ends). Otherwise OpenTafl's Copenhagen: escape to a corner, a throne (castle) for the king alone, a strong armed king, edge forts, encirclement. A side with no legal move loses.",
         facts: Facts {
             escape: "corner",
             castle: true,
