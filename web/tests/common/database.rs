@@ -185,19 +185,21 @@ impl Cluster {
         cluster
     }
 
+    /// A PostgreSQL client program (`createdb`, `psql`) of the cluster's installation, told
+    /// where the cluster listens and as whom to connect.
+    fn client(&self, program: &str) -> Command {
+        let mut command = Command::new(self.bin.join(program));
+        let port = self.port.to_string();
+        command.args(["-h", "127.0.0.1", "-p", &port, "-U", "postgres"]);
+        command
+    }
+
     /// The URL of database `name`, created when it is not yet.
     pub fn database(&self, name: &str) -> String {
         let mut created = self.created.lock().expect("not poisoned");
         if created.insert(name.to_owned()) {
-            let out = Command::new(self.bin.join("createdb"))
-                .args([
-                    "-h",
-                    "127.0.0.1",
-                    "-p",
-                    &self.port.to_string(),
-                    "-U",
-                    "postgres",
-                ])
+            let out = self
+                .client("createdb")
                 .arg(name)
                 .output()
                 .expect("createdb runs");
@@ -217,15 +219,8 @@ impl Cluster {
 
     /// Writes `sql` to `psql` on database `name`, as the tests' own client.
     pub fn psql(&self, name: &str, sql: &str) -> String {
-        let mut child = Command::new(self.bin.join("psql"))
-            .args([
-                "-h",
-                "127.0.0.1",
-                "-p",
-                &self.port.to_string(),
-                "-U",
-                "postgres",
-            ])
+        let mut child = self
+            .client("psql")
             .args(["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-d", name])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
