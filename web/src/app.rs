@@ -11,6 +11,7 @@ use tafl_engine::{AnyVariant, Side};
 use crate::engine::Pool;
 use crate::events::Channel;
 use crate::http::error::ApiError;
+use crate::jobs::Jobs;
 use crate::limits::Limits;
 use crate::review::Reviews;
 use crate::round::{Live, Shared};
@@ -38,6 +39,12 @@ pub struct Config {
     /// The length of a correspondence game's day, in milliseconds: 86 400 000, shorter only
     /// in tests (`--day-ms`), which cannot wait a day.
     pub day_ms: u64,
+    /// How long a claim of a search job holds it without being renewed, in milliseconds (a
+    /// process that dies loses its jobs after this; PostgreSQL only: `crate::jobs`).
+    pub lease_ms: u64,
+    /// Whether this process serves pages (a server) or only searches jobs (`tafl-web
+    /// worker`): a worker neither starts the engine's moves nor watches the clocks.
+    pub serves: bool,
 }
 
 impl Config {
@@ -52,6 +59,8 @@ impl Config {
             cached_games: 1000,
             review_ms: 300,
             day_ms: 86_400_000,
+            lease_ms: 10_000,
+            serves: true,
         }
     }
 }
@@ -64,6 +73,8 @@ pub struct AppState {
     pub(crate) limits: Limits,
     pub(crate) config: Config,
     pub(crate) reviews: Reviews,
+    /// This process's part in the job table (PostgreSQL).
+    pub(crate) jobs: Jobs,
     /// The games pages follow (their event streams hold them), so that a game dropped from
     /// `games` (finished, or idle) while pages still follow it is found again here: a change
     /// (a rematch asked for) must reach those pages' broadcast, not a second copy's.
@@ -81,6 +92,7 @@ impl AppState {
             games: Mutex::new(HashMap::new()),
             pool: Pool::new(config.searches, config.hash_mb),
             limits: Limits::new(config.rate, config.burst),
+            jobs: Jobs::new(config.serves),
             config,
             reviews: Reviews::default(),
             watched: Mutex::new(HashMap::new()),
@@ -99,7 +111,9 @@ impl AppState {
             if self.store.shared() {
                 // Another server may have changed it: the database has the last word.
                 let mut live = game.lock().await;
-                self.catch_up(&mut live).await?;
+                if self.catch_up(&mut live).await? {
+                    crate::searches::engine_move_if_due(self, &game, &mut live);
+                }
             }
             return Ok(game);
         }
@@ -163,14 +177,17 @@ impl AppState {
         Ok((table, offer.as_deref().and_then(crate::table::side_from)))
     }
 
-    /// Brings a game in memory up to the database, when another server changed it: reads it
-    /// again and sends its pages the events they have not had, in order.
-    pub(crate) async fn catch_up(&self, live: &mut Live) -> Result<(), ApiError> {
+    /// Brings a game in memory up to the database, when another process changed it: reads it
+    /// again and sends its pages the events they have not had, in order; a search of its old
+    /// position here is given up. True when the engine's move is to be asked for (the game
+    /// changed, and not by a search given up: its `failed` event waits for a person).
+    pub(crate) async fn catch_up(&self, live: &mut Live) -> Result<bool, ApiError> {
         let id = live.row.id.clone();
         let last = self.store.last_event(&id).await?;
         if last <= live.channel.last_seq {
-            return Ok(());
+            return Ok(false);
         }
+        live.stop_thinking();
         let missed = self.store.events_after(&id, live.channel.last_seq).await?;
         let row = self
             .store
@@ -185,7 +202,7 @@ impl AppState {
         for event in &missed {
             live.announce(event, serde_json::json!({}));
         }
-        Ok(())
+        Ok(missed.last().is_none_or(|event| event.kind != "failed"))
     }
 
     /// With PostgreSQL: follows the changes other servers make (LISTEN/NOTIFY carrying game
@@ -199,7 +216,7 @@ impl AppState {
         tokio::spawn(async move {
             let heard = me.clone();
             me.store
-                .listen(move |id| {
+                .listen("tafl_events", move |id| {
                     let me = heard.clone();
                     tokio::spawn(async move {
                         let ids = match id {
@@ -209,7 +226,10 @@ impl AppState {
                         for id in ids {
                             if let Some(game) = me.cached(&id) {
                                 let mut live = game.lock().await;
-                                let _ = me.catch_up(&mut live).await;
+                                if let Ok(true) = me.catch_up(&mut live).await {
+                                    // Its pages here are told the job's place too.
+                                    crate::searches::engine_move_if_due(&me, &game, &mut live);
+                                }
                             }
                         }
                     });
@@ -267,6 +287,18 @@ impl AppState {
             self.game(id).await?;
         }
         Ok(ids.len())
+    }
+
+    /// With PostgreSQL: searches the job table's jobs with this server's search slots while
+    /// no worker runs (`crate::jobs`), in the background.
+    pub fn claim_jobs(self: &Arc<Self>) {
+        crate::jobs::start(self, self.config.searches, false);
+    }
+
+    /// With PostgreSQL: hands the jobs this process holds back to the queue (it stops: another
+    /// claims them at once rather than after their lease).
+    pub async fn hand_back_jobs(&self) {
+        crate::jobs::hand_back(self).await;
     }
 
     /// Games in memory.

@@ -9,6 +9,7 @@ pub mod engine;
 pub mod events;
 mod http;
 mod ids;
+pub mod jobs;
 pub mod learn;
 mod limits;
 pub mod queue;

@@ -38,6 +38,69 @@ struct Options {
     /// cannot wait a day). Default: a real day.
     #[arg(long, default_value_t = 86_400_000)]
     day_ms: u64,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(clap::Subcommand)]
+enum Command {
+    /// Search the engine's moves of the games in a PostgreSQL database that servers share
+    /// (docs/web-machines.md): as many at once as --searches, until stopped.
+    Worker(WorkerOptions),
+}
+
+/// `tafl-web worker`'s options.
+#[derive(clap::Args)]
+struct WorkerOptions {
+    /// The PostgreSQL database the servers use (`postgres://user:password@host:5432/name`).
+    #[arg(long)]
+    db: String,
+    /// Searches that run at once (default: the number of cores).
+    #[arg(long)]
+    searches: Option<usize>,
+    /// Transposition table of each search, in MiB.
+    #[arg(long, default_value_t = 16)]
+    hash_mb: usize,
+    /// Milliseconds a claimed search is held without renewal: when this worker dies, another
+    /// searches again after this (renewed every third of it while the search runs).
+    #[arg(long, default_value_t = 10_000)]
+    lease_ms: u64,
+}
+
+/// Runs `tafl-web worker` until Ctrl-C or SIGTERM, then hands its searches back.
+fn worker(options: WorkerOptions) -> ExitCode {
+    let mut config = Config::new(options.db.clone());
+    if let Some(searches) = options.searches {
+        config.searches = searches.max(1);
+    }
+    config.hash_mb = options.hash_mb.clamp(1, 1024);
+    config.lease_ms = options.lease_ms.clamp(100, 3_600_000);
+    let Ok(runtime) = tokio::runtime::Runtime::new() else {
+        eprintln!("tafl-web worker: cannot start the runtime");
+        return ExitCode::FAILURE;
+    };
+    let shown = tafl_web::store::shown(&options.db);
+    let stop = async {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    };
+    match runtime.block_on(tafl_web::jobs::work(config, stop)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("tafl-web worker: {shown}: {error}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// Connections that may wait to be accepted: more than the standard library's 128, so that a
@@ -58,7 +121,10 @@ fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 }
 
 fn main() -> ExitCode {
-    let options = Options::parse();
+    let mut options = Options::parse();
+    if let Some(Command::Worker(worker_options)) = options.command.take() {
+        return worker(worker_options);
+    }
     let mut config = Config::new(options.db.clone());
     if let Some(searches) = options.searches {
         config.searches = searches.max(1);
@@ -85,6 +151,7 @@ fn main() -> ExitCode {
             }
         };
         state.follow_changes();
+        state.claim_jobs();
         if let Err(error) = state.watch_correspondence().await {
             eprintln!("tafl-web: cannot read the correspondence games: {error:?}");
         }

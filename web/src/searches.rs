@@ -4,7 +4,9 @@
 //! Every page follows the engine's move through the game's events.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use axum::http::StatusCode;
 
 use serde_json::json;
 use tafl_engine::search::{Clock, Limits};
@@ -14,6 +16,7 @@ use crate::app::AppState;
 use crate::engine::{Class, Control, Event, Found, Job};
 use crate::events::Transient;
 use crate::round::{Live, Shared};
+use crate::store::{ClaimedJob, now_ms};
 use crate::table::side_name;
 
 /// The name of a search's event, as the pages get it.
@@ -29,6 +32,10 @@ pub fn event_name(event: &Event) -> &'static str {
 /// the clock of the side to move (the game lost on time at once, every page told, whether
 /// anyone asks or not).
 pub(crate) fn next_turn(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
+    if !state.config.serves {
+        // A worker searches jobs; the servers watch the games.
+        return;
+    }
     engine_move_if_due(state, game, live);
     watch_clock(state, game, live);
 }
@@ -54,22 +61,36 @@ fn watch_clock(state: &Arc<AppState>, game: &Shared, live: &Live) {
     });
 }
 
-/// Starts the engine's move when it is the engine's turn and nothing thinks in `live` (the
-/// game's lock is held by the caller).
-pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
-    if !live.engine_to_move() || live.thinking.is_some() {
-        return;
-    }
+/// The limits of the engine's search for its move in `live`: its level's time per move, and
+/// its clock when the game has one (it budgets its time from what is left). The same wherever
+/// the search runs (this server's queue, a worker's).
+fn engine_limits(live: &Live) -> Limits {
     let to_move = live.table.side_to_move();
     let mut limits = Limits::move_time(Duration::from_millis(live.level().millis));
     if let Some(left) = live.remaining_ms(to_move) {
-        // The engine's clock: it budgets its time from what is left.
         limits.clock = Some(Clock {
             remaining: Duration::from_millis(u64::try_from(left).unwrap_or(0)),
             increment: Duration::from_millis(live.row.increment_ms),
             ..Clock::default()
         });
     }
+    limits
+}
+
+/// Starts the engine's move when it is the engine's turn and nothing thinks in `live` (the
+/// game's lock is held by the caller). With SQLite it waits in this server's queue; with
+/// PostgreSQL it is a job in the job table (`crate::jobs`), searched by a worker or a server,
+/// and this server tells its pages the job's place meanwhile.
+pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
+    if !state.config.serves || !live.engine_to_move() || live.thinking.is_some() {
+        return;
+    }
+    if state.store.shared() {
+        ask_job(state, game, live);
+        return;
+    }
+    let to_move = live.table.side_to_move();
+    let limits = engine_limits(live);
     let control = Arc::new(Control::default());
     live.thinking = Some(control.clone());
     let table = live.table.clone();
@@ -107,6 +128,136 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
         watch_clock(&state, &game, &live);
         state.forget_if_finished(&live);
     });
+}
+
+/// Asks for the engine's move in the job table (PostgreSQL) and follows the job for the
+/// game's pages until it is gone; `live.thinking` stands for it meanwhile (a search of it on
+/// this server uses the same control: "move now", a takeback's cancel).
+fn ask_job(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
+    let control = Arc::new(Control::default());
+    live.thinking = Some(control.clone());
+    let (id, seq, ply) = (live.row.id.clone(), live.channel.last_seq, live.table.ply());
+    let transient = live.channel.transient();
+    let (state, game) = (state.clone(), game.clone());
+    tokio::spawn(async move {
+        // The player is the game, as in this server's queue: one move waits at a time.
+        let asked = state
+            .store
+            .add_job(&id, seq, ply as u64, &id, Class::Move as u64)
+            .await;
+        if let Err(error) = asked {
+            transient.send("failed", json!({ "message": error.to_string() }));
+        } else {
+            state.jobs.wake();
+            crate::jobs::follow_job(&state, &id, seq, &control, &transient).await;
+        }
+        clear_thinking(&game, &control).await;
+    });
+}
+
+/// How a job ended.
+pub(crate) enum JobEnd {
+    /// The move was played and stored (its text).
+    Played(String),
+    /// The job's position is not the game's (it changed, ended, or is gone): it is of no use.
+    Stale,
+    /// The search was cancelled (the game changed meanwhile, or the lease was lost).
+    Stopped,
+    /// Something failed (the database out of reach): another claim retries.
+    Failed(String),
+}
+
+/// Runs a job claimed from the job table: the engine's move in the job's position, searched
+/// as this server's queue searches it (the same limits, the same pool), its lease renewed
+/// meanwhile, and played like any move (stored with its event; NOTIFY brings it to every
+/// server's pages). A second writer of the same move is refused by the keys and drops it.
+pub(crate) async fn run_job(state: &Arc<AppState>, job: &ClaimedJob) -> JobEnd {
+    let game = match state.game(&job.game).await {
+        Ok(game) => game,
+        Err(error) if error.status == StatusCode::NOT_FOUND => return JobEnd::Stale,
+        Err(error) => return JobEnd::Failed(error.message),
+    };
+    let (table, limits, to_move, control, transient) = {
+        let mut live = game.lock().await;
+        if live.channel.last_seq != job.seq
+            || live.table.ply() as u64 != job.ply
+            || !live.engine_to_move()
+        {
+            return JobEnd::Stale;
+        }
+        // The engine's clock runs from the move that began its turn, wherever that was made.
+        if let Some(since) = live.row.turn_since_ms {
+            let spent = Duration::from_millis(now_ms().saturating_sub(since));
+            live.turn_started = Instant::now()
+                .checked_sub(spent)
+                .unwrap_or_else(Instant::now);
+        }
+        let control = match &live.thinking {
+            Some(control) if !control.is_cancelled() => control.clone(),
+            _ => {
+                let control = Arc::new(Control::default());
+                live.thinking = Some(control.clone());
+                control
+            }
+        };
+        let table = live.table.clone();
+        let to_move = table.side_to_move();
+        (
+            table,
+            engine_limits(&live),
+            to_move,
+            control,
+            live.channel.transient(),
+        )
+    };
+    let lease = crate::jobs::keep_lease(state, job, &control);
+    let search_job = Job {
+        player: job.game.clone(),
+        class: Class::Move,
+    };
+    let found = search(
+        state, search_job, table, limits, !to_move, &control, &transient,
+    )
+    .await;
+    lease.abort();
+    let Some(found) = found else {
+        clear_thinking(&game, &control).await;
+        return JobEnd::Stopped;
+    };
+    let mut live = game.lock().await;
+    if live
+        .thinking
+        .as_ref()
+        .is_some_and(|c| Arc::ptr_eq(c, &control))
+    {
+        live.thinking = None;
+    }
+    if live.channel.last_seq != job.seq || control.is_cancelled() {
+        return JobEnd::Stale;
+    }
+    if live.check_flag(state).await.unwrap_or(false) {
+        return JobEnd::Stale;
+    }
+    let ply = job.ply as usize;
+    match play_found(state, &mut live, ply, &found).await {
+        Ok(()) => {}
+        Err(message) => {
+            // Refused by a key: another claim wrote first (or the game changed).
+            if let Err(reload) = state.catch_up(&mut live).await {
+                return JobEnd::Failed(format!("{message}; {}", reload.message));
+            }
+            if live.channel.last_seq != job.seq {
+                return JobEnd::Stale;
+            }
+            transient.send("failed", json!({ "message": message }));
+            return JobEnd::Failed(message);
+        }
+    }
+    if state.config.serves {
+        watch_clock(state, &game, &live);
+    }
+    state.forget_if_finished(&live);
+    JobEnd::Played(found.best.unwrap_or_default())
 }
 
 /// Plays and stores the engine's move `found` at `ply`, and tells every page.

@@ -51,7 +51,12 @@ async fn levels() -> Json<Value> {
 }
 
 async fn status(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
-    let (waiting, running) = state.pool.load();
+    let (mut waiting, running) = state.pool.load();
+    if state.store.shared() {
+        // The engine's moves wait in the job table, for every server and worker.
+        let jobs = state.store.job_places().await?;
+        waiting += jobs.iter().filter(|job| job.place.is_some()).count();
+    }
     let stored = state.store.count_games().await?;
     Ok(Json(json!({
         "searches_running": running,

@@ -42,13 +42,18 @@ async fn stop(
     let game = state.game(&id).await?;
     let live = game.lock().await;
     live.holder(secret.as_deref())?;
-    let stopped = match &live.thinking {
+    let mut stopped = match &live.thinking {
         Some(control) => {
             control.stop_now();
             true
         }
         None => false,
     };
+    drop(live);
+    if state.store.shared() {
+        // The job may be searched by another process: it reads this when it renews its lease.
+        stopped |= state.store.stop_job(&id).await?;
+    }
     Ok(Json(json!({ "stopped": stopped })))
 }
 

@@ -4,12 +4,14 @@
 //! answered. The SQL is written once for both (`sql.rs`), its schema's history in
 //! `web/migrations/`.
 
+mod jobs;
 mod postgres;
 mod sql;
 mod sqlite;
 
 use std::path::Path;
 
+pub use jobs::{ClaimedJob, JobPlace};
 pub use sql::{Row, Statement, StoreError, Value};
 
 use crate::seats::{Seat, SeatKind, Seats};
@@ -130,12 +132,13 @@ impl Store {
         matches!(self, Store::Postgres(_))
     }
 
-    /// Calls `changed(Some(id))` whenever another transaction changed game `id`, and
-    /// `changed(None)` whenever the listening connection is (re)made (anything may have changed
-    /// meanwhile); for ever. SQLite: returns at once (one server, nothing to hear).
-    pub async fn listen(&self, changed: impl Fn(Option<String>)) {
+    /// Calls `changed(Some(payload))` for every notification on `channel` (`tafl_events`: a
+    /// game's id, whenever another transaction changed it; `tafl_jobs`: a job was asked for),
+    /// and `changed(None)` whenever the listening connection is (re)made (anything may have
+    /// changed meanwhile); for ever. SQLite: returns at once (one server, nothing to hear).
+    pub async fn listen(&self, channel: &'static str, changed: impl Fn(Option<String>)) {
         if let Store::Postgres(db) = self {
-            db.listen(changed).await;
+            db.listen(channel, changed).await;
         }
     }
 
@@ -182,6 +185,11 @@ impl Store {
     ) -> Result<bool, StoreError> {
         statements.push(event_statement(id, event));
         if let Store::Postgres(_) = self {
+            // The game's waiting search is of an older position now (`jobs`).
+            statements.push(Statement::new(
+                "DELETE FROM jobs WHERE game = $1 AND seq < $2",
+                vec![id.into(), event.seq.into()],
+            ));
             // Every server's listener hears the game's id once this commits (`listen`).
             statements.push(Statement::new(
                 "SELECT pg_notify('tafl_events', $1)",

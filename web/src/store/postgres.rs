@@ -139,11 +139,11 @@ impl Postgres {
         Ok(())
     }
 
-    /// Listens on a connection of its own to the channel every change notifies (`tafl_events`,
-    /// its payload the game's id): `changed(Some(id))` for each, `changed(None)` after each
-    /// (re)connection. A lost connection is made again, waiting 0.1 s, then twice as long each
+    /// Listens on a connection of its own to `channel` (`tafl_events`, which every change
+    /// notifies with the game's id; `tafl_jobs`): `changed(Some(payload))` for each
+    /// notification, `changed(None)` after each (re)connection. A lost connection is made again, waiting 0.1 s, then twice as long each
     /// time up to 5 s.
-    pub async fn listen(&self, changed: impl Fn(Option<String>)) {
+    pub async fn listen(&self, channel: &'static str, changed: impl Fn(Option<String>)) {
         let mut backoff = Duration::from_millis(100);
         loop {
             if let Ok((client, mut connection)) = tokio_postgres::connect(&self.url, NoTls).await {
@@ -159,7 +159,11 @@ impl Postgres {
                         }
                     }
                 });
-                if client.batch_execute("LISTEN tafl_events").await.is_ok() {
+                if client
+                    .batch_execute(&format!("LISTEN {channel}"))
+                    .await
+                    .is_ok()
+                {
                     backoff = Duration::from_millis(100);
                     changed(None);
                     while let Some(id) = receiver.recv().await {

@@ -231,5 +231,7 @@ pub fn statements(sql: &str) -> Vec<String> {
 
 /// The schema's history, oldest first: (version, name, SQL). Both backends apply the same
 /// files, each once, in order (`schema_migrations` remembers which).
-pub const MIGRATIONS: &[(i64, &str, &str)] =
-    &[(1, "games", include_str!("../../migrations/0001_games.sql"))];
+pub const MIGRATIONS: &[(i64, &str, &str)] = &[
+    (1, "games", include_str!("../../migrations/0001_games.sql")),
+    (2, "jobs", include_str!("../../migrations/0002_jobs.sql")),
+];

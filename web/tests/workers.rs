@@ -1,0 +1,315 @@
+//! Searches as jobs (issue 53): `tafl-web worker` processes search the engine's moves of the
+//! games that servers keep in PostgreSQL, a worker killed mid-search loses its job to another
+//! after its lease, every move is played once, and a server searches itself while no worker
+//! runs. The PostgreSQL is the tests' own (common/database.rs); every test has a database of
+//! its own (the workers' heartbeats are per database).
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{EventStream, Server, database, served_move_texts};
+use serde_json::{Value, json};
+
+/// A `tafl-web worker` process, and the lines it wrote to stderr (one per move it played).
+struct Worker {
+    child: Child,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Worker {
+    /// Starts a worker on `url` with `extra` options and waits until it searches.
+    fn start(url: &str, extra: &[&str]) -> Worker {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_tafl-web"))
+            .args(["worker", "--db", url, "--searches", "1"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the worker starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("piped"))
+            .read_line(&mut line)
+            .expect("the worker says it runs");
+        assert!(line.contains("searching"), "{line:?}");
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let lines = log.clone();
+        let stderr = child.stderr.take().expect("piped");
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                lines.lock().expect("not poisoned").push(line);
+            }
+        });
+        Worker { child, log }
+    }
+
+    /// Its name in the job table (`jobs.worker`) ends with this.
+    fn suffix(&self) -> String {
+        format!(":{}", self.child.id())
+    }
+
+    /// The games and plies whose move it played.
+    fn played(&self) -> Vec<(String, u64)> {
+        self.log
+            .lock()
+            .expect("not poisoned")
+            .iter()
+            .filter_map(|line| {
+                let rest = line.split(": game ").nth(1)?;
+                let mut words = rest.split_whitespace();
+                let game = words.next()?.to_owned();
+                let ply = words.nth(1)?.parse().ok()?;
+                words.next().filter(|w| *w == "played")?;
+                Some((game, ply))
+            })
+            .collect()
+    }
+
+    fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    /// SIGTERM: it hands its jobs back and forgets its heartbeat before it exits.
+    fn stop(&mut self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("kill runs");
+        assert!(status.success());
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// A fresh database of the tests' PostgreSQL: (its name, its URL).
+fn fresh(name: &str) -> (String, String) {
+    let name = format!("workers_{name}");
+    let url = database::cluster().database(&name);
+    (name, url)
+}
+
+/// `sql`'s one value, as text, on database `name`.
+fn sql(name: &str, sql: &str) -> String {
+    database::cluster().psql(name, sql).trim().to_owned()
+}
+
+fn wait_for(what: &str, within: Duration, mut done: impl FnMut() -> bool) {
+    let deadline = Instant::now() + within;
+    while !done() {
+        assert!(Instant::now() < deadline, "waited too long for {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A new game against the engine (the engine plays the attackers, who move first).
+fn new_game(server: &Server, level: u64) -> String {
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "level": level})),
+    );
+    created["id"].as_str().expect("an id").to_owned()
+}
+
+fn state(server: &Server, id: &str) -> Value {
+    server.ok("GET", &format!("/api/games/{id}"), None)
+}
+
+/// Waits for game `id` to have `ply` moves (read through `server`).
+fn wait_ply(server: &Server, id: &str, ply: u64, within: Duration) -> Value {
+    let mut last = Value::Null;
+    wait_for(&format!("ply {ply} of {id}"), within, || {
+        last = state(server, id);
+        last["ply"] == json!(ply)
+    });
+    last
+}
+
+/// The person (the defenders) plays the first legal move of the position `state`.
+fn person_moves(server: &Server, id: &str, state: &Value) {
+    let text = served_move_texts(state)
+        .into_iter()
+        .next()
+        .expect("a legal move");
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": state["ply"]})),
+    );
+}
+
+/// Rows of the game's moves and engine-move events at `ply`: (moves, events).
+fn stored_at(name: &str, id: &str, ply: u64) -> (u64, u64) {
+    let moves = sql(
+        name,
+        &format!("SELECT COUNT(*) FROM moves WHERE game = '{id}' AND ply = {ply}"),
+    );
+    let events = sql(
+        name,
+        &format!(
+            "SELECT COUNT(*) FROM events WHERE game = '{id}' AND kind = 'move' \
+             AND data::json->>'ply' = '{ply}'"
+        ),
+    );
+    (moves.parse().unwrap(), events.parse().unwrap())
+}
+
+#[test]
+fn a_worker_plays_the_engines_moves_of_a_game_made_on_a_server() {
+    let (name, url) = fresh("one");
+    let worker = Worker::start(&url, &[]);
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let id = new_game(&server, 0);
+    let mut stream = EventStream::open(&server, &format!("/api/games/{id}/events"), Some(0));
+    let first = wait_ply(&server, &id, 1, Duration::from_secs(10));
+    person_moves(&server, &id, &first);
+    wait_ply(&server, &id, 3, Duration::from_secs(10));
+    // The worker played both of the engine's moves (the server leaves them to it)...
+    assert_eq!(worker.played(), [(id.clone(), 0), (id.clone(), 2)]);
+    // ...and the page on the server got them through the database's notifications, in order.
+    let moves: Vec<(u64, String)> = (0..3)
+        .map(|_| {
+            let event = stream
+                .until(|e| e.name == "move")
+                .pop()
+                .expect("a move event");
+            (
+                event.data["ply"].as_u64().unwrap(),
+                event.data["by"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        moves,
+        [
+            (0, "engine".to_owned()),
+            (1, "person".to_owned()),
+            (2, "engine".to_owned())
+        ]
+    );
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM jobs"), "0");
+}
+
+#[test]
+fn a_worker_killed_mid_search_loses_its_job_after_its_lease_and_the_move_is_played_once() {
+    let (name, url) = fresh("killed");
+    let lease = 1_000;
+    let options = ["--lease-ms", "1000"];
+    let mut workers = [Worker::start(&url, &options), Worker::start(&url, &options)];
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    // "casual": a second a move, long enough to be killed in.
+    let id = new_game(&server, 2);
+    let mut holder = String::new();
+    wait_for("a worker to claim the job", Duration::from_secs(5), || {
+        holder = sql(
+            &name,
+            &format!("SELECT COALESCE(worker, '') FROM jobs WHERE game = '{id}'"),
+        );
+        !holder.is_empty()
+    });
+    let killed = workers
+        .iter()
+        .position(|w| holder.ends_with(&w.suffix()))
+        .expect("one of the two holds it");
+    workers[killed].kill();
+    let at = Instant::now();
+    wait_ply(&server, &id, 1, Duration::from_secs(10));
+    let took = at.elapsed();
+    eprintln!("the killed worker's move came {took:?} after the kill (lease {lease} ms)");
+    // Within the lease and one search (1 s), with room for a busy machine.
+    assert!(
+        took < Duration::from_millis(lease + 1_000 + 1_500),
+        "the move came {took:?} after the kill"
+    );
+    assert!(
+        took >= Duration::from_millis(lease / 2),
+        "the move came before the lease ran out ({took:?}): not the killed worker's job?"
+    );
+    let other = &workers[1 - killed];
+    assert_eq!(other.played(), [(id.clone(), 0)]);
+    assert!(
+        other
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("(try 2)")),
+        "the second claim is the job's second try"
+    );
+    // Played once: one move row, one move event at ply 0, and nothing else in the game.
+    assert_eq!(stored_at(&name, &id, 0), (1, 1));
+    assert_eq!(
+        sql(
+            &name,
+            &format!("SELECT COUNT(*) FROM events WHERE game = '{id}'")
+        ),
+        "1"
+    );
+}
+
+#[test]
+fn two_workers_and_many_games_each_move_played_once_none_lost() {
+    let (name, url) = fresh("many");
+    let workers = [Worker::start(&url, &[]), Worker::start(&url, &[])];
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let games: Vec<String> = (0..12).map(|_| new_game(&server, 0)).collect();
+    for id in &games {
+        let first = wait_ply(&server, id, 1, Duration::from_secs(20));
+        person_moves(&server, id, &first);
+    }
+    for id in &games {
+        wait_ply(&server, id, 3, Duration::from_secs(20));
+    }
+    let mut played: Vec<(String, u64)> = workers.iter().flat_map(Worker::played).collect();
+    assert!(
+        workers.iter().all(|w| !w.played().is_empty()),
+        "both workers searched: {played:?}"
+    );
+    played.sort();
+    let mut wanted: Vec<(String, u64)> = games
+        .iter()
+        .flat_map(|id| [(id.clone(), 0), (id.clone(), 2)])
+        .collect();
+    wanted.sort();
+    assert_eq!(
+        played, wanted,
+        "every engine move played once, by one worker"
+    );
+    for id in &games {
+        for ply in 0..3 {
+            assert_eq!(stored_at(&name, id, ply), (1, 1), "{id} ply {ply}");
+        }
+    }
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM jobs"), "0");
+}
+
+#[test]
+fn the_server_searches_itself_while_no_worker_runs() {
+    let (name, url) = fresh("alone");
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let id = new_game(&server, 0);
+    let first = wait_ply(&server, &id, 1, Duration::from_secs(10));
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM workers"), "0");
+    // A worker comes: the server leaves the next move to it.
+    let mut worker = Worker::start(&url, &[]);
+    person_moves(&server, &id, &first);
+    let second = wait_ply(&server, &id, 3, Duration::from_secs(10));
+    assert_eq!(worker.played(), [(id.clone(), 2)]);
+    // It stops (SIGTERM: its heartbeat goes at once): the server searches again.
+    worker.stop();
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM workers"), "0");
+    person_moves(&server, &id, &second);
+    wait_ply(&server, &id, 5, Duration::from_secs(10));
+    for ply in 0..5 {
+        assert_eq!(stored_at(&name, &id, ply), (1, 1), "ply {ply}");
+    }
+}
