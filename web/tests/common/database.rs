@@ -52,6 +52,10 @@ pub struct Cluster {
     port: u16,
     bin: PathBuf,
     as_postgres: bool,
+    /// Its data directory, and the options its server starts with (`pg_ctl -o`).
+    data: PathBuf,
+    options: String,
+    log: PathBuf,
     /// Its guardian: PostgreSQL stops when this pipe closes (the test binary exits).
     _guardian: Mutex<Child>,
     created: Mutex<HashSet<String>>,
@@ -98,10 +102,14 @@ impl Cluster {
         }
     }
 
-    fn start() -> Cluster {
+    /// A PostgreSQL of its own (not the binary's shared one: a test that stops it, say),
+    /// started; it stops when the test binary exits.
+    pub fn start() -> Cluster {
+        static STARTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = STARTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let bin = bin_dir();
         let as_postgres = is_root();
-        let dir = std::env::temp_dir().join(format!("tafl-web-pg-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("tafl-web-pg-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a temporary directory");
         if as_postgres {
@@ -115,14 +123,21 @@ impl Cluster {
             .and_then(|listener| listener.local_addr())
             .expect("a free port")
             .port();
+        let data = dir.join("data");
         let mut cluster = Cluster {
             port,
             bin,
             as_postgres,
+            options: format!(
+                "-p {port} -k {dir} -c listen_addresses=127.0.0.1 -c fsync=off \
+                 -c max_connections=400",
+                dir = dir.display()
+            ),
+            log: dir.join("log"),
+            data: data.clone(),
             _guardian: Mutex::new(Command::new("true").spawn().expect("true runs")),
             created: Mutex::new(HashSet::new()),
         };
-        let data = dir.join("data");
         let out = cluster
             .command("initdb")
             .args([
@@ -142,14 +157,16 @@ impl Cluster {
             "initdb: {}",
             String::from_utf8_lossy(&out.stderr)
         );
-        // The guardian: starts postgres, waits for its stdin to close (this binary's end), then
-        // stops it (fast shutdown) and removes the directory.
+        // The guardian: starts postgres (pg_ctl, so that `stop` and `start_again` can too),
+        // waits for its stdin to close (this binary's end), then stops it (fast shutdown) and
+        // removes the directory.
         let script = format!(
-            "{postgres} -D {data} -p {port} -k {dir} -c listen_addresses=127.0.0.1 \
-             -c fsync=off -c max_connections=400 >{dir}/log 2>&1 & pid=$!; \
-             cat >/dev/null; kill -INT $pid; wait $pid; rm -rf {dir}",
-            postgres = cluster.bin.join("postgres").display(),
+            "{pg_ctl} start -w -D {data} -l {log} -o '{options}' >/dev/null; \
+             cat >/dev/null; {pg_ctl} stop -D {data} -m fast >/dev/null 2>&1; rm -rf {dir}",
+            pg_ctl = cluster.bin.join("pg_ctl").display(),
             data = data.display(),
+            log = cluster.log.display(),
+            options = cluster.options,
             dir = dir.display(),
         );
         let mut guardian = if as_postgres {
@@ -210,6 +227,40 @@ impl Cluster {
             );
         }
         format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// Stops PostgreSQL (fast shutdown: open connections are cut), until [`Cluster::start_again`].
+    pub fn stop(&self) {
+        let out = self
+            .command("pg_ctl")
+            .args(["stop", "-w", "-m", "fast", "-D"])
+            .arg(&self.data)
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            out.status.success(),
+            "pg_ctl stop: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    /// Starts PostgreSQL again after [`Cluster::stop`], on the same port and data, once it
+    /// accepts connections.
+    pub fn start_again(&self) {
+        let out = self
+            .command("pg_ctl")
+            .args(["start", "-w", "-D"])
+            .arg(&self.data)
+            .arg("-l")
+            .arg(&self.log)
+            .args(["-o", &self.options])
+            .output()
+            .expect("pg_ctl runs");
+        assert!(
+            out.status.success(),
+            "pg_ctl start: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 
     /// The port it listens on (127.0.0.1).

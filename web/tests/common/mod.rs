@@ -2,6 +2,7 @@
 //! own, and JSON requests to it.
 #![allow(dead_code)]
 
+pub mod balancer;
 pub mod database;
 pub mod people;
 
@@ -127,22 +128,7 @@ impl Server {
         body: Option<&Value>,
         secret: Option<&str>,
     ) -> (u16, Value) {
-        let mut request = ureq::request(method, &self.url(path));
-        if let Some(secret) = secret {
-            request = request.set("authorization", &format!("Bearer {secret}"));
-        }
-        let result = match body {
-            Some(body) => request.send_json(body.clone()),
-            None => request.call(),
-        };
-        let response = match result {
-            Ok(response) => response,
-            Err(ureq::Error::Status(_, response)) => response,
-            Err(error) => panic!("{method} {path}: {error}"),
-        };
-        let status = response.status();
-        let text = response.into_string().unwrap_or_default();
-        (status, serde_json::from_str(&text).unwrap_or(Value::Null))
+        call_at(&self.url(path), method, body, secret)
     }
 
     /// A request that must succeed: its JSON answer.
@@ -160,6 +146,32 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// A request to `url` with an optional JSON body, sent with `secret` (or none): the status
+/// and the JSON answer (Null if none). Panics when no answer comes (a connection refused).
+pub fn call_at(
+    url: &str,
+    method: &str,
+    body: Option<&Value>,
+    secret: Option<&str>,
+) -> (u16, Value) {
+    let mut request = ureq::request(method, url);
+    if let Some(secret) = secret {
+        request = request.set("authorization", &format!("Bearer {secret}"));
+    }
+    let result = match body {
+        Some(body) => request.send_json(body.clone()),
+        None => request.call(),
+    };
+    let response = match result {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(error) => panic!("{method} {url}: {error}"),
+    };
+    let status = response.status();
+    let text = response.into_string().unwrap_or_default();
+    (status, serde_json::from_str(&text).unwrap_or(Value::Null))
 }
 
 /// The legal moves a game state of the server lists (`"legal": {"e2": ["e3", ...]}`), as
@@ -211,6 +223,8 @@ pub struct Sse {
 /// An open event stream (dropping it hangs up).
 pub struct EventStream {
     reader: BufReader<Box<dyn std::io::Read + Send + Sync + 'static>>,
+    /// When [`EventStream::try_next`] gives up waiting (noticed at a keep-alive, every 15 s).
+    give_up: Option<std::time::Instant>,
 }
 
 impl EventStream {
@@ -227,10 +241,15 @@ impl EventStream {
         last: Option<u64>,
         secret: Option<&str>,
     ) -> EventStream {
+        EventStream::open_at(&server.url(path), last, secret)
+    }
+
+    /// [`EventStream::open_as`] at a whole URL (through a load balancer, say).
+    pub fn open_at(url: &str, last: Option<u64>, secret: Option<&str>) -> EventStream {
         let agent = ureq::AgentBuilder::new()
             .timeout_read(std::time::Duration::from_secs(30))
             .build();
-        let mut request = agent.get(&server.url(path));
+        let mut request = agent.get(url);
         if let Some(secret) = secret {
             request = request.set("authorization", &format!("Bearer {secret}"));
         }
@@ -240,29 +259,46 @@ impl EventStream {
         let response = request.call().expect("the event stream opens");
         EventStream {
             reader: BufReader::new(response.into_reader()),
+            give_up: None,
         }
     }
 
     /// The next event; None when the stream ends.
     pub fn next(&mut self) -> Option<Sse> {
+        self.try_next().expect("a line of the stream")
+    }
+
+    /// Makes [`EventStream::try_next`] fail at the first keep-alive after `seconds` from now.
+    pub fn give_up_after(&mut self, seconds: u64) {
+        self.give_up = Some(std::time::Instant::now() + std::time::Duration::from_secs(seconds));
+    }
+
+    /// The next event; None when the stream ends, an error when it breaks (its server killed)
+    /// or waits past [`EventStream::give_up_after`].
+    pub fn try_next(&mut self) -> std::io::Result<Option<Sse>> {
         let (mut id, mut name, mut data) = (None, String::from("message"), String::new());
         loop {
             let mut line = String::new();
-            if self
-                .reader
-                .read_line(&mut line)
-                .expect("a line of the stream")
-                == 0
-            {
-                return None;
+            if self.reader.read_line(&mut line)? == 0 {
+                return Ok(None);
             }
             let line = line.trim_end_matches(['\r', '\n']);
+            if line.starts_with(':')
+                && self
+                    .give_up
+                    .is_some_and(|when| std::time::Instant::now() > when)
+            {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "no awaited event in time",
+                ));
+            }
             if line.is_empty() {
                 if data.is_empty() {
                     continue; // a keep-alive comment's end
                 }
                 let data = serde_json::from_str(&data).expect("JSON data");
-                return Some(Sse { id, name, data });
+                return Ok(Some(Sse { id, name, data }));
             }
             if let Some(rest) = line.strip_prefix("id:") {
                 id = rest.trim().parse().ok();

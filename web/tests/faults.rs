@@ -1,0 +1,307 @@
+//! Faults of a site on several machines (issue 53), with real parts started by the tests: two
+//! `tafl-web` servers on one PostgreSQL (common/database.rs) behind HAProxy configured by the
+//! repository's file (web/deploy/haproxy.cfg, common/balancer.rs).
+//!
+//! - `a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_arrives`:
+//!   `kill -9` of the server a player's event stream is on, while it searches the engine's move.
+//! - `postgresql_stopped_for_ten_seconds`: requests answered 503 `storage_unavailable` at once
+//!   during the outage, nothing acknowledged lost, the servers back by themselves after it.
+
+mod common;
+
+use std::time::Instant;
+
+use common::balancer::Balancer;
+use common::{EventStream, Server, call_at, database, served_move_texts};
+use serde_json::json;
+
+/// Reads `stream` until `done` accepts an event or the stream ends or breaks (its server
+/// killed): the events read, and whether `done` accepted one.
+fn read_until(
+    stream: &mut EventStream,
+    mut done: impl FnMut(&common::Sse) -> bool,
+) -> (Vec<common::Sse>, bool) {
+    let mut events = Vec::new();
+    while let Ok(Some(event)) = stream.try_next() {
+        let last = done(&event);
+        events.push(event);
+        if last {
+            return (events, true);
+        }
+    }
+    (events, false)
+}
+
+/// The numbered events among `events` (a `state` event repeats the last number: left out).
+fn numbers(events: &[common::Sse]) -> Vec<u64> {
+    events
+        .iter()
+        .filter(|e| e.name != "state")
+        .filter_map(|e| e.id)
+        .collect()
+}
+
+#[test]
+fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_arrives() {
+    let started = Instant::now();
+    let url = database::cluster().database("killed_stream");
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let mut servers = [start(), start()];
+    let balancer = Balancer::start([&servers[0], &servers[1]]);
+
+    // A game against the engine (1 s a move), created through the balancer.
+    let (status, created) = call_at(
+        &balancer.url("/api/games"),
+        "POST",
+        Some(&json!({"variant": "tablut", "human": "attackers", "level": 2})),
+        None,
+    );
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("an id").to_owned();
+    let secret = created["secret"].as_str().expect("a secret").to_owned();
+    let events = format!("/api/games/{id}/events");
+
+    // The player's page follows the game through the balancer: which server is it on?
+    let mut stream = EventStream::open_at(&balancer.url(&events), Some(0), None);
+    let (first, _) = read_until(&mut stream, |e| e.name == "state");
+    let state = &first.last().expect("a state").data["state"];
+    let victim = balancer.wait_requests(&events, 1)[0];
+    let survivor = 1 - victim;
+
+    // The player's move is sent to that same server, so that the engine's search runs there too:
+    // the worst case, the stream and the search lost at once.
+    let text = served_move_texts(state)
+        .into_iter()
+        .next()
+        .expect("a legal move");
+    let (status, answer) = servers[victim].call_as(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+        Some(&secret),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let (mut seen, searching) =
+        read_until(&mut stream, |e| e.name == "started" || e.name == "queue");
+    assert!(searching, "the engine's search starts: {seen:?}");
+
+    // kill -9 of that server mid-search.
+    servers[victim].kill();
+    let killed = Instant::now();
+    let played = database::stored(&url, &id).moves;
+    assert_eq!(
+        played,
+        std::slice::from_ref(&text),
+        "the engine's move was not made before the kill (else this tests nothing)"
+    );
+    // The stream ends or breaks; what it sent before stays seen.
+    let (rest, _) = read_until(&mut stream, |_| false);
+    seen.extend(rest);
+    let last = numbers(&seen)
+        .into_iter()
+        .max()
+        .expect("the person's move seen");
+
+    // The page reconnects through the balancer, from the last event it saw: the other server
+    // answers, sends nothing twice, and the engine's move arrives.
+    let mut again = EventStream::open_at(&balancer.url(&events), Some(last), None);
+    again.give_up_after(20);
+    let (after, arrived) = read_until(&mut again, |e| {
+        e.name == "move" && e.data["by"] == json!("engine")
+    });
+    assert!(arrived, "the engine's move arrives: {after:?}");
+    let waited = killed.elapsed();
+    assert_eq!(balancer.wait_requests(&events, 2)[1], survivor);
+    seen.extend(after);
+    let numbers = numbers(&seen);
+    assert_eq!(
+        numbers,
+        (1..=numbers.len() as u64).collect::<Vec<_>>(),
+        "every event once, in order: {seen:?}"
+    );
+
+    // Played once: the stored game and its events, read apart from the servers.
+    let engine_move = seen
+        .iter()
+        .rfind(|e| e.name == "move")
+        .map(|e| e.data["move"].as_str().unwrap_or_default().to_owned())
+        .expect("a move event");
+    assert_eq!(database::stored(&url, &id).moves, [text, engine_move]);
+    let moves_stored = database::cluster().psql(
+        "killed_stream",
+        &format!("SELECT count(*) FROM events WHERE game = '{id}' AND kind = 'move';"),
+    );
+    assert_eq!(moves_stored.trim(), "2");
+    // The game goes on through the balancer.
+    let (status, game) = call_at(
+        &balancer.url(&format!("/api/games/{id}")),
+        "GET",
+        None,
+        None,
+    );
+    assert_eq!((status, game["ply"].clone()), (200, json!(2)), "{game}");
+    eprintln!(
+        "killed stream: the engine's move arrived {:.2} s after the kill; test {:.1} s",
+        waited.as_secs_f64(),
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// A request timed: its status, JSON answer and how long it took.
+fn timed(
+    url: &str,
+    method: &str,
+    body: Option<&serde_json::Value>,
+    secret: Option<&str>,
+) -> (u16, serde_json::Value, f64) {
+    let sent = Instant::now();
+    let (status, answer) = call_at(url, method, body, secret);
+    (status, answer, sent.elapsed().as_secs_f64())
+}
+
+#[test]
+fn postgresql_stopped_for_ten_seconds() {
+    let started = Instant::now();
+    // A PostgreSQL of this test's own: the other tests' stays up.
+    let cluster = database::Cluster::start();
+    let url = cluster.database("outage");
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let (a, b) = (start(), start());
+    let balancer = Balancer::start([&a, &b]);
+
+    // A game between two people: the creator on A, the friend on B.
+    let created = a.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "defenders", "opponent": "open"})),
+    );
+    let id = created["id"].as_str().expect("an id").to_owned();
+    let creator = created["secret"].as_str().expect("a secret").to_owned();
+    let (status, joined) = b.call_as("POST", &format!("/api/games/{id}/join"), None, None);
+    assert_eq!(status, 200, "{joined}");
+    let friend = joined["secret"].as_str().expect("a secret").to_owned();
+    let game = format!("/api/games/{id}");
+    let moves = format!("{game}/moves");
+    // Plays the next ply on its mover's server (attackers: the friend on B): the move sent.
+    let mut choices = common::Choices(7);
+    let mut play = |ply: u64| -> String {
+        let (server, secret) = if ply.is_multiple_of(2) {
+            (&b, &friend)
+        } else {
+            (&a, &creator)
+        };
+        let state = server.ok("GET", &game, None);
+        let legal: Vec<String> = served_move_texts(&state).into_iter().collect();
+        let text = legal[choices.pick(legal.len())].clone();
+        let (status, answer) = server.call_as(
+            "POST",
+            &moves,
+            Some(&json!({"move": text, "ply": ply})),
+            Some(secret),
+        );
+        assert_eq!(status, 200, "ply {ply} {text}: {answer}");
+        text
+    };
+    let mut acknowledged: Vec<String> = (0..4).map(&mut play).collect();
+    // A spectator on B, from the start, open through the outage.
+    let mut watch = EventStream::open(&b, &format!("{game}/events"), Some(0));
+    watch.give_up_after(60);
+    let (before, _) = read_until(&mut watch, |e| e.name == "state");
+    assert_eq!(numbers(&before), (1..=5).collect::<Vec<_>>());
+
+    cluster.stop();
+    let stopped = Instant::now();
+    // During the outage every request that needs the database is answered 503
+    // `storage_unavailable` with words, at once (not a hang), on both servers and through the
+    // balancer; a move sent then is not played.
+    let ply = acknowledged.len() as u64;
+    let requests = [
+        (a.url(&game), "GET", None, None),
+        (b.url(&game), "GET", None, None),
+        (balancer.url(&game), "GET", None, None),
+        (
+            a.url(&moves),
+            "POST",
+            Some(json!({"move": "a4-a3", "ply": ply})),
+            Some(friend.as_str()),
+        ),
+        (
+            balancer.url("/api/games"),
+            "POST",
+            Some(json!({"variant": "tablut"})),
+            None,
+        ),
+        (a.url("/api/status"), "GET", None, None),
+    ];
+    let mut slowest = 0f64;
+    for (url, method, body, secret) in &requests {
+        let (status, answer, took) = timed(url, method, body.as_ref(), *secret);
+        assert_eq!(status, 503, "{method} {url} during the outage: {answer}");
+        assert_eq!(answer["error"], json!("storage_unavailable"), "{answer}");
+        assert!(
+            answer["message"].as_str().is_some_and(|m| m.len() > 10),
+            "a message in words: {answer}"
+        );
+        assert!(
+            took < 6.0,
+            "{method} {url} took {took:.1} s during the outage"
+        );
+        slowest = slowest.max(took);
+    }
+    let ten = std::time::Duration::from_secs(10);
+    std::thread::sleep(ten.saturating_sub(stopped.elapsed()));
+    cluster.start_again();
+    let restarted = Instant::now();
+
+    // Both servers answer again by themselves (a new connection from the pool).
+    let mut back = [0f64; 2];
+    for (server, back) in [&a, &b].into_iter().zip(&mut back) {
+        loop {
+            let (status, _) = server.call("GET", &game, None);
+            if status == 200 {
+                *back = restarted.elapsed().as_secs_f64();
+                break;
+            }
+            assert!(
+                restarted.elapsed().as_secs() < 15,
+                "{} still answers {status} after the restart",
+                server.address
+            );
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    }
+    // Every move acknowledged before the outage is there, and only those.
+    assert_eq!(database::stored(&url, &id).moves, acknowledged);
+    // New moves work, each on its mover's server, and a move made on A reaches the stream that
+    // stayed open on B through the outage (B's listener made its connection again).
+    let first = play(ply);
+    acknowledged.push(first);
+    let sent = Instant::now();
+    let last = play(ply + 1);
+    acknowledged.push(last.clone());
+    let (after, heard) = read_until(&mut watch, |e| {
+        e.name == "move" && e.data["move"] == json!(last)
+    });
+    assert!(
+        heard,
+        "the move made on A after the outage reaches B's stream: {after:?}"
+    );
+    let heard_after = sent.elapsed().as_secs_f64();
+    let seen: Vec<u64> = numbers(&before)
+        .into_iter()
+        .chain(numbers(&after))
+        .collect();
+    assert_eq!(
+        seen,
+        (1..=7).collect::<Vec<_>>(),
+        "every event once, in order"
+    );
+    assert_eq!(database::stored(&url, &id).moves, acknowledged);
+    eprintln!(
+        "outage: slowest answer during it {slowest:.2} s; servers back {:.2} s and {:.2} s \
+         after the restart; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
+        back[0],
+        back[1],
+        started.elapsed().as_secs_f64()
+    );
+}
