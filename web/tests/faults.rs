@@ -103,7 +103,9 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
         .expect("the person's move seen");
 
     // The page reconnects through the balancer, from the last event it saw: the other server
-    // answers, sends nothing twice, and the engine's move arrives.
+    // answers and sends nothing twice; the killed server's search job goes back to the queue
+    // when its lease (10 s) runs out, the other server searches it, and the engine's move
+    // arrives.
     let mut again = EventStream::open_at(&balancer.url(&events), Some(last), None);
     again.give_up_after(20);
     let (after, arrived) = read_until(&mut again, |e| {
@@ -111,6 +113,10 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
     });
     assert!(arrived, "the engine's move arrives: {after:?}");
     let waited = killed.elapsed();
+    assert!(
+        waited.as_secs_f64() < 10.0 + 1.0 + 5.0,
+        "the move arrives within the lease plus one search: {waited:?}"
+    );
     assert_eq!(balancer.wait_requests(&events, 2)[1], survivor);
     seen.extend(after);
     let numbers = numbers(&seen);

@@ -48,14 +48,6 @@ async fn events(
         .or(query.last_event_id);
     let game = state.game(&id).await?;
     state.watch(&id, &game);
-    if state.store.shared() {
-        // Until searches are jobs that any server takes up (issue 53), a page that connects
-        // here starts the engine's move when it is due and this server does not search it: the
-        // server that did may have died (its pages reconnect here). Two searches of one move
-        // cannot both play it: the moves' key (game, ply) refuses the second.
-        let mut live = game.lock().await;
-        crate::searches::engine_move_if_due(&state, &game, &mut live);
-    }
     // Subscribing under the game's lock cuts the events in two: up to `last` from the
     // database, after it from the broadcast; none missed, none twice.
     let (receiver, last, snapshot, thinking) = {
