@@ -6,7 +6,13 @@
 //!   `kill -9` of the server a player's event stream is on, while it searches the engine's move.
 //! - `postgresql_stopped_for_ten_seconds`: requests answered 503 `storage_unavailable` at once
 //!   during the outage, nothing acknowledged lost, the servers back by themselves after it.
+//! - `a_page_plays_through_the_balancer_while_a_server_is_killed` (a real browser: `#[ignore]`d
+//!   in a plain `cargo test`; `.ci/run` runs it with `cargo test --test faults -- --ignored`):
+//!   the page's server killed mid-game, the page reconnects by itself through the balancer and
+//!   the engine's move arrives; the board is the library's position after every move.
 
+#[path = "common/browser.rs"]
+mod browser;
 mod common;
 
 use std::time::Instant;
@@ -308,6 +314,146 @@ fn postgresql_stopped_for_ten_seconds() {
          after the restart; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
         back[0],
         back[1],
+        started.elapsed().as_secs_f64()
+    );
+}
+
+/// The moves of game `id` as the database has them, read through the balancer.
+fn moves_through(balancer: &Balancer, id: &str) -> Vec<String> {
+    let (status, state) = call_at(
+        &balancer.url(&format!("/api/games/{id}")),
+        "GET",
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{state}");
+    state["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m["move"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium and chromedriver: .ci/run installs them and runs it with --ignored"]
+async fn a_page_plays_through_the_balancer_while_a_server_is_killed() {
+    use browser::{Chromedriver, Oracle, shown_pieces};
+
+    let started = Instant::now();
+    let url = database::cluster().database("page_balanced");
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let mut servers = [start(), start()];
+    let balancer = Balancer::start([&servers[0], &servers[1]]);
+    let chromedriver = Chromedriver::start();
+    let page = chromedriver.open(1280, 900).await;
+
+    // The player opens the site at the balancer's address and starts a game against the
+    // engine on the form: Tablut, the attackers, "casual" (a second a move).
+    page.goto(&balancer.url("/")).await;
+    page.wait_for(
+        "the form's games",
+        30,
+        "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
+    )
+    .await;
+    page.select("#variant", "tablut").await;
+    page.select("#human", "attackers").await;
+    page.select("#level", "2").await;
+    page.click("#start").await;
+    let shown = page
+        .wait("the board", |p| {
+            p["live"] == json!(0) && p["turn"] == json!("person")
+        })
+        .await;
+    let id = shown["path"]
+        .as_str()
+        .and_then(|p| p.strip_prefix("/g/"))
+        .expect("the game's address")
+        .to_owned();
+    let events = format!("/api/games/{id}/events");
+    let (status, state) = call_at(
+        &balancer.url(&format!("/api/games/{id}")),
+        "GET",
+        None,
+        None,
+    );
+    assert_eq!(status, 200, "{state}");
+    let mut oracle = Oracle::new(state["rules"].as_str().expect("rules"));
+    page.run("window.taflMark = 'loaded once'; return 1;").await;
+
+    // Two moves of the player, each answered by the engine; the server the page's stream is on
+    // is killed right after the first, while the engine searches its answer.
+    let mut killed = None;
+    let mut played: Vec<String> = Vec::new();
+    for round in 0..2 {
+        let ply = oracle.ply();
+        let (_, state) = call_at(
+            &balancer.url(&format!("/api/games/{id}")),
+            "GET",
+            None,
+            None,
+        );
+        let text = served_move_texts(&state)
+            .into_iter()
+            .next()
+            .expect("a legal move");
+        let (from, to) = text.split_once('-').expect("a move");
+        page.click_move(from, to).await;
+        oracle.play(&text);
+        played.push(text);
+        if round == 0 {
+            // Once the server has acknowledged the move (the page shows it as played).
+            page.wait("the player's move", |p| {
+                p["live"].as_u64() > Some(ply as u64)
+            })
+            .await;
+            let streams = balancer.wait_requests(&events, 1);
+            let victim = *streams.last().expect("a stream");
+            servers[victim].kill();
+            killed = Some((victim, streams.len(), Instant::now()));
+        }
+        // The engine's answer, on the page: the board is the library's position after it.
+        let answered = page
+            .wait(&format!("the engine's answer at ply {}", ply + 1), |p| {
+                p["live"] == json!(ply + 2) && p["ply"] == json!(ply + 2)
+            })
+            .await;
+        let moves = moves_through(&balancer, &id);
+        assert_eq!(moves[..=ply], played[..], "the player's moves");
+        oracle.play(&moves[ply + 1]);
+        played.push(moves[ply + 1].clone());
+        assert_eq!(moves.len(), oracle.ply(), "played once: {moves:?}");
+        assert_eq!(
+            shown_pieces(&answered),
+            oracle.view().0,
+            "the page's board is not the library's position at ply {}",
+            oracle.ply()
+        );
+        assert_eq!(answered["listed"], json!(oracle.ply()));
+        if let Some((victim, before, when)) = killed.filter(|_| round == 0) {
+            eprintln!(
+                "page: the engine's move shown {:.1} s after the kill",
+                when.elapsed().as_secs_f64()
+            );
+            // The page reconnected by itself (no reload), through the balancer, to the other
+            // server.
+            let streams = balancer.wait_requests(&events, before + 1);
+            assert!(
+                streams[before..].iter().all(|&s| s == 1 - victim),
+                "{streams:?}"
+            );
+            assert_eq!(
+                page.run("return window.taflMark || null;").await,
+                json!("loaded once"),
+                "the page was reloaded"
+            );
+        }
+    }
+    page.close().await;
+    eprintln!(
+        "page through the balancer: {} plies and a kill in {:.1} s",
+        oracle.ply(),
         started.elapsed().as_secs_f64()
     );
 }

@@ -68,13 +68,13 @@ impl Balancer {
         format!("http://{}{path}", self.address)
     }
 
-    /// The servers (0 for web1, 1 for web2) that the requests for `path` went to, in order, as
-    /// the log says (`... tafl_web/web2 ... "GET /api/games/ID/events HTTP/1.1"`).
+    /// The servers (0 for web1, 1 for web2) that the requests for `path` (with any query) went
+    /// to, in order, as the log says (`... tafl_web/web2 ... "GET /api/games/ID/events HTTP/1.1"`).
     pub fn servers_of(&self, path: &str) -> Vec<usize> {
-        let request = format!(" {path} HTTP/");
+        let (plain, query) = (format!(" {path} HTTP/"), format!(" {path}?"));
         self.log()
             .iter()
-            .filter(|line| line.contains(&request))
+            .filter(|line| line.contains(&plain) || line.contains(&query))
             .filter_map(|line| {
                 if line.contains("tafl_web/web1 ") {
                     Some(0)
