@@ -310,7 +310,7 @@ fn postgresql_stopped_for_ten_seconds() {
     );
     assert_eq!(database::stored(&url, &id).moves, acknowledged);
     eprintln!(
-        "outage: slowest answer during it {slowest:.2} s; servers back {:.2} s and {:.2} s \
+        "outage: slowest answer during it {slowest:.3} s; servers back {:.3} s and {:.3} s \
          after the restart; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
         back[0],
         back[1],
