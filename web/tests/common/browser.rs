@@ -125,12 +125,20 @@ impl Browser {
             .unwrap_or_else(|e| panic!("no {css}: {e}"))
     }
 
+    /// Clicks the element `css` finds. An element the page drew again between finding and
+    /// clicking (a stream's event redraws the board) is found again: the page's state, such as
+    /// the board's selected square, survives its redrawing.
     pub async fn click(&self, css: &str) {
-        self.element(css)
-            .await
-            .click()
-            .await
-            .unwrap_or_else(|e| panic!("click {css}: {e}"));
+        for _ in 0..5 {
+            match self.element(css).await.click().await {
+                Ok(_) => return,
+                Err(e) if e.to_string().contains("stale element") => {
+                    tokio::time::sleep(Duration::from_millis(20)).await;
+                }
+                Err(e) => panic!("click {css}: {e}"),
+            }
+        }
+        panic!("click {css}: the element was redrawn five times in a row");
     }
 
     /// Clicks `from` then `to` on the board.
