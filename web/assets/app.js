@@ -419,6 +419,14 @@ function follow(id) {
     started: () => { if (page.game && page.game.engine_to_move) $('queue').textContent = t('started'); },
     info: (e) => { if (page.game && page.game.engine_to_move && !page.stream) showThought(e, false); },
     failed: (e) => showReason(t('err_unknown', { message: e.message }), 'other'),
+    // The server stops (an update, fewer servers): come back at once, through the balancer to
+    // another server, from the last event seen. Not a lost connection: the page says nothing
+    // unless that fails too.
+    reconnect: () => {
+      stream.close();
+      page.retry = 0;
+      setTimeout(() => { if (page.game && page.game.id === id && page.events === stream) follow(id); }, 100 + Math.random() * 400);
+    },
     refused: (e) => {
       if (e.status === 404) { showError(e); return; }
       retry(id);

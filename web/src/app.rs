@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use axum::http::StatusCode;
 use tafl_engine::{AnyVariant, Side};
+use tracing::Instrument;
 
 use crate::engine::Pool;
 use crate::events::Channel;
@@ -81,6 +82,9 @@ pub struct AppState {
     watched: Mutex<HashMap<String, Weak<tokio::sync::Mutex<Live>>>>,
     /// The state itself, for starting a review where only `&self` is at hand.
     me: Weak<AppState>,
+    /// True once the server stops (SIGTERM, Ctrl-C): not ready any more, event streams told
+    /// to reconnect elsewhere, searches cancelled.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl AppState {
@@ -97,7 +101,29 @@ impl AppState {
             reviews: Reviews::default(),
             watched: Mutex::new(HashMap::new()),
             me: me.clone(),
+            stopping: tokio::sync::watch::channel(false).0,
         }))
+    }
+
+    /// The server stops (SIGTERM, Ctrl-C): readiness answers 503 from now on, every open event
+    /// stream is told to reconnect (through the balancer, to another server) and ends, and
+    /// every search waiting or running here is cancelled: an engine's move not yet played is
+    /// searched again wherever the game is next read. Moves already acknowledged are in the
+    /// database (each is committed before its answer). Returns the searches cancelled.
+    pub fn stop(&self) -> usize {
+        self.stopping.send_replace(true);
+        self.pool.close()
+    }
+
+    /// Whether the server is stopping ([`AppState::stop`]).
+    pub fn stopping(&self) -> bool {
+        *self.stopping.borrow()
+    }
+
+    /// Resolves when the server starts stopping (at once if it has).
+    pub async fn stopped(&self) {
+        let mut receiver = self.stopping.subscribe();
+        let _ = receiver.wait_for(|stopping| *stopping).await;
     }
 
     /// The game with this id, from memory or else from the database (replayed by the rules).
@@ -199,8 +225,9 @@ impl AppState {
         live.table = table;
         live.draw_offer = draw_offer;
         live.turn_started = Instant::now();
+        tracing::debug!(missed = missed.len(), "caught up with the database");
         for event in &missed {
-            live.announce(event, serde_json::json!({}));
+            live.relay(event, serde_json::json!({}));
         }
         Ok(missed.last().is_none_or(|event| event.kind != "failed"))
     }
@@ -225,11 +252,22 @@ impl AppState {
                         };
                         for id in ids {
                             if let Some(game) = me.cached(&id) {
-                                let mut live = game.lock().await;
-                                if let Ok(true) = me.catch_up(&mut live).await {
-                                    // Its pages here are told the job's place too.
-                                    crate::searches::engine_move_if_due(&me, &game, &mut live);
-                                }
+                                let span = crate::round::game_span(&id, "follow");
+                                let caught = async {
+                                    let mut live = game.lock().await;
+                                    match me.catch_up(&mut live).await {
+                                        // Its pages here are told the job's place too.
+                                        Ok(true) => crate::searches::engine_move_if_due(
+                                            &me, &game, &mut live,
+                                        ),
+                                        Ok(false) => {}
+                                        Err(error) => tracing::warn!(
+                                            "cannot catch up with the database: {}",
+                                            error.message
+                                        ),
+                                    }
+                                };
+                                caught.instrument(span).await;
                             }
                         }
                     });
@@ -299,6 +337,11 @@ impl AppState {
     /// claims them at once rather than after their lease).
     pub async fn hand_back_jobs(&self) {
         crate::jobs::hand_back(self).await;
+    }
+
+    /// The database's kind: `sqlite` or `postgres`.
+    pub fn store_backend(&self) -> &'static str {
+        self.store.backend()
     }
 
     /// Games in memory.

@@ -206,6 +206,10 @@ impl Drop for Slot {
 pub struct Pool {
     slots: Arc<Slots>,
     hash_mb: usize,
+    /// The searches waiting or running, so that a server that stops can cancel them all.
+    controls: Mutex<Vec<std::sync::Weak<Control>>>,
+    /// Set when the server stops: no search starts any more.
+    closed: AtomicBool,
 }
 
 impl Pool {
@@ -217,7 +221,43 @@ impl Pool {
                 changed: watch::channel(0).0,
             }),
             hash_mb: hash_mb.max(1),
+            controls: Mutex::new(Vec::new()),
+            closed: AtomicBool::new(false),
         }
+    }
+
+    /// Cancels every search waiting or running, and every one asked for from now on (the
+    /// server stops: an engine's move not played here is searched again where the game is
+    /// next read). Returns how many were cancelled.
+    pub fn close(&self) -> usize {
+        self.closed.store(true, Ordering::SeqCst);
+        let controls = self
+            .controls
+            .lock()
+            .map(|mut c| std::mem::take(&mut *c))
+            .unwrap_or_default();
+        let mut cancelled = 0;
+        for control in controls.iter().filter_map(std::sync::Weak::upgrade) {
+            control.cancel();
+            cancelled += 1;
+        }
+        cancelled
+    }
+
+    /// Notes `control` as a search's, for [`Pool::close`]; false once the pool is closed.
+    fn register(&self, control: &Arc<Control>) -> bool {
+        let Ok(mut controls) = self.controls.lock() else {
+            return false;
+        };
+        // Under the lock: `close` takes the list under it after setting the flag.
+        if self.closed.load(Ordering::SeqCst) {
+            return false;
+        }
+        if controls.len() >= 64 && controls.len().is_power_of_two() {
+            controls.retain(|c| c.strong_count() > 0);
+        }
+        controls.push(Arc::downgrade(control));
+        true
     }
 
     /// Searches waiting, searches running.
@@ -298,6 +338,9 @@ impl Pool {
         control: Arc<Control>,
         events: mpsc::UnboundedSender<Event>,
     ) -> Option<Found> {
+        if !self.register(&control) {
+            return None;
+        }
         let slot = self.slot(&job, &control, &events).await?;
         let mut searcher = Searcher::new(SearchConfig {
             threads: 1,

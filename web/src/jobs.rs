@@ -18,6 +18,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tokio::sync::{Notify, watch};
 use tokio::task::JoinHandle;
+use tracing::Instrument;
 
 use crate::app::AppState;
 use crate::engine::{Control, Event};
@@ -110,7 +111,7 @@ pub(crate) fn heartbeat(state: &Arc<AppState>) {
                 .heartbeat(&state.jobs.id, state.config.searches)
                 .await
             {
-                eprintln!("tafl-web worker: heartbeat: {error}");
+                tracing::warn!("worker heartbeat: {error}");
             }
             tokio::time::sleep(HEARTBEAT).await;
         }
@@ -138,6 +139,10 @@ async fn claim_loop(state: Arc<AppState>, always: bool) {
 /// The next job for this process, if it may claim one: the games whose jobs failed
 /// [`MAX_TRIES`] times are told first.
 async fn next_job(state: &Arc<AppState>, always: bool) -> Option<ClaimedJob> {
+    if state.stopping() {
+        // It stops (SIGTERM): its jobs go back to the queue, it claims no more.
+        return None;
+    }
     if !always {
         match state.store.live_workers(WORKER_ALIVE_MS).await {
             Ok(0) => {}
@@ -169,21 +174,30 @@ async fn tell_failed(state: &AppState, job: &ClaimedJob) {
         kind: "failed".into(),
         data: json!({ "ply": job.ply, "message": message }).to_string(),
     };
-    match state.store.note(&job.game, &event).await {
-        Ok(()) => eprintln!("tafl-web: game {}: {message}", job.game),
+    let span = crate::round::game_span(&job.game, "job");
+    let noted = state.store.note(&job.game, &event).await;
+    let _in_game = span.entered();
+    match noted {
+        Ok(()) => tracing::warn!("{message}"),
         Err(error) if error.conflict() => {}
-        Err(error) => eprintln!("tafl-web: game {}: {error}", job.game),
+        Err(error) => tracing::error!("cannot tell that the engine failed: {error}"),
     }
 }
 
 /// Runs a claimed job: the engine's search, its lease renewed meanwhile, its move written.
 async fn run(state: &Arc<AppState>, job: ClaimedJob) {
+    let span = crate::round::game_span(&job.game, "job");
+    run_claimed(state, job).instrument(span).await;
+}
+
+/// [`run`] in the span of its game.
+async fn run_claimed(state: &Arc<AppState>, job: ClaimedJob) {
     let started = Instant::now();
     let end = crate::searches::run_job(state, &job).await;
     let who = &state.jobs.id;
     match end {
-        crate::searches::JobEnd::Played(text) => eprintln!(
-            "tafl-web: {who}: game {} ply {} played {text} in {} ms (try {})",
+        crate::searches::JobEnd::Played(text) => tracing::info!(
+            "{who}: game {} ply {} played {text} in {} ms (try {})",
             job.game,
             job.ply,
             started.elapsed().as_millis(),
@@ -196,10 +210,7 @@ async fn run(state: &Arc<AppState>, job: ClaimedJob) {
         crate::searches::JobEnd::Stopped => {}
         crate::searches::JobEnd::Failed(message) => {
             // Another claim retries it once its lease runs out.
-            eprintln!(
-                "tafl-web: {who}: game {} ply {}: {message}",
-                job.game, job.ply
-            );
+            tracing::warn!("{who}: game {} ply {}: {message}", job.game, job.ply);
         }
     }
 }
@@ -331,6 +342,8 @@ pub async fn work(
         state.jobs.id
     );
     stop.await;
+    // Its searches stop now (not after their time), and go back to the queue at once.
+    state.stop();
     hand_back(&state).await;
     Ok(())
 }

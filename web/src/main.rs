@@ -2,8 +2,9 @@
 
 use std::net::SocketAddr;
 use std::process::ExitCode;
+use std::time::Duration;
 
-use clap::Parser;
+use clap::{Parser, ValueEnum};
 use tafl_web::{AppState, Config, serve};
 
 /// Play tafl games against tafl-engine in a browser.
@@ -38,6 +39,11 @@ struct Options {
     /// cannot wait a day). Default: a real day.
     #[arg(long, default_value_t = 86_400_000)]
     day_ms: u64,
+    /// How the log lines on stderr are written: `text` (one line each, `key=value` fields) or
+    /// `json` (one object a line). Which lines: `RUST_LOG` (default `info`; `tafl_web=debug`
+    /// adds every request).
+    #[arg(long, global = true, value_enum, default_value_t = LogFormat::Text)]
+    log_format: LogFormat,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -76,31 +82,67 @@ fn worker(options: WorkerOptions) -> ExitCode {
     config.hash_mb = options.hash_mb.clamp(1, 1024);
     config.lease_ms = options.lease_ms.clamp(100, 3_600_000);
     let Ok(runtime) = tokio::runtime::Runtime::new() else {
-        eprintln!("tafl-web worker: cannot start the runtime");
+        tracing::error!("cannot start the runtime");
         return ExitCode::FAILURE;
     };
     let shown = tafl_web::store::shown(&options.db);
     let stop = async {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut term) => {
-                tokio::select! {
-                    _ = tokio::signal::ctrl_c() => {}
-                    _ = term.recv() => {}
-                }
-            }
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-            }
-        }
+        let signal = stop_signal().await;
+        tracing::info!(signal, "stopping: searches cancelled and handed back");
     };
-    match runtime.block_on(tafl_web::jobs::work(config, stop)) {
+    let code = match runtime.block_on(tafl_web::jobs::work(config, stop)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("tafl-web worker: {shown}: {error}");
+            tracing::error!("{shown}: {error}");
             ExitCode::FAILURE
         }
+    };
+    // Its searches were cancelled: their threads end at once; do not wait for them longer.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    code
+}
+
+/// The log's format (`--log-format`).
+#[derive(Clone, Copy, ValueEnum)]
+enum LogFormat {
+    /// Lines for a person: time, level, the spans' fields (`game=ID`), the message.
+    Text,
+    /// One JSON object a line, for a log collector.
+    Json,
+}
+
+/// Sends the log lines (`tracing`) to stderr, filtered by `RUST_LOG` (default `info`).
+fn start_logs(format: LogFormat) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    match format {
+        LogFormat::Text => logs.init(),
+        LogFormat::Json => logs.json().init(),
     }
+}
+
+/// How long a stopping server waits for its open connections (requests being answered) before
+/// it exits anyway.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Resolves with the signal's name at SIGTERM (what service managers and orchestrators send)
+/// or Ctrl-C (SIGINT).
+async fn stop_signal() -> &'static str {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            return tokio::select! {
+                _ = term.recv() => "SIGTERM",
+                _ = tokio::signal::ctrl_c() => "SIGINT",
+            };
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+    "SIGINT"
 }
 
 /// Connections that may wait to be accepted: more than the standard library's 128, so that a
@@ -122,6 +164,7 @@ fn listen(address: SocketAddr) -> std::io::Result<tokio::net::TcpListener> {
 
 fn main() -> ExitCode {
     let mut options = Options::parse();
+    start_logs(options.log_format);
     if let Some(Command::Worker(worker_options)) = options.command.take() {
         return worker(worker_options);
     }
@@ -137,42 +180,81 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(runtime) => runtime,
         Err(error) => {
-            eprintln!("tafl-web: cannot start the runtime: {error}");
+            tracing::error!("cannot start the runtime: {error}");
             return ExitCode::FAILURE;
         }
     };
-    runtime.block_on(async {
+    let code = runtime.block_on(async {
         let shown = tafl_web::store::shown(&options.db);
         let state = match AppState::open(config).await {
             Ok(state) => state,
             Err(error) => {
-                eprintln!("tafl-web: cannot open {shown}: {error}");
+                tracing::error!("cannot open {shown}: {error}");
                 return ExitCode::FAILURE;
             }
         };
         state.follow_changes();
         state.claim_jobs();
         if let Err(error) = state.watch_correspondence().await {
-            eprintln!("tafl-web: cannot read the correspondence games: {error:?}");
+            tracing::error!("cannot read the correspondence games: {error:?}");
         }
         let listener = match listen(options.listen) {
             Ok(listener) => listener,
             Err(error) => {
-                eprintln!("tafl-web: cannot listen on {}: {error}", options.listen);
+                tracing::error!("cannot listen on {}: {error}", options.listen);
                 return ExitCode::FAILURE;
             }
         };
         let address = listener.local_addr().unwrap_or(options.listen);
+        // On stdout, the first line: scripts and tests read the address from it.
         println!("tafl-web: open http://{address}/ (games in {shown})");
-        let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
-        };
-        match serve(listener, state, shutdown).await {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(error) => {
-                eprintln!("tafl-web: {error}");
-                ExitCode::FAILURE
+        tracing::info!(%address, store = state.store_backend(), "listening");
+        // SIGTERM or Ctrl-C: stop accepting connections, readiness 503, streams told to
+        // reconnect, searches cancelled (`AppState::stop`); the requests being answered finish.
+        let stop = {
+            let state = state.clone();
+            async move {
+                let signal = stop_signal().await;
+                let cancelled = state.stop();
+                tracing::info!(
+                    signal,
+                    searches_cancelled = cancelled,
+                    "stopping: no new connections, event streams told to reconnect"
+                );
+                // With PostgreSQL: the engine's moves this server searched go back to the
+                // job table now, for another server or a worker to claim at once.
+                let handing = state.clone();
+                tokio::spawn(async move { handing.hand_back_jobs().await });
             }
-        }
-    })
+        };
+        let grace = {
+            let state = state.clone();
+            async move {
+                state.stopped().await;
+                tokio::time::sleep(GRACE).await;
+            }
+        };
+        let served = tokio::select! {
+            served = serve(listener, state.clone(), stop) => match served {
+                Ok(()) => {
+                    tracing::info!("stopped");
+                    ExitCode::SUCCESS
+                }
+                Err(error) => {
+                    tracing::error!("{error}");
+                    ExitCode::FAILURE
+                }
+            },
+            () = grace => {
+                tracing::warn!("connections still open after {GRACE:?}: stopping anyway");
+                ExitCode::SUCCESS
+            }
+        };
+        // Again, for a job claimed while the stop began (a second at most).
+        let _ = tokio::time::timeout(Duration::from_secs(1), state.hand_back_jobs()).await;
+        served
+    });
+    // Searches were cancelled: their threads end at once; do not wait for them longer.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    code
 }

@@ -181,8 +181,17 @@ impl Live {
         Ok(false)
     }
 
-    /// Sends a stored event to every page of the game, with the state after it and `extra`.
-    pub(crate) fn announce(&mut self, event: &EventRow, mut extra: Value) {
+    /// Sends a stored event to every page of the game, with the state after it and `extra`,
+    /// and logs it (a move, a takeback, an end... made here).
+    pub(crate) fn announce(&mut self, event: &EventRow, extra: Value) {
+        tracing::info!(seq = event.seq, kind = %event.kind, data = %event.data, "event");
+        self.relay(event, extra);
+    }
+
+    /// [`Live::announce`] for an event another server stored (logged at `debug` only: that
+    /// server logged it).
+    pub(crate) fn relay(&mut self, event: &EventRow, mut extra: Value) {
+        tracing::debug!(seq = event.seq, kind = %event.kind, "event from another server");
         self.channel.last_seq = event.seq;
         extra["state"] = self.state();
         self.channel.announce(event, extra);
@@ -277,3 +286,9 @@ impl Live {
 }
 
 pub(crate) type Shared = Arc<tokio::sync::Mutex<Live>>;
+
+/// The span of work on game `id` outside any request (the engine's move, a clock, changes that
+/// another server made): every log line in it carries `game=ID`, as a request's do.
+pub(crate) fn game_span(id: &str, task: &'static str) -> tracing::Span {
+    tracing::info_span!(parent: None, "game", game = %id, task)
+}

@@ -11,11 +11,12 @@ use axum::http::StatusCode;
 use serde_json::json;
 use tafl_engine::search::{Clock, Limits};
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use crate::app::AppState;
 use crate::engine::{Class, Control, Event, Found, Job};
 use crate::events::Transient;
-use crate::round::{Live, Shared};
+use crate::round::{Live, Shared, game_span};
 use crate::store::{ClaimedJob, now_ms};
 use crate::table::side_name;
 
@@ -51,14 +52,18 @@ fn watch_clock(state: &Arc<AppState>, game: &Shared, live: &Live) {
     };
     let seq = live.channel.last_seq;
     let (state, game) = (state.clone(), game.clone());
-    tokio::spawn(async move {
+    let span = game_span(&live.row.id, "clock");
+    let watch = async move {
         let wait = u64::try_from(left).unwrap_or(0) + 20;
         tokio::time::sleep(Duration::from_millis(wait)).await;
         let mut live = game.lock().await;
-        if live.channel.last_seq == seq {
-            let _ = live.check_flag(&state).await;
+        if live.channel.last_seq == seq
+            && let Err(error) = live.check_flag(&state).await
+        {
+            tracing::warn!("cannot end the game on time: {}", error.message);
         }
-    });
+    };
+    tokio::spawn(watch.instrument(span));
 }
 
 /// The limits of the engine's search for its move in `live`: its level's time per move, and
@@ -85,6 +90,9 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
     if !state.config.serves || !live.engine_to_move() || live.thinking.is_some() {
         return;
     }
+    let span = game_span(&live.row.id, "engine");
+    let (ply, level) = (live.table.ply(), live.level().key);
+    span.in_scope(|| tracing::info!(ply, level, "engine's search asked for"));
     if state.store.shared() {
         ask_job(state, game, live);
         return;
@@ -94,11 +102,10 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
     let control = Arc::new(Control::default());
     live.thinking = Some(control.clone());
     let table = live.table.clone();
-    let ply = table.ply();
     let transient = live.channel.transient();
     let (state, game) = (state.clone(), game.clone());
     let game_id = live.row.id.clone();
-    tokio::spawn(async move {
+    let task = async move {
         // The engine's move waits in the queue's first class, in its game's turn.
         let job = Job {
             player: game_id,
@@ -106,6 +113,10 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
         };
         let found = search(&state, job, table, limits, !to_move, &control, &transient).await;
         let Some(found) = found else {
+            tracing::info!(
+                ply,
+                "engine's search cancelled (its move is searched again where the game is next read)"
+            );
             clear_thinking(&game, &control).await;
             return;
         };
@@ -122,12 +133,14 @@ pub(crate) fn engine_move_if_due(state: &Arc<AppState>, game: &Shared, live: &mu
             return;
         }
         if let Err(message) = play_found(&state, &mut live, ply, &found).await {
+            tracing::warn!(ply, "the engine's move was not played: {message}");
             transient.send("failed", json!({ "message": message }));
             return;
         }
         watch_clock(&state, &game, &live);
         state.forget_if_finished(&live);
-    });
+    };
+    tokio::spawn(task.instrument(span));
 }
 
 /// Asks for the engine's move in the job table (PostgreSQL) and follows the job for the

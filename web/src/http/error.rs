@@ -37,6 +37,11 @@ impl ApiError {
     /// 503 when the database is out of reach (try again), else 500: the database failed.
     pub fn storage(error: StoreError) -> ApiError {
         if error.conflict() {
+            tracing::info!("refused by the database (changed meanwhile): {error}");
+        } else {
+            tracing::error!("database error: {error}");
+        }
+        if error.conflict() {
             ApiError::new(
                 StatusCode::CONFLICT,
                 "stale",

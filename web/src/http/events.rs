@@ -80,7 +80,7 @@ async fn events(
     if let Some(event) = thinking {
         let _ = sender.send(event.to_sse());
     }
-    tokio::spawn(forward(receiver, sender, last, game));
+    tokio::spawn(forward(state.clone(), receiver, sender, last, game));
     let stream = UnboundedReceiverStream::new(out).map(Ok::<_, Infallible>);
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
@@ -88,8 +88,11 @@ async fn events(
 }
 
 /// Sends the game's live events after `last` until the page leaves. A page too slow to keep
-/// up is cut off: it reconnects and reads what it missed from the database.
+/// up is cut off: it reconnects and reads what it missed from the database. When the server
+/// stops, the page is sent `reconnect` and the stream ends: the page comes back at once,
+/// through the balancer, to another server, from its last event.
 async fn forward(
+    state: Arc<AppState>,
     mut receiver: broadcast::Receiver<Arc<GameEvent>>,
     sender: mpsc::UnboundedSender<SseEvent>,
     last: u64,
@@ -100,6 +103,16 @@ async fn forward(
     loop {
         let event = tokio::select! {
             _ = sender.closed() => return,
+            () = state.stopped() => {
+                let reconnect = json!({"reason": "server_stopping"});
+                let _ = sender.send(
+                    SseEvent::default()
+                        .event("reconnect")
+                        .json_data(&reconnect)
+                        .unwrap_or_default(),
+                );
+                return;
+            }
             event = receiver.recv() => event,
         };
         match event {

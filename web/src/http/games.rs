@@ -253,6 +253,9 @@ async fn open_game(
         turn_since_ms: Some(crate::store::now_ms()),
     };
     state.store.create(&row).await?;
+    tracing::info_span!("new", game = %row.id).in_scope(|| {
+        tracing::info!(mode, rules = ?row.rules, plies = row.moves.len(), "game created");
+    });
     let live = Live {
         row,
         table,

@@ -6,6 +6,7 @@ pub mod error;
 mod events;
 pub mod extract;
 mod games;
+mod health;
 mod learn;
 mod meta;
 mod moves;
@@ -22,6 +23,7 @@ use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tracing::Instrument;
 
 use crate::app::AppState;
 use crate::assets;
@@ -37,6 +39,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .route("/", get(assets::index))
         .route("/g/{id}", get(assets::index))
         .route("/assets/{name}", get(assets::asset))
+        .merge(health::router())
         .merge(meta::router())
         .merge(games::router())
         .merge(moves::router())
@@ -56,7 +59,46 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn_with_state(state.clone(), limit))
         .layer(middleware::map_response(secure))
+        .layer(middleware::from_fn(trace))
         .with_state(state)
+}
+
+/// The game a path is about: `/api/games/ID/...` or the page `/g/ID`.
+fn game_of(path: &str) -> Option<&str> {
+    let rest = path
+        .strip_prefix("/api/games/")
+        .or_else(|| path.strip_prefix("/g/"))?;
+    let id = rest.split('/').next()?;
+    let plausible =
+        !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric());
+    plausible.then_some(id)
+}
+
+/// Runs each request in a span with its method, path and game (`game=ID`, so that every log
+/// line a request about a game writes names it), and logs its answer: at `debug` (every
+/// request: `RUST_LOG=tafl_web=debug`), at `warn` when the server failed (5xx).
+async fn trace(request: Request, next: Next) -> Response {
+    let path = request.uri().path().to_owned();
+    let span = tracing::info_span!(
+        "request",
+        method = %request.method(),
+        path = %path,
+        game = tracing::field::Empty,
+    );
+    if let Some(game) = game_of(&path) {
+        span.record("game", tracing::field::display(game));
+    }
+    let started = std::time::Instant::now();
+    let response = next.run(request).instrument(span.clone()).await;
+    let _entered = span.enter();
+    let status = response.status().as_u16();
+    let ms = u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX);
+    if response.status().is_server_error() {
+        tracing::warn!(status, ms, "answered");
+    } else {
+        tracing::debug!(status, ms, "answered");
+    }
+    response
 }
 
 /// What the page may load: its own files only (scripts, styles, fonts, images, requests), in no

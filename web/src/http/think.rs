@@ -153,7 +153,7 @@ async fn think(
                     let receiver = live.channel.subscribe();
                     let now = live.channel.thinking.lock().ok().and_then(|t| t.clone());
                     drop(live);
-                    return Ok(follow(receiver, now, game.clone()));
+                    return Ok(follow(&state, receiver, now, game.clone()));
                 }
                 "move" => {
                     return Err(ApiError::new(
@@ -245,11 +245,13 @@ async fn think(
 /// The think stream of the engine's move: its thinking from the game's events, then `state`
 /// (`{state, found}`) once the move is played (or the game changed otherwise), or `failed`.
 fn follow(
+    state: &Arc<AppState>,
     mut receiver: tokio::sync::broadcast::Receiver<Arc<GameEvent>>,
     now: Option<Arc<GameEvent>>,
     game: Shared,
 ) -> Response {
     let (sender, out) = mpsc::unbounded_channel::<SseEvent>();
+    let state = state.clone();
     tokio::spawn(async move {
         // Holding the game keeps it in memory while it is followed.
         let _game = game;
@@ -259,6 +261,8 @@ fn follow(
         loop {
             let event = tokio::select! {
                 _ = sender.closed() => return,
+                // The server stops: the stream ends, the page reads the game again elsewhere.
+                () = state.stopped() => return,
                 event = receiver.recv() => event,
             };
             let event = match event {

@@ -142,6 +142,11 @@ impl Store {
         }
     }
 
+    /// Whether the database answers a trivial query (readiness: `GET /readyz`).
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        self.query("SELECT 1", &[]).await.map(|_| ())
+    }
+
     /// `sqlite` or `postgres`.
     pub fn backend(&self) -> &'static str {
         match self {

@@ -165,6 +165,7 @@ impl Postgres {
                     .is_ok()
                 {
                     backoff = Duration::from_millis(100);
+                    tracing::info!("listening to other servers' changes (tafl_events)");
                     changed(None);
                     while let Some(id) = receiver.recv().await {
                         changed(Some(id));
@@ -172,7 +173,7 @@ impl Postgres {
                 }
                 driver.abort();
             }
-            eprintln!("tafl-web: the PostgreSQL listener reconnects in {backoff:?}");
+            tracing::warn!("lost the PostgreSQL listener: reconnecting in {backoff:?}");
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(Duration::from_secs(5));
         }
