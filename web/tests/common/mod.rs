@@ -10,7 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
@@ -24,6 +24,8 @@ pub struct Server {
     /// The secret of each game this client created, by id, sent with its requests as the page
     /// does (`call_as` sends another or none).
     pub secrets: Mutex<HashMap<String, String>>,
+    /// The lines it logged on stderr so far (also passed on to the test's stderr).
+    pub logs: Arc<Mutex<Vec<String>>>,
 }
 
 /// The game id in an API path (`/api/games/ID/...`).
@@ -59,9 +61,20 @@ impl Server {
             .args(["--listen", listen, "--db", &db_arg])
             .args(extra)
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the tafl-web binary starts");
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let kept = logs.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                eprintln!("{line}");
+                if let Ok(mut kept) = kept.lock() {
+                    kept.push(line);
+                }
+            }
+        });
         let stdout = child.stdout.take().expect("stdout is piped");
         let mut line = String::new();
         BufReader::new(stdout)
@@ -79,7 +92,13 @@ impl Server {
             db: db.to_owned(),
             db_arg,
             secrets: Mutex::new(HashMap::new()),
+            logs,
         }
+    }
+
+    /// The lines it logged so far.
+    pub fn log_lines(&self) -> Vec<String> {
+        self.logs.lock().map(|l| l.clone()).unwrap_or_default()
     }
 
     /// `http://ADDRESS` + `path`.

@@ -1,0 +1,276 @@
+//! What an operator and a load balancer see of a server (issue 53): the probes `/healthz` and
+//! `/readyz`, the log lines that name their game, and a graceful stop on SIGTERM. Each test runs
+//! on SQLite, and on PostgreSQL with `TAFL_TEST_DB=postgres` (the tests' own cluster, which one
+//! test stops and starts again: that test holds `CLUSTER` alone, the others share it).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::{Command, ExitStatus};
+use std::sync::RwLock;
+use std::time::{Duration, Instant};
+
+use common::{EventStream, Server, database, scratch, served_move_texts};
+use serde_json::{Value, json};
+
+/// Held to read by the tests that need the database, to write by the one that stops it.
+static CLUSTER: RwLock<()> = RwLock::new(());
+
+fn db(name: &str) -> PathBuf {
+    scratch(name).join("games.sqlite")
+}
+
+/// Sends SIGTERM to the server, as a service manager does.
+fn terminate(server: &Server) {
+    let status = Command::new("kill")
+        .args(["-TERM", &server.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+}
+
+/// The server's exit status, if it exits within `limit`.
+fn exits_within(server: &mut Server, limit: Duration) -> Option<ExitStatus> {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if let Some(status) = server.child.try_wait().expect("the child is ours") {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    None
+}
+
+/// A GET on `path`: the status, the JSON answer and the time it took.
+fn probe(server: &Server, path: &str) -> (u16, Value, Duration) {
+    let started = Instant::now();
+    let (status, value) = server.call("GET", path, None);
+    (status, value, started.elapsed())
+}
+
+/// Waits (up to `limit`) for a log line `accept` takes.
+fn logged(server: &Server, limit: Duration, accept: impl Fn(&str) -> bool) -> Option<String> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(line) = server.log_lines().into_iter().find(|l| accept(l)) {
+            return Some(line);
+        }
+        if Instant::now() > deadline {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A new game against the engine; its id.
+fn new_game(server: &Server, human: &str, level: u64) -> String {
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": human, "level": level})),
+    );
+    created["id"].as_str().expect("an id").to_owned()
+}
+
+#[test]
+fn probes_answer_without_limit_or_secret() {
+    let _cluster = CLUSTER.read();
+    // One request a second: an API client is throttled at once, a balancer's probes never.
+    let server = Server::start(
+        "127.0.0.1:0",
+        &db("probes"),
+        &["--rate", "1", "--burst", "1"],
+    );
+    let backend = if database::postgres() {
+        "postgres"
+    } else {
+        "sqlite"
+    };
+    for _ in 0..30 {
+        let (status, value, _) = probe(&server, "/healthz");
+        assert_eq!((status, value), (200, json!({"status": "ok"})));
+        let (status, value, _) = probe(&server, "/readyz");
+        assert_eq!(
+            (status, value),
+            (200, json!({"status": "ready", "store": backend}))
+        );
+    }
+    let statuses: Vec<u16> = (0..5)
+        .map(|_| server.call("GET", "/api/status", None).0)
+        .collect();
+    assert!(statuses.contains(&429), "{statuses:?}");
+    // Nothing about the database's whereabouts, and never kept by a cache.
+    let response = ureq::get(&server.url("/readyz")).call().expect("200");
+    assert_eq!(response.header("cache-control"), Some("no-store"));
+    let text = response.into_string().expect("a body");
+    assert!(!text.contains(&server.db_arg), "{text}");
+}
+
+#[test]
+fn readiness_fails_fast_while_the_database_is_stopped_and_recovers() {
+    if !database::postgres() {
+        eprintln!("skipped: needs TAFL_TEST_DB=postgres (the database is stopped and started)");
+        return;
+    }
+    let _cluster = CLUSTER.write().unwrap_or_else(|e| e.into_inner());
+    let server = Server::start("127.0.0.1:0", &db("outage"), &["--rate", "0"]);
+    let id = new_game(&server, "attackers", 0);
+    assert_eq!(probe(&server, "/readyz").0, 200);
+
+    database::cluster().stop();
+    let stopped = Instant::now();
+    let (status, value, took) = probe(&server, "/readyz");
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["error"], json!("storage_unavailable"), "{value}");
+    // The balancer's probe is answered within the 1 s readiness waits, not after a hang.
+    assert!(took < Duration::from_millis(2500), "{took:?}");
+    // The process itself is alive, and a request that needs the database says why it fails.
+    assert_eq!(probe(&server, "/healthz").0, 200);
+    let (status, value, took) = probe(&server, "/api/status");
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["error"], json!("storage_unavailable"), "{value}");
+    assert!(took < Duration::from_secs(7), "{took:?}");
+    assert!(stopped.elapsed() < Duration::from_secs(10));
+
+    database::cluster().start_again();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (status, value, _) = probe(&server, "/readyz");
+        if status == 200 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "not ready again: {status} {value}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // And it plays again.
+    let state = server.ok("GET", &format!("/api/games/{id}"), None);
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a move");
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+    );
+}
+
+#[test]
+fn every_log_line_of_a_move_names_its_game() {
+    let _cluster = CLUSTER.read();
+    let server = Server::start("127.0.0.1:0", &db("logs"), &["--rate", "0"]);
+    let id = new_game(&server, "attackers", 0);
+    let state = server.ok("GET", &format!("/api/games/{id}"), None);
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a move");
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+    );
+    // The engine answers (searched in a task of its own, outside the request).
+    let mut events = EventStream::open(&server, &format!("/api/games/{id}/events"), Some(0));
+    events.until(|e| e.name == "move" && e.data["by"] == json!("engine"));
+    let game = format!("game={id}");
+    let reply = logged(&server, Duration::from_secs(5), |l| {
+        l.contains("kind=move") && l.contains(r#""by":"engine""#)
+    })
+    .expect("the engine's move is logged");
+    assert!(reply.contains(&game), "{reply}");
+    let lines = server.log_lines();
+    let moves: Vec<&String> = lines.iter().filter(|l| l.contains("kind=move")).collect();
+    assert_eq!(moves.len(), 2, "{lines:#?}");
+    for line in &moves {
+        assert!(line.contains(&game), "{line}");
+    }
+    // The creation and the engine's search too.
+    for what in ["game created", "engine's search asked for"] {
+        let line = lines.iter().find(|l| l.contains(what)).expect(what);
+        assert!(line.contains(&game), "{line}");
+    }
+
+    // As JSON for a collector: one object a line, the game in the span.
+    let json_server = Server::start(
+        "127.0.0.1:0",
+        &db("logs-json"),
+        &["--rate", "0", "--log-format", "json"],
+    );
+    let id = new_game(&json_server, "defenders", 0);
+    let line = logged(&json_server, Duration::from_secs(10), |l| {
+        l.contains(r#""kind":"move""#)
+    })
+    .expect("the engine's first move is logged");
+    let value: Value = serde_json::from_str(&line).expect("a JSON line");
+    assert_eq!(value["span"]["game"], json!(id), "{value}");
+    assert_eq!(value["fields"]["message"], json!("event"), "{value}");
+    for line in json_server.log_lines() {
+        serde_json::from_str::<Value>(&line).expect("every line is JSON");
+    }
+}
+
+#[test]
+fn sigterm_tells_streams_to_reconnect_hands_back_the_search_and_exits_0() {
+    let _cluster = CLUSTER.read();
+    let path = db("sigterm");
+    let mut server = Server::start("127.0.0.1:0", &path, &["--rate", "0"]);
+    // Level "club": the engine thinks 3 s, long enough to be stopped mid-search.
+    let id = new_game(&server, "attackers", 3);
+    let state = server.ok("GET", &format!("/api/games/{id}"), None);
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a move");
+    let answer = server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+    );
+    assert_eq!(answer["ply"], json!(1), "acknowledged: {answer}");
+    let mut events = EventStream::open(&server, &format!("/api/games/{id}/events"), None);
+    let first = events.next().expect("the stream opens with the state");
+    assert_eq!(first.name, "state");
+    // The engine's search runs on this server (PostgreSQL: it claimed the job, no worker runs).
+    events.until(|e| e.name == "started");
+
+    let signalled = Instant::now();
+    terminate(&server);
+    // The stream is told to reconnect (after the search's own news: queue, started, info),
+    // then ends: no hang, no error, no move.
+    let before = events.until(|e| e.name == "reconnect");
+    let told = before.last().expect("reconnect");
+    assert_eq!(told.data, json!({"reason": "server_stopping"}));
+    assert!(before.iter().all(|e| e.id.is_none()), "{before:?}");
+    assert!(events.next().is_none(), "the stream ends");
+    let status = exits_within(&mut server, Duration::from_secs(4))
+        .unwrap_or_else(|| panic!("still running {:?} after SIGTERM", signalled.elapsed()));
+    assert!(status.success(), "{status:?}");
+    let stop = logged(&server, Duration::from_secs(1), |l| l.contains("stopping"))
+        .expect("the stop is logged");
+    assert!(stop.contains("searches_cancelled=1"), "{stop}");
+
+    // The acknowledged move is stored; the engine's, cancelled, was not played...
+    assert_eq!(database::stored(&server.db_arg, &id).moves, [text]);
+    if let Some((_, name)) = server.db_arg.rsplit_once('/')
+        && database::postgres()
+    {
+        // ...and its job waits in the queue again, held by nobody (not until its lease ends).
+        let waiting = database::cluster().psql(
+            name,
+            &format!("SELECT count(*) FROM jobs WHERE game = '{id}' AND worker IS NULL"),
+        );
+        assert_eq!(waiting.trim(), "1");
+    }
+    // ...and is searched again where the game is next read (PostgreSQL: claimed from the queue).
+    let again = Server::start_with("127.0.0.1:0", &server.db_arg, &["--rate", "0"]);
+    let mut events = EventStream::open(&again, &format!("/api/games/{id}/events"), Some(1));
+    let reply = events.until(|e| e.name == "move");
+    let reply = reply.last().expect("the engine's move");
+    assert_eq!(reply.data["by"], json!("engine"), "{reply:?}");
+    assert_eq!(reply.data["ply"], json!(1), "{reply:?}");
+    assert_eq!(database::stored(&again.db_arg, &id).moves.len(), 2);
+}
