@@ -124,6 +124,7 @@ fn readiness_fails_fast_while_the_database_is_stopped_and_recovers() {
     assert_eq!(value["error"], json!("storage_unavailable"), "{value}");
     // The balancer's probe is answered within the 1 s readiness waits, not after a hang.
     assert!(took < Duration::from_millis(2500), "{took:?}");
+    eprintln!("figure: /readyz answered 503 in {took:?} with PostgreSQL stopped");
     // The process itself is alive, and a request that needs the database says why it fails.
     assert_eq!(probe(&server, "/healthz").0, 200);
     let (status, value, took) = probe(&server, "/api/status");
@@ -249,6 +250,7 @@ fn sigterm_tells_streams_to_reconnect_hands_back_the_search_and_exits_0() {
     let status = exits_within(&mut server, Duration::from_secs(4))
         .unwrap_or_else(|| panic!("still running {:?} after SIGTERM", signalled.elapsed()));
     assert!(status.success(), "{status:?}");
+    eprintln!("figure: exited 0 {:?} after SIGTERM", signalled.elapsed());
     let stop = logged(&server, Duration::from_secs(1), |l| l.contains("stopping"))
         .expect("the stop is logged");
     assert!(stop.contains("searches_cancelled=1"), "{stop}");
