@@ -867,9 +867,34 @@ pub(crate) fn count_with_views(position: &Position, views: &SideViews) -> u32 {
     )
 }
 
+/// What [`count_after_quiet_move`] needs of a position beyond its views, found once for all of
+/// its moves.
+#[derive(Clone, Copy)]
+pub(crate) struct QuietMoves {
+    /// [`Position::capture_squares`]: a move landing on one of them might capture.
+    capture_squares: Bitboard,
+    /// The king's square if his side is to move: his quiet move to the edge wins (R14). Kept as
+    /// one square, not his set, so that each move's test is one comparison (and none of the
+    /// attackers' moves asks for the king's set: measured, 3 instructions a move less).
+    moving_king: Option<Square>,
+}
+
+impl QuietMoves {
+    /// The quiet moves of `position`, under the classic rules.
+    #[inline(always)]
+    pub(crate) fn of(position: &Position) -> QuietMoves {
+        QuietMoves {
+            capture_squares: position.capture_squares(),
+            moving_king: match position.side_to_move() {
+                Side::Attackers => None,
+                Side::Defenders => position.king_set().first(),
+            },
+        }
+    }
+}
+
 /// The number of legal moves in the position after `m`, a legal move, without playing it; or
-/// `None` if `m` might capture. `views` are the position's, `capture_squares` its
-/// [`Position::capture_squares`].
+/// `None` if `m` might capture. `views` are the position's, `quiet` its [`QuietMoves`].
 ///
 /// A move that lands off the capture squares captures nothing (R8-R13), so after it only its two
 /// squares have changed; if the king made it to the edge, the game is won (R14) and no move is
@@ -878,17 +903,17 @@ pub(crate) fn count_with_views(position: &Position, views: &SideViews) -> u32 {
 pub(crate) fn count_after_quiet_move(
     position: &Position,
     views: &SideViews,
-    capture_squares: Bitboard,
+    quiet: QuietMoves,
     m: Move,
 ) -> Option<u32> {
     let (from, to) = (m.from(), m.to());
-    if capture_squares.contains(to) {
+    if quiet.capture_squares.contains(to) {
         return None;
     }
     let side = position.side_to_move();
     let next_side = side.opponent();
     let next_movers = position.pieces(next_side);
-    if position.king_set().contains(from) && position.rules().edge().contains(to) {
+    if quiet.moving_king == Some(from) && position.rules().edge().contains(to) {
         return Some(0); // R14
     }
     let changed = views::stored_bits(from)
@@ -1378,13 +1403,13 @@ mod tests {
             let moves = position.legal_moves();
             assert_eq!(count(&position), moves.len() as u32, "{position:?}");
             let views = SideViews::of(&position);
-            let capture_squares = position.capture_squares();
+            let quiet = QuietMoves::of(&position);
             for &m in &moves {
                 let mut next = position;
                 let captured = next.play_unchecked(m);
                 let next_views = views.after(position.side_to_move(), m, captured);
                 assert_eq!(next_views, SideViews::of(&next), "{position:?} then {m}");
-                if let Some(quick) = count_after_quiet_move(&position, &views, capture_squares, m) {
+                if let Some(quick) = count_after_quiet_move(&position, &views, quiet, m) {
                     assert_eq!(quick, count(&next), "{position:?} then {m}");
                 }
             }

@@ -178,12 +178,12 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
     if depth == 2 {
         // The last ply is counted, not played; moves that cannot capture are not even played
         // at the ply before it (see `count_after_quiet_move`).
-        let capture_squares = position.capture_squares();
+        let quiet = movegen::QuietMoves::of(position);
         for &m in &moves {
-            let quick = movegen::count_after_quiet_move(position, views, capture_squares, m);
+            let quick = movegen::count_after_quiet_move(position, views, quiet, m);
             let count = quick.unwrap_or_else(|| {
                 let mut next = *position;
-                let captured = next.play_unchecked(m);
+                let captured = next.classic_play_unchecked(m);
                 movegen::count_with_views(&next, &views.after(mover, m, captured))
             });
             total += u64::from(count);
@@ -191,7 +191,7 @@ fn bulk(position: &Position, views: &SideViews, depth: u32) -> u64 {
     } else {
         for &m in &moves {
             let mut next = *position;
-            let captured = next.play_unchecked(m);
+            let captured = next.classic_play_unchecked(m);
             total += bulk(&next, &views.after(mover, m, captured), depth - 1);
         }
     }
@@ -292,7 +292,7 @@ fn stoppable(position: &Position, views: &SideViews, depth: u32, stop: &AtomicBo
             return None;
         }
         let mut next = *position;
-        let captured = next.play_unchecked(m);
+        let captured = next.classic_play_unchecked(m);
         total += stoppable(&next, &views.after(mover, m, captured), depth - 1, stop)?;
     }
     Some(total)

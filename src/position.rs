@@ -535,16 +535,30 @@ impl Position {
     /// [`Position::play_unchecked`] on the narrow grid.
     #[inline(always)]
     pub(crate) fn narrow_play_unchecked(&mut self, m: Move) -> Bitboard {
+        match self.rules.custom() {
+            None => self.classic_play_unchecked(m),
+            Some(set) => {
+                let mover = self.side_to_move;
+                let Some((piece, _)) = self.move_piece(m) else {
+                    return self.pass_turn_only();
+                };
+                let captured = self.resolve_custom_captures(set, mover, piece, m.to());
+                self.pass_turn();
+                captured
+            }
+        }
+    }
+
+    /// [`Position::play_unchecked`] under the classic rules (R8-R15), for perft's classic
+    /// counter, which never meets custom rules: it need not ask for them (measured: asking cost
+    /// its count 0.2 % of its instructions).
+    #[inline(always)]
+    pub(crate) fn classic_play_unchecked(&mut self, m: Move) -> Bitboard {
         let mover = self.side_to_move;
         let to = m.to();
         let Some((piece, enemies)) = self.move_piece(m) else {
             return self.pass_turn_only();
         };
-        if let Some(set) = self.rules.custom() {
-            let captured = self.resolve_custom_captures(set, mover, piece, to);
-            self.pass_turn();
-            return captured;
-        }
         let friends = self.pieces(mover);
         let captured = if may_capture(to, enemies, friends, self.rules) {
             self.resolve_captures(mover, to, piece)

@@ -85,8 +85,12 @@ const fn build_stored_bits(square: u8) -> [u128; 3] {
     ]
 }
 
-static STORED_BITS: [[u128; 3]; GRID_SQUARES] = {
-    let mut table = [[0u128; 3]; GRID_SQUARES];
+/// One entry for every value of a square's index (a `u8`), not only for the grid's squares
+/// (the rest stay empty): an index into the table can then never be out of range, so reading
+/// it needs no bounds check (measured: 4 instructions less for each quiet move that perft
+/// counts without playing it).
+static STORED_BITS: [[u128; 3]; 1 << u8::BITS] = {
+    let mut table = [[0u128; 3]; 1 << u8::BITS];
     let mut square = 0;
     while square < GRID_SQUARES {
         table[square] = build_stored_bits(square as u8);
