@@ -2,7 +2,11 @@
 //! `/readyz`, the log lines that name their game, and a graceful stop on SIGTERM. Each test runs
 //! on SQLite, and on PostgreSQL with `TAFL_TEST_DB=postgres` (the tests' own cluster, which one
 //! test stops and starts again: that test holds `CLUSTER` alone, the others share it).
+//! `a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice` is a real browser
+//! through HAProxy (`#[ignore]`d: `.ci/run` runs it with `cargo test --test ops -- --ignored`).
 
+#[path = "common/browser.rs"]
+mod browser;
 mod common;
 
 use std::path::PathBuf;
@@ -275,4 +279,123 @@ fn sigterm_tells_streams_to_reconnect_hands_back_the_search_and_exits_0() {
     assert_eq!(reply.data["by"], json!("engine"), "{reply:?}");
     assert_eq!(reply.data["ply"], json!(1), "{reply:?}");
     assert_eq!(database::stored(&again.db_arg, &id).moves.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium, chromedriver and haproxy: .ci/run runs it with --ignored"]
+async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice() {
+    use browser::Chromedriver;
+    use common::balancer::Balancer;
+    use common::call_at;
+
+    let _cluster = CLUSTER.read();
+    // Always PostgreSQL: two servers share the games, HAProxy in front.
+    let url = database::cluster().database("page_sigterm");
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let mut servers = [start(), start()];
+    let balancer = Balancer::start([&servers[0], &servers[1]]);
+    let chromedriver = Chromedriver::start();
+    let page = chromedriver.open(1280, 900).await;
+    page.goto(&balancer.url("/")).await;
+    page.wait_for(
+        "the form's games",
+        30,
+        "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
+    )
+    .await;
+    // Tablut, the attackers, "club": the engine thinks 3 s, long enough to stop its server.
+    page.select("#variant", "tablut").await;
+    page.select("#human", "attackers").await;
+    page.select("#level", "3").await;
+    page.click("#start").await;
+    let shown = page
+        .wait("the board", |p| {
+            p["live"] == json!(0) && p["turn"] == json!("person")
+        })
+        .await;
+    let id = shown["path"]
+        .as_str()
+        .and_then(|p| p.strip_prefix("/g/"))
+        .expect("the game's address")
+        .to_owned();
+    // Every text the status line shows from now on, and a mark a reload would lose.
+    page.run(
+        "window.taflMark = 'loaded once';
+         window.taflStatuses = [];
+         const status = document.getElementById('status');
+         new MutationObserver(() => window.taflStatuses.push(status.textContent))
+           .observe(status, {childList: true, characterData: true, subtree: true});
+         return 1;",
+    )
+    .await;
+
+    let (_, state) = call_at(
+        &balancer.url(&format!("/api/games/{id}")),
+        "GET",
+        None,
+        None,
+    );
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a legal move");
+    let (from, to) = text.split_once('-').expect("a move");
+    page.click_move(from, to).await;
+    page.wait("the player's move", |p| p["live"] == json!(1))
+        .await;
+    // SIGTERM to the server the page's stream is on, while the engine searches.
+    let events = format!("/api/games/{id}/events");
+    let streams = balancer.wait_requests(&events, 1);
+    let victim = *streams.last().expect("a stream");
+    let signalled = Instant::now();
+    terminate(&servers[victim]);
+    let status = exits_within(&mut servers[victim], Duration::from_secs(4)).expect("it exits");
+    assert!(status.success(), "{status:?}");
+    let answered = page
+        .wait("the engine's answer", |p| {
+            p["live"] == json!(2) && p["ply"] == json!(2)
+        })
+        .await;
+    let took = signalled.elapsed();
+    let statuses = page.run("return window.taflStatuses;").await;
+    let lost: Vec<&Value> = statuses
+        .as_array()
+        .expect("statuses")
+        .iter()
+        .filter(|s| {
+            let s = s.as_str().unwrap_or_default().to_lowercase();
+            s.contains("lost") || s.contains("reconnecting")
+        })
+        .collect();
+    assert!(lost.is_empty(), "the page said: {statuses}");
+    assert_eq!(
+        page.run("return window.taflMark || null;").await,
+        json!("loaded once"),
+        "the page was reloaded"
+    );
+    // It reconnected through the balancer, to the other server; the move was played once.
+    let streams = balancer.wait_requests(&events, streams.len() + 1);
+    assert_eq!(
+        *streams.last().expect("a stream"),
+        1 - victim,
+        "{streams:?}"
+    );
+    let (_, state) = call_at(
+        &balancer.url(&format!("/api/games/{id}")),
+        "GET",
+        None,
+        None,
+    );
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
+    assert_eq!(answered["listed"], json!(2));
+    let cancelled = logged(&servers[victim], Duration::from_secs(1), |l| {
+        l.contains("searches_cancelled=")
+    })
+    .expect("the stop is logged");
+    eprintln!(
+        "figure: the engine's move shown {:.1} s after SIGTERM to the page's server ({})",
+        took.as_secs_f64(),
+        cancelled.split("signal=").nth(1).unwrap_or_default()
+    );
+    page.close().await;
 }
