@@ -46,6 +46,9 @@ pub struct Config {
     /// Whether this process serves pages (a server) or only searches jobs (`tafl-web
     /// worker`): a worker neither starts the engine's moves nor watches the clocks.
     pub serves: bool,
+    /// The load balancers in front of this server (`--proxy`): a request from one of them is
+    /// limited by the client address its `X-Forwarded-For` header names last.
+    pub proxies: Vec<std::net::IpAddr>,
 }
 
 impl Config {
@@ -62,6 +65,7 @@ impl Config {
             day_ms: 86_400_000,
             lease_ms: 10_000,
             serves: true,
+            proxies: Vec::new(),
         }
     }
 }

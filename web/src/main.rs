@@ -31,6 +31,10 @@ struct Options {
     /// Requests sent at once before the rate applies.
     #[arg(long, default_value_t = 30.0)]
     burst: f64,
+    /// A load balancer's address (repeatable): requests from it are limited by the client
+    /// address that its `X-Forwarded-For` header names last (HAProxy's `option forwardfor`).
+    #[arg(long = "proxy", value_name = "IP")]
+    proxies: Vec<std::net::IpAddr>,
     /// Milliseconds the review of a finished game spends on each position (in the background,
     /// after every other search).
     #[arg(long, default_value_t = 300)]
@@ -175,6 +179,7 @@ fn main() -> ExitCode {
     config.hash_mb = options.hash_mb.clamp(1, 1024);
     config.rate = options.rate;
     config.burst = options.burst.max(1.0);
+    config.proxies = options.proxies.clone();
     config.review_ms = options.review_ms.clamp(10, 60_000);
     config.day_ms = options.day_ms.max(1);
     let runtime = match tokio::runtime::Runtime::new() {

@@ -318,6 +318,63 @@ fn postgresql_stopped_for_ten_seconds() {
     );
 }
 
+/// The status of `GET path` sent to `address` from the local address `from` (any 127.x.y.z
+/// is this machine's loopback: a client of its own), with `extra` header lines.
+fn status_from(from: &str, address: &str, path: &str, extra: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime starts");
+    runtime.block_on(async {
+        let socket = tokio::net::TcpSocket::new_v4().expect("a socket");
+        socket
+            .bind(format!("{from}:0").parse().expect("an address"))
+            .expect("a loopback address binds");
+        let mut stream = socket
+            .connect(address.parse().expect("an address"))
+            .await
+            .expect("the balancer accepts");
+        let request =
+            format!("GET {path} HTTP/1.1\r\nHost: {address}\r\n{extra}Connection: close\r\n\r\n");
+        stream.write_all(request.as_bytes()).await.expect("sent");
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).await.expect("an answer");
+        answer
+            .split(' ')
+            .nth(1)
+            .and_then(|status| status.parse().ok())
+            .unwrap_or_else(|| panic!("no status in {answer:?}"))
+    })
+}
+
+#[test]
+fn behind_the_balancer_each_client_has_its_own_rate_limit() {
+    let url = database::cluster().database("limits");
+    // Servers that trust the balancer's X-Forwarded-For (it runs on 127.0.0.1).
+    let options = ["--rate", "0.5", "--burst", "2", "--proxy", "127.0.0.1"];
+    let start = || Server::start_with("127.0.0.1:0", &url, &options);
+    let servers = [start(), start()];
+    let balancer = Balancer::start([&servers[0], &servers[1]]);
+    let get = |from: &str, extra: &str| status_from(from, &balancer.address, "/api/levels", extra);
+    // One client (127.0.0.2) over its limit: two at once on each server, then refused.
+    let first: Vec<u16> = (0..8).map(|_| get("127.0.0.2", "")).collect();
+    assert_eq!(first[..4], [200; 4], "{first:?}");
+    assert!(
+        first[4..].iter().filter(|&&s| s == 429).count() >= 3,
+        "{first:?}"
+    );
+    // Another client through the same balancer is not limited by the first's requests.
+    assert_eq!([get("127.0.0.3", ""), get("127.0.0.3", "")], [200, 200]);
+    // A forged X-Forwarded-For changes nothing: the balancer appends the real address, and
+    // only the last entry counts.
+    let forged = "X-Forwarded-For: 10.9.9.9\r\n";
+    assert_eq!(
+        [get("127.0.0.2", forged), get("127.0.0.2", forged)],
+        [429, 429]
+    );
+}
+
 /// The moves of game `id` as the database has them, read through the balancer.
 fn moves_through(balancer: &Balancer, id: &str) -> Vec<String> {
     let (status, state) = call_at(

@@ -63,6 +63,27 @@ impl<S: Send + Sync> FromRequestParts<S> for Secret {
     }
 }
 
+/// The address a request is limited by: the sender's (`peer`), or, when the sender is one of
+/// `proxies` (a load balancer), the client address that its `X-Forwarded-For` header names
+/// last: the one the balancer added. Earlier entries came from the client and may be forged.
+pub fn client_address(
+    proxies: &[std::net::IpAddr],
+    peer: std::net::IpAddr,
+    headers: &axum::http::HeaderMap,
+) -> std::net::IpAddr {
+    if !proxies.contains(&peer) {
+        return peer;
+    }
+    headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .next_back()
+        .and_then(|value| value.to_str().ok())
+        .and_then(|list| list.rsplit(',').next())
+        .and_then(|last| last.trim().parse().ok())
+        .unwrap_or(peer)
+}
+
 /// The secret of an `Authorization: Bearer <secret>` header (at most 256 characters).
 pub fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
     headers
@@ -72,4 +93,53 @@ pub fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
         .strip_prefix("Bearer ")
         .map(str::trim)
         .filter(|secret| !secret.is_empty() && secret.len() <= 256)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client_address;
+    use axum::http::HeaderMap;
+    use std::net::IpAddr;
+
+    fn ip(text: &str) -> IpAddr {
+        text.parse().expect("an address")
+    }
+
+    fn forwarded(values: &[&str]) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        for value in values {
+            headers.append("x-forwarded-for", value.parse().expect("a header value"));
+        }
+        headers
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client_and_only_its_last_entry_counts() {
+        let balancer = ip("10.0.0.2");
+        let proxies = [balancer];
+        // Not from the balancer: the header is anyone's to forge.
+        let stranger = ip("192.0.2.7");
+        let header = forwarded(&["203.0.113.9"]);
+        assert_eq!(client_address(&proxies, stranger, &header), stranger);
+        assert_eq!(client_address(&[], balancer, &header), balancer);
+        // From the balancer: the last entry, the one it added.
+        assert_eq!(
+            client_address(&proxies, balancer, &header),
+            ip("203.0.113.9")
+        );
+        let forged = forwarded(&["198.51.100.1, 203.0.113.9"]);
+        assert_eq!(
+            client_address(&proxies, balancer, &forged),
+            ip("203.0.113.9")
+        );
+        let two_lines = forwarded(&["198.51.100.1", "2001:db8::5"]);
+        assert_eq!(
+            client_address(&proxies, balancer, &two_lines),
+            ip("2001:db8::5")
+        );
+        // No header, or one that names no address: the balancer's own.
+        for header in [HeaderMap::new(), forwarded(&["unknown"]), forwarded(&[""])] {
+            assert_eq!(client_address(&proxies, balancer, &header), balancer);
+        }
+    }
 }

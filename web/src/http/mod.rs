@@ -127,7 +127,8 @@ async fn secure(mut response: Response) -> Response {
 }
 
 /// Rate limits every API request by who sends it (`crate::limits`): the seat's secret in its
-/// `Authorization` header, else the sender's address; new games by address. Over the limit: 429,
+/// `Authorization` header, else the sender's address (behind a `--proxy`, the client's); new
+/// games by address. Over the limit: 429,
 /// before the handler runs.
 async fn limit(
     State(state): State<Arc<AppState>>,
@@ -136,7 +137,7 @@ async fn limit(
     next: Next,
 ) -> Response {
     let path = request.uri().path();
-    let ip = address.ip();
+    let ip = extract::client_address(&state.config.proxies, address.ip(), request.headers());
     let allowed = if !path.starts_with("/api/") {
         true
     } else if request.method() == Method::POST && path == "/api/games" {
