@@ -260,6 +260,28 @@ fn postgresql_stopped_for_ten_seconds() {
         );
         slowest = slowest.max(took);
     }
+    // Then the balancer's checks (`/readyz`, every second, two failures) take both servers
+    // out, and HAProxy answers itself: 503 in JSON, at once.
+    let lb_game = balancer.url(&game);
+    let out = loop {
+        let (status, answer, took) = timed(&lb_game, "GET", None, None);
+        assert_eq!(status, 503, "{answer}");
+        assert!(took < 6.0, "GET through the balancer took {took:.1} s");
+        if answer["error"] == json!("unavailable") {
+            assert!(
+                answer["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains("no server"))
+            );
+            break stopped.elapsed().as_secs_f64();
+        }
+        assert_eq!(answer["error"], json!("storage_unavailable"), "{answer}");
+        assert!(
+            stopped.elapsed().as_secs() < 8,
+            "the servers are still in: {answer}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     let ten = std::time::Duration::from_secs(10);
     std::thread::sleep(ten.saturating_sub(stopped.elapsed()));
     cluster.start_again();
@@ -282,6 +304,18 @@ fn postgresql_stopped_for_ten_seconds() {
             std::thread::sleep(std::time::Duration::from_millis(100));
         }
     }
+    // And the balancer has them back after their next check.
+    let lb_back = loop {
+        let (status, answer) = call_at(&lb_game, "GET", None, None);
+        if status == 200 {
+            break restarted.elapsed().as_secs_f64();
+        }
+        assert!(
+            restarted.elapsed().as_secs() < 15,
+            "balancer: {status} {answer}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
     // Every move acknowledged before the outage is there, and only those.
     assert_eq!(database::stored(&url, &id).moves, acknowledged);
     // New moves work, each on its mover's server, and a move made on A reaches the stream that
@@ -310,8 +344,9 @@ fn postgresql_stopped_for_ten_seconds() {
     );
     assert_eq!(database::stored(&url, &id).moves, acknowledged);
     eprintln!(
-        "outage: slowest answer during it {slowest:.3} s; servers back {:.3} s and {:.3} s \
-         after the restart; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
+        "outage: slowest answer during it {slowest:.3} s; both servers out of the balancer \
+         {out:.1} s into it; servers back {:.3} s and {:.3} s after the restart, in the balancer \
+         {lb_back:.2} s; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
         back[0],
         back[1],
         started.elapsed().as_secs_f64()
