@@ -91,7 +91,15 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
         read_until(&mut stream, |e| e.name == "started" || e.name == "queue");
     assert!(searching, "the engine's search starts: {seen:?}");
 
-    // kill -9 of that server mid-search.
+    // kill -9 of that server mid-search. Which server claimed the search job (both search while
+    // no worker runs) is said, not chosen: the killed one, mostly (it is woken first).
+    let holder = database::cluster().psql(
+        "killed_stream",
+        &format!("SELECT COALESCE(worker, '') FROM jobs WHERE game = '{id}';"),
+    );
+    let held = holder
+        .trim()
+        .ends_with(&format!(":{}", servers[victim].child.id()));
     servers[victim].kill();
     let killed = Instant::now();
     let played = database::stored(&url, &id).moves;
@@ -153,7 +161,8 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
     );
     assert_eq!((status, game["ply"].clone()), (200, json!(2)), "{game}");
     eprintln!(
-        "killed stream: the engine's move arrived {:.2} s after the kill; test {:.1} s",
+        "killed stream: the engine's move arrived {:.2} s after the kill (the killed server held \
+         its search: {held}); test {:.1} s",
         waited.as_secs_f64(),
         started.elapsed().as_secs_f64()
     );
