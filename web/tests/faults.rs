@@ -18,6 +18,7 @@ mod common;
 use std::time::Instant;
 
 use common::balancer::Balancer;
+use common::worker::Worker;
 use common::{EventStream, Server, call_at, database, served_move_texts};
 use serde_json::json;
 
@@ -189,6 +190,16 @@ fn postgresql_stopped_for_ten_seconds() {
     let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
     let (a, b) = (start(), start());
     let balancer = Balancer::start([&a, &b]);
+    // A worker plays the engine's moves (the servers leave them to it while it runs).
+    let worker = Worker::start(&url, &[]);
+    let engine_game = a.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers", "level": 0})),
+    )["id"]
+        .as_str()
+        .expect("an id")
+        .to_owned();
 
     // A game between two people: the creator on A, the friend on B.
     let created = a.ok(
@@ -325,6 +336,42 @@ fn postgresql_stopped_for_ten_seconds() {
         );
         std::thread::sleep(std::time::Duration::from_millis(100));
     };
+    // The worker is back too: its heartbeat is fresh again, and it plays the engine's answer to a
+    // move made after the restart.
+    let worker_back = loop {
+        let fresh = cluster.psql(
+            "outage",
+            "SELECT COUNT(*) FROM workers \
+             WHERE seen_ms > (extract(epoch FROM clock_timestamp()) * 1000)::bigint - 1500;",
+        );
+        if fresh.trim() == "1" {
+            break restarted.elapsed().as_secs_f64();
+        }
+        assert!(restarted.elapsed().as_secs() < 10, "the worker's heartbeat");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let engine_path = format!("/api/games/{engine_game}");
+    let state = a.ok("GET", &engine_path, None);
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a move");
+    a.ok(
+        "POST",
+        &format!("{engine_path}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+    );
+    let answered = Instant::now();
+    while b.ok("GET", &engine_path, None)["ply"] != json!(2) {
+        assert!(answered.elapsed().as_secs() < 10, "the engine's answer");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let answer_took = answered.elapsed().as_secs_f64();
+    assert!(
+        worker.played().contains(&(engine_game.clone(), 1)),
+        "the worker played it: {:?}",
+        worker.played()
+    );
     // Every move acknowledged before the outage is there, and only those.
     assert_eq!(database::stored(&url, &id).moves, acknowledged);
     // New moves work, each on its mover's server, and a move made on A reaches the stream that
@@ -355,7 +402,9 @@ fn postgresql_stopped_for_ten_seconds() {
     eprintln!(
         "outage: slowest answer during it {slowest:.3} s; both servers out of the balancer \
          {out:.1} s into it; servers back {:.3} s and {:.3} s after the restart, in the balancer \
-         {lb_back:.2} s; A's move on B's stream in {heard_after:.2} s; test {:.1} s",
+         {lb_back:.2} s; the worker's heartbeat {worker_back:.2} s, its first move \
+         {answer_took:.2} s after the person's; A's move on B's stream in {heard_after:.2} s; \
+         test {:.1} s",
         back[0],
         back[1],
         started.elapsed().as_secs_f64()

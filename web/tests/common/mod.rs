@@ -5,6 +5,7 @@
 pub mod balancer;
 pub mod database;
 pub mod people;
+pub mod worker;
 
 use std::collections::{BTreeSet, HashMap};
 use std::io::{BufRead, BufReader};
