@@ -281,6 +281,84 @@ fn sigterm_tells_streams_to_reconnect_hands_back_the_search_and_exits_0() {
     assert_eq!(database::stored(&again.db_arg, &id).moves.len(), 2);
 }
 
+#[test]
+fn a_worker_sent_sigterm_mid_search_hands_its_job_back_at_once() {
+    if !database::postgres() {
+        eprintln!("skipped: needs TAFL_TEST_DB=postgres (workers search PostgreSQL's jobs)");
+        return;
+    }
+    let _cluster = CLUSTER.read();
+    let url = database::cluster().database("worker_sigterm");
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    // A lease of 60 s: a move that arrives sooner was handed back, not lost and retaken.
+    let mut worker = Command::new(env!("CARGO_BIN_EXE_tafl-web"))
+        .args([
+            "worker",
+            "--db",
+            &url,
+            "--searches",
+            "1",
+            "--lease-ms",
+            "60000",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the worker starts");
+    let mut line = String::new();
+    std::io::BufRead::read_line(
+        &mut std::io::BufReader::new(worker.stdout.take().expect("piped")),
+        &mut line,
+    )
+    .expect("the worker says it runs");
+    assert!(line.contains("searching"), "{line}");
+    // "club": 3 s a move; the person moves, the worker claims the engine's answer.
+    let id = new_game(&server, "attackers", 3);
+    let state = server.ok("GET", &format!("/api/games/{id}"), None);
+    let text = served_move_texts(&state)
+        .into_iter()
+        .next()
+        .expect("a move");
+    let mut events = EventStream::open(&server, &format!("/api/games/{id}/events"), None);
+    server.ok(
+        "POST",
+        &format!("/api/games/{id}/moves"),
+        Some(&json!({"move": text, "ply": 0})),
+    );
+    // `started`: another process (the worker: the server leaves jobs to it) claimed it.
+    events.until(|e| e.name == "started");
+    let name = url.rsplit_once('/').expect("a database name").1;
+    let holder = database::cluster().psql(
+        name,
+        &format!("SELECT worker FROM jobs WHERE game = '{id}'"),
+    );
+    assert!(
+        holder.trim().starts_with("worker ")
+            && holder.trim().ends_with(&format!(":{}", worker.id())),
+        "held by {holder:?}"
+    );
+
+    let signalled = Instant::now();
+    let status = Command::new("kill")
+        .args(["-TERM", &worker.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(status.success());
+    let status = worker.wait().expect("the worker ends");
+    let exited = signalled.elapsed();
+    assert!(status.success(), "{status:?}");
+    // Its search was cancelled, not finished: it exits well within its 3 s.
+    assert!(exited < Duration::from_secs(2), "{exited:?}");
+    // The server, alone now, plays the move, long before the lease would have run out.
+    let reply = events.until(|e| e.name == "move");
+    let took = signalled.elapsed();
+    assert_eq!(reply.last().expect("a move").data["by"], json!("engine"));
+    assert!(took < Duration::from_secs(20), "{took:?}");
+    assert_eq!(database::stored(&url, &id).moves.len(), 2, "played once");
+    eprintln!(
+        "figure: worker exited {exited:?} after SIGTERM; the server played the move {took:?} after it"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium, chromedriver and haproxy: .ci/run runs it with --ignored"]
 async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice() {
