@@ -110,6 +110,48 @@ fn probes_answer_without_limit_or_secret() {
     assert!(!text.contains(&server.db_arg), "{text}");
 }
 
+/// GET `url` from a blocking thread: the status and the JSON answer.
+async fn get_json(url: String) -> (u16, Value) {
+    tokio::task::spawn_blocking(move || {
+        let response = match ureq::get(&url).call() {
+            Ok(response) | Err(ureq::Error::Status(_, response)) => response,
+            Err(error) => panic!("{url}: {error}"),
+        };
+        let status = response.status();
+        (status, response.into_json().unwrap_or(Value::Null))
+    })
+    .await
+    .expect("the request's thread")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readiness_is_503_from_the_moment_the_server_stops() {
+    let _cluster = CLUSTER.read();
+    // In this process, so that the stop can be begun without closing the listener: what a
+    // balancer probing a stopping server on a kept-alive connection sees.
+    let config = tafl_web::Config::new(database::arg(&db("stopping")));
+    let state = tafl_web::AppState::open(config)
+        .await
+        .expect("the database opens");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("a port");
+    let base = format!("http://{}", listener.local_addr().expect("an address"));
+    tokio::spawn(tafl_web::serve(
+        listener,
+        state.clone(),
+        std::future::pending(),
+    ));
+    assert_eq!(get_json(format!("{base}/readyz")).await.0, 200);
+    assert!(!state.stopping());
+    state.stop();
+    let (status, value) = get_json(format!("{base}/readyz")).await;
+    assert_eq!(status, 503, "{value}");
+    assert_eq!(value["error"], json!("stopping"), "{value}");
+    // Alive all the same.
+    assert_eq!(get_json(format!("{base}/healthz")).await.0, 200);
+}
+
 #[test]
 fn readiness_fails_fast_while_the_database_is_stopped_and_recovers() {
     if !database::postgres() {
