@@ -35,6 +35,10 @@ struct Options {
     /// address that its `X-Forwarded-For` header names last (HAProxy's `option forwardfor`).
     #[arg(long = "proxy", value_name = "IP")]
     proxies: Vec<std::net::IpAddr>,
+    /// With PostgreSQL: milliseconds a search job this server claims (while no worker runs) is
+    /// held without renewal; when the server dies, another searches it again after this.
+    #[arg(long, default_value_t = 10_000)]
+    lease_ms: u64,
     /// Milliseconds the review of a finished game spends on each position (in the background,
     /// after every other search).
     #[arg(long, default_value_t = 300)]
@@ -180,6 +184,7 @@ fn main() -> ExitCode {
     config.rate = options.rate;
     config.burst = options.burst.max(1.0);
     config.proxies = options.proxies.clone();
+    config.lease_ms = options.lease_ms.clamp(100, 3_600_000);
     config.review_ms = options.review_ms.clamp(10, 60_000);
     config.day_ms = options.day_ms.max(1);
     let runtime = match tokio::runtime::Runtime::new() {

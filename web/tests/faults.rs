@@ -52,7 +52,7 @@ fn numbers(events: &[common::Sse]) -> Vec<u64> {
 fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_arrives() {
     let started = Instant::now();
     let url = database::cluster().database("killed_stream");
-    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0", "--lease-ms", "2000"]);
     let mut servers = [start(), start()];
     let balancer = Balancer::start([&servers[0], &servers[1]]);
 
@@ -119,8 +119,8 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
 
     // The page reconnects through the balancer, from the last event it saw: the other server
     // answers and sends nothing twice; the killed server's search job goes back to the queue
-    // when its lease (10 s) runs out, the other server searches it, and the engine's move
-    // arrives.
+    // when its lease (2 s here, 10 s by default) runs out, the other server searches it, and the
+    // engine's move arrives.
     let mut again = EventStream::open_at(&balancer.url(&events), Some(last), None);
     again.give_up_after(20);
     let (after, arrived) = read_until(&mut again, |e| {
@@ -129,7 +129,7 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
     assert!(arrived, "the engine's move arrives: {after:?}");
     let waited = killed.elapsed();
     assert!(
-        waited.as_secs_f64() < 10.0 + 1.0 + 5.0,
+        waited.as_secs_f64() < 2.0 + 1.0 + 5.0,
         "the move arrives within the lease plus one search: {waited:?}"
     );
     assert_eq!(balancer.wait_requests(&events, 2)[1], survivor);
@@ -492,7 +492,7 @@ async fn a_page_plays_through_the_balancer_while_a_server_is_killed() {
 
     let started = Instant::now();
     let url = database::cluster().database("page_balanced");
-    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    let start = || Server::start_with("127.0.0.1:0", &url, &["--rate", "0", "--lease-ms", "2000"]);
     let mut servers = [start(), start()];
     let balancer = Balancer::start([&servers[0], &servers[1]]);
     let chromedriver = Chromedriver::start();
