@@ -36,7 +36,7 @@ const POLL: Duration = Duration::from_millis(250);
 const HEARTBEAT: Duration = Duration::from_secs(1);
 
 /// A worker seen within this is alive: the servers leave the jobs to it.
-const WORKER_ALIVE_MS: u64 = 5_000;
+pub const WORKER_ALIVE_MS: u64 = 5_000;
 
 /// How often a server reads the queue's places for its waiting pages.
 const PLACES_EVERY: Duration = Duration::from_millis(300);
@@ -143,23 +143,31 @@ async fn next_job(state: &Arc<AppState>, always: bool) -> Option<ClaimedJob> {
         // It stops (SIGTERM): its jobs go back to the queue, it claims no more.
         return None;
     }
-    if !always {
-        match state.store.live_workers(WORKER_ALIVE_MS).await {
-            Ok(0) => {}
-            _ => return None,
-        }
-    }
     if let Ok(given_up) = state.store.give_up_jobs(MAX_TRIES).await {
         for job in given_up {
             tell_failed(state, &job).await;
         }
     }
-    state
+    let claimed = state
         .store
-        .claim_job(&state.jobs.id, state.config.lease_ms, MAX_TRIES)
-        .await
-        .ok()
-        .flatten()
+        .claim_job(
+            &state.jobs.id,
+            state.config.lease_ms,
+            MAX_TRIES,
+            (!always).then_some(WORKER_ALIVE_MS),
+        )
+        .await;
+    match claimed {
+        Ok(job) => job,
+        Err(error) => {
+            // Out of reach: said once a poll; the loop tries again.
+            eprintln!(
+                "tafl-web: {}: cannot claim a search: {error}",
+                state.jobs.id
+            );
+            None
+        }
+    }
 }
 
 /// Stores a `failed` event in a game whose job was given up (unless the game changed since).

@@ -27,7 +27,10 @@ fn sql(name: &str, sql: &str) -> String {
 fn wait_for(what: &str, within: Duration, mut done: impl FnMut() -> bool) {
     let deadline = Instant::now() + within;
     while !done() {
-        assert!(Instant::now() < deadline, "waited too long for {what}");
+        assert!(
+            Instant::now() < deadline,
+            "waited too long for {what} ({within:?})"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -96,7 +99,7 @@ fn a_worker_plays_the_engines_moves_of_a_game_made_on_a_server() {
     person_moves(&server, &id, &first);
     wait_ply(&server, &id, 3, Duration::from_secs(10));
     // The worker played both of the engine's moves (the server leaves them to it)...
-    assert_eq!(worker.played(), [(id.clone(), 0), (id.clone(), 2)]);
+    assert_eq!(worker.wait_played(2), [(id.clone(), 0), (id.clone(), 2)]);
     // ...and the page on the server got them through the database's notifications, in order.
     let moves: Vec<(u64, String)> = (0..3)
         .map(|_| {
@@ -157,7 +160,7 @@ fn a_worker_killed_mid_search_loses_its_job_after_its_lease_and_the_move_is_play
         "the move came before the lease ran out ({took:?}): not the killed worker's job?"
     );
     let other = &workers[1 - killed];
-    assert_eq!(other.played(), [(id.clone(), 0)]);
+    assert_eq!(other.wait_played(1), [(id.clone(), 0)]);
     assert!(
         other
             .log
@@ -191,6 +194,9 @@ fn two_workers_and_many_games_each_move_played_once_none_lost() {
     for id in &games {
         wait_ply(&server, id, 3, Duration::from_secs(20));
     }
+    wait_for("the workers' lines", Duration::from_secs(5), || {
+        workers.iter().map(|w| w.played().len()).sum::<usize>() >= 2 * games.len()
+    });
     let mut played: Vec<(String, u64)> = workers.iter().flat_map(Worker::played).collect();
     assert!(
         workers.iter().all(|w| !w.played().is_empty()),
@@ -225,7 +231,7 @@ fn the_server_searches_itself_while_no_worker_runs() {
     let mut worker = Worker::start(&url, &[]);
     person_moves(&server, &id, &first);
     let second = wait_ply(&server, &id, 3, Duration::from_secs(10));
-    assert_eq!(worker.played(), [(id.clone(), 2)]);
+    assert_eq!(worker.wait_played(1), [(id.clone(), 2)]);
     // It stops (SIGTERM: its heartbeat goes at once): the server searches again.
     worker.stop();
     assert_eq!(sql(&name, "SELECT COUNT(*) FROM workers"), "0");
@@ -234,4 +240,49 @@ fn the_server_searches_itself_while_no_worker_runs() {
     for ply in 0..5 {
         assert_eq!(stored_at(&name, &id, ply), (1, 1), "ply {ply}");
     }
+}
+
+#[test]
+fn a_job_whose_searcher_dies_three_times_is_given_up_and_its_game_told() {
+    let (name, url) = fresh("given_up");
+    let options = ["--lease-ms", "800"];
+    // The worker first: a server that looked for live workers just before it came could
+    // still claim the job itself.
+    let mut worker = Worker::start(&url, &options);
+    let server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    // "master": 20 s a move, so no claimer finishes before it is killed.
+    let id = new_game(&server, 5);
+    let mut stream = EventStream::open(&server, &format!("/api/games/{id}/events"), Some(0));
+    // Each claimer is killed as soon as it holds the job; the next claims it after the lease.
+    for tries in 1..=3 {
+        let wanted = format!("{}/{tries}", worker.suffix());
+        let mut holder = String::new();
+        wait_for(&format!("claim {tries}"), Duration::from_secs(5), || {
+            holder = sql(
+                &name,
+                &format!("SELECT worker || '/' || tries FROM jobs WHERE game = '{id}'"),
+            );
+            if !holder.ends_with(&wanted) {
+                eprintln!("claim {tries}: the job is held by {holder:?}");
+            }
+            holder.ends_with(&wanted)
+        });
+        worker.kill();
+        worker = Worker::start(&url, &options);
+    }
+    // The third lease runs out: the next claimer gives the job up and tells the game.
+    let failed = stream.until(|e| e.name == "failed").pop().expect("failed");
+    assert_eq!(failed.id, Some(1), "a stored event, numbered");
+    assert_eq!(failed.data["ply"], json!(0));
+    assert!(
+        failed.data["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("failed 3 times")),
+        "{}",
+        failed.data
+    );
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM jobs"), "0");
+    assert_eq!(stored_at(&name, &id, 0), (0, 0), "no move was played");
+    assert!(worker.played().is_empty());
+    assert_eq!(state(&server, &id)["ply"], json!(0));
 }

@@ -52,16 +52,22 @@ async fn levels() -> Json<Value> {
 
 async fn status(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiError> {
     let (mut waiting, running) = state.pool.load();
+    let mut workers = 0;
     if state.store.shared() {
         // The engine's moves wait in the job table, for every server and worker.
         let jobs = state.store.job_places().await?;
         waiting += jobs.iter().filter(|job| job.place.is_some()).count();
+        workers = state
+            .store
+            .live_workers(crate::jobs::WORKER_ALIVE_MS)
+            .await?;
     }
     let stored = state.store.count_games().await?;
     Ok(Json(json!({
         "searches_running": running,
         "searches_waiting": waiting,
         "search_slots": state.config.searches,
+        "workers": workers,
         "games_in_memory": state.games_in_memory(),
         "games_stored": stored,
     })))

@@ -4,7 +4,7 @@
 //! by rounds (a player's n-th job in a class is in round n), then the oldest; it is in the SQL,
 //! so that it holds across every worker and server.
 
-use super::sql::{Row, Statement, StoreError};
+use super::sql::{Row, Statement, StoreError, Value};
 use super::{Store, now_ms};
 
 /// A job a worker holds.
@@ -94,13 +94,16 @@ impl Store {
 
     /// Claims the first waiting job in the queue's order (one never claimed, or whose lease
     /// ran out) that has had fewer than `max_tries` claims, for `worker` and `lease_ms`; None
-    /// when there is none. Jobs other workers are claiming at the same moment are skipped, not
-    /// waited for (`SKIP LOCKED`).
+    /// when there is none, or when `unless_workers_within` is given and a worker was seen
+    /// within that many milliseconds (a server leaves the jobs to the workers: checked in the
+    /// same statement, so a worker that came before the job is always seen). Jobs other
+    /// claimers are claiming at the same moment are skipped, not waited for (`SKIP LOCKED`).
     pub async fn claim_job(
         &self,
         worker: &str,
         lease_ms: u64,
         max_tries: u64,
+        unless_workers_within: Option<u64>,
     ) -> Result<Option<ClaimedJob>, StoreError> {
         self.postgres_only()?;
         let now = now_ms();
@@ -113,6 +116,7 @@ impl Store {
                                PARTITION BY player, class ORDER BY created_ms, game, seq) AS round
                            FROM jobs) o USING (game, seq)
                      WHERE (j.leased_until IS NULL OR j.leased_until < $1) AND j.tries < $4
+                       AND (CAST($5 AS BIGINT) < 0 OR NOT EXISTS (SELECT 1 FROM workers WHERE seen_ms >= $5))
                      ORDER BY j.class, o.round, j.created_ms, j.game
                      LIMIT 1 FOR UPDATE OF j SKIP LOCKED)
                  RETURNING game, seq, ply, tries",
@@ -121,6 +125,9 @@ impl Store {
                     now.saturating_add(lease_ms).into(),
                     worker.into(),
                     max_tries.into(),
+                    unless_workers_within.map_or(Value::Int(-1), |within| {
+                        now.saturating_sub(within).into()
+                    }),
                 ],
             )
             .await?;

@@ -60,6 +60,21 @@ impl Worker {
             .collect()
     }
 
+    /// Waits (at most 5 s) until it says it played `n` moves (it says so just after the move
+    /// is stored), and returns them.
+    pub fn wait_played(&self, n: usize) -> Vec<(String, u64)> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while self.played().len() < n {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "the worker said it played {:?}, not {n} moves",
+                self.played()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        self.played()
+    }
+
     pub fn kill(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
