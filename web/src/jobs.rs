@@ -161,10 +161,7 @@ async fn next_job(state: &Arc<AppState>, always: bool) -> Option<ClaimedJob> {
         Ok(job) => job,
         Err(error) => {
             // Out of reach: said once a poll; the loop tries again.
-            eprintln!(
-                "tafl-web: {}: cannot claim a search: {error}",
-                state.jobs.id
-            );
+            tracing::warn!("{}: cannot claim a search: {error}", state.jobs.id);
             None
         }
     }

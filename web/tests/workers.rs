@@ -286,3 +286,37 @@ fn a_job_whose_searcher_dies_three_times_is_given_up_and_its_game_told() {
     assert!(worker.played().is_empty());
     assert_eq!(state(&server, &id)["ply"], json!(0));
 }
+
+#[test]
+fn the_engines_turn_is_stored_with_the_persons_move_and_survives_the_servers_death() {
+    let (name, url) = fresh("asked");
+    let mut server = Server::start_with("127.0.0.1:0", &url, &["--rate", "0"]);
+    // A worker that seems alive (and never claims): the server leaves the jobs to it.
+    sql(
+        &name,
+        "INSERT INTO workers (id, searches, seen_ms) VALUES ('a worker to come', 1, \
+         (EXTRACT(EPOCH FROM now()) * 1000)::BIGINT + 600000)",
+    );
+    // The person plays the attackers, who move first; the engine's turn comes with the move.
+    let created = server.ok(
+        "POST",
+        "/api/games",
+        Some(&json!({"variant": "tablut", "human": "attackers", "level": 0})),
+    );
+    let id = created["id"].as_str().unwrap().to_owned();
+    person_moves(&server, &id, &created);
+    // The server dies at once after its answer: the engine's move is asked for all the same.
+    server.kill();
+    assert_eq!(
+        sql(
+            &name,
+            &format!("SELECT ply || '/' || tries FROM jobs WHERE game = '{id}'")
+        ),
+        "1/0"
+    );
+    sql(&name, "DELETE FROM workers");
+    let worker = Worker::start(&url, &[]);
+    assert_eq!(worker.wait_played(1), [(id.clone(), 1)]);
+    assert_eq!(stored_at(&name, &id, 1), (1, 1));
+    assert_eq!(sql(&name, "SELECT COUNT(*) FROM jobs"), "0");
+}

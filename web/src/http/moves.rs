@@ -88,7 +88,16 @@ async fn play(
         "move",
         &json!({"ply": ply, "move": text, "side": side, "by": "person", "used_ms": used}),
     );
-    state.store.push_move(&id, ply, &text, used, &event).await?;
+    // The engine's turn next: its move is asked for with this one (the job table).
+    let engine_next = next.outcome().is_none()
+        && live.row.seats.get(next.side_to_move()).kind == crate::seats::SeatKind::Engine;
+    if engine_next {
+        (state.store)
+            .push_move_engine_next(&id, ply, &text, used, &event)
+            .await?;
+    } else {
+        state.store.push_move(&id, ply, &text, used, &event).await?;
+    }
     live.stop_thinking();
     live.played(next, used);
     live.announce(&event, json!({}));

@@ -51,6 +51,32 @@ fn claimed(row: &Row) -> Result<ClaimedJob, StoreError> {
     })
 }
 
+/// The statements that ask for a job (nothing when it is asked already) and wake the claimers
+/// once they commit: [`Store::add_job`]'s, or a part of a change's transaction.
+pub(super) fn job_statements(
+    id: &str,
+    seq: u64,
+    ply: u64,
+    player: &str,
+    class: u64,
+) -> [Statement; 2] {
+    [
+        Statement::new(
+            "INSERT INTO jobs (game, seq, ply, class, player, created_ms)
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game, seq) DO NOTHING",
+            vec![
+                id.into(),
+                seq.into(),
+                ply.into(),
+                class.into(),
+                player.into(),
+                now_ms().into(),
+            ],
+        ),
+        Statement::new("SELECT pg_notify('tafl_jobs', $1)", vec![id.into()]),
+    ]
+}
+
 impl Store {
     fn postgres_only(&self) -> Result<(), StoreError> {
         if self.shared() {
@@ -74,22 +100,9 @@ impl Store {
         class: u64,
     ) -> Result<(), StoreError> {
         self.postgres_only()?;
-        let statements = [
-            Statement::new(
-                "INSERT INTO jobs (game, seq, ply, class, player, created_ms)
-                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game, seq) DO NOTHING",
-                vec![
-                    id.into(),
-                    seq.into(),
-                    ply.into(),
-                    class.into(),
-                    player.into(),
-                    now_ms().into(),
-                ],
-            ),
-            Statement::new("SELECT pg_notify('tafl_jobs', $1)", vec![id.into()]),
-        ];
-        self.write(&statements).await.map(|_| ())
+        self.write(&job_statements(id, seq, ply, player, class))
+            .await
+            .map(|_| ())
     }
 
     /// Claims the first waiting job in the queue's order (one never claimed, or whose lease

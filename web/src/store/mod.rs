@@ -102,6 +102,13 @@ pub fn shown(db: &str) -> String {
     }
 }
 
+fn move_statement(id: &str, ply: usize, text: &str, used_ms: u64) -> Statement {
+    Statement::new(
+        "INSERT INTO moves (game, ply, move, used_ms) VALUES ($1, $2, $3, $4)",
+        vec![id.into(), ply.into(), text.into(), used_ms.into()],
+    )
+}
+
 fn event_statement(id: &str, event: &EventRow) -> Statement {
     Statement::new(
         "INSERT INTO events (game, seq, kind, data, at) VALUES ($1, $2, $3, $4, $5)",
@@ -251,11 +258,28 @@ impl Store {
         used_ms: u64,
         event: &EventRow,
     ) -> Result<(), StoreError> {
-        let insert = Statement::new(
-            "INSERT INTO moves (game, ply, move, used_ms) VALUES ($1, $2, $3, $4)",
-            vec![id.into(), ply.into(), text.into(), used_ms.into()],
-        );
+        let insert = move_statement(id, ply, text, used_ms);
         self.change(id, event, vec![insert]).await.map(|_| ())
+    }
+
+    /// [`Store::push_move`] of a move after which the engine is to move: with PostgreSQL the
+    /// engine's move is asked for (a job of the position after it: `store/jobs.rs`) in the same
+    /// transaction, so that a server stopping right after its answer leaves it in the queue.
+    pub async fn push_move_engine_next(
+        &self,
+        id: &str,
+        ply: usize,
+        text: &str,
+        used_ms: u64,
+        event: &EventRow,
+    ) -> Result<(), StoreError> {
+        let mut statements = vec![move_statement(id, ply, text, used_ms)];
+        if self.shared() {
+            // The player of an engine's move is its game, class 0 (as `searches::ask_job`).
+            let next = u64::try_from(ply + 1).unwrap_or(u64::MAX);
+            statements.extend(jobs::job_statements(id, event.seq, next, id, 0));
+        }
+        self.change(id, event, statements).await.map(|_| ())
     }
 
     /// Records that `side` ran out of time, with its event.
