@@ -59,12 +59,54 @@ struct Tally {
     by_kind: HashMap<&'static str, Vec<u64>>,
     /// Errors after the kill (expected: the server is gone).
     after_kill: u64,
-    errors: Vec<String>,
+    /// Failed requests and broken streams before it: seconds since the start, and what.
+    errors: Vec<(f64, String)>,
     /// Every acknowledged game: its id and its moves as last acknowledged.
     games: HashMap<String, Vec<String>>,
     engine_moves: u64,
     person_moves: u64,
     finished: u64,
+    /// The wait of each engine move, from the moment the player saw the engine to move to the
+    /// moment it had the move, in microseconds.
+    waits: Vec<u64>,
+    /// The players waiting for the engine's move now, since when.
+    waiting: HashMap<u64, Instant>,
+}
+
+/// What every player shares: where to play, when to stop, what to count.
+struct Shared {
+    base: String,
+    stop: AtomicBool,
+    /// Set just before the run's own server is killed: errors after it are expected.
+    killed: AtomicBool,
+    tally: Mutex<Tally>,
+    started: Instant,
+}
+
+impl Shared {
+    fn error(&self, what: String) {
+        let mut t = self.tally.lock().expect("tally");
+        if self.killed.load(Ordering::SeqCst) {
+            t.after_kill += 1;
+        } else if !self.stop.load(Ordering::SeqCst) {
+            t.errors.push((self.started.elapsed().as_secs_f64(), what));
+        }
+    }
+
+    /// The engine's move is in `state` (or the game is over): the wait that began at `since`
+    /// ends.
+    fn settle(&self, player: u64, id: &str, since: &mut Option<Instant>, state: &Value) {
+        if state["engine_to_move"] == json!(true) {
+            return;
+        }
+        let mut t = self.tally.lock().expect("tally");
+        t.games.insert(id.to_owned(), moves_of(state));
+        if let Some(since) = since.take() {
+            t.waits.push(since.elapsed().as_micros() as u64);
+            t.waiting.remove(&player);
+            t.engine_moves += 1;
+        }
+    }
 }
 
 fn moves_of(state: &Value) -> Vec<String> {
@@ -102,13 +144,11 @@ fn request(
     }
 }
 
-fn player(
-    base: String,
-    seed: u64,
-    stop: Arc<AtomicBool>,
-    killed: Arc<AtomicBool>,
-    tally: Arc<Mutex<Tally>>,
-) {
+/// One simulated player, `number`, until the run stops: a game against the engine after
+/// another. A failed request or a broken stream (a server killed) is counted, and the player
+/// reads the game again (every 0.5 s, for up to a minute) and goes on from what is stored.
+fn player(number: u64, seed: u64, run: Arc<Shared>) {
+    let base = run.base.as_str();
     let agent = ureq::AgentBuilder::new()
         .timeout(Duration::from_secs(120))
         .build();
@@ -123,7 +163,6 @@ fn player(
         let started = Instant::now();
         let result = request(&agent, method, url, body, secret);
         let micros = started.elapsed().as_micros() as u64;
-        let mut t = tally.lock().expect("tally");
         let kind = match (method, url.ends_with("/moves")) {
             ("GET", _) => "GET game",
             (_, true) => "POST move",
@@ -131,15 +170,28 @@ fn player(
         };
         match &result {
             Ok(_) => {
+                let mut t = run.tally.lock().expect("tally");
                 t.latencies.push(micros);
                 t.by_kind.entry(kind).or_default().push(micros);
             }
-            Err(_) if killed.load(Ordering::SeqCst) => t.after_kill += 1,
-            Err(e) => t.errors.push(e.clone()),
+            Err(e) => run.error(e.clone()),
         }
         result
     };
-    while !stop.load(Ordering::Relaxed) {
+    let read_again = |id: &str| -> Option<Value> {
+        for _ in 0..120 {
+            std::thread::sleep(Duration::from_millis(500));
+            if run.stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            if let Ok(state) = request(&agent, "GET", &format!("{base}/api/games/{id}"), None, None)
+            {
+                return Some(state);
+            }
+        }
+        None
+    };
+    while !run.stop.load(Ordering::Relaxed) {
         let variant = ["tablut", "copenhagen", "brandub"][pick(3)];
         let human = ["attackers", "defenders"][pick(2)];
         let Ok(mut state) = timed(
@@ -148,18 +200,25 @@ fn player(
             Some(json!({"variant": variant, "human": human, "level": 0})),
             None,
         ) else {
-            return;
+            std::thread::sleep(Duration::from_secs(1));
+            continue;
         };
         let id = state["id"].as_str().unwrap_or_default().to_owned();
         let owned = state["secret"].as_str().unwrap_or_default().to_owned();
         let secret = Some(owned.as_str());
-        tally
+        run.tally
             .lock()
             .expect("tally")
             .games
             .insert(id.clone(), Vec::new());
-        while !stop.load(Ordering::Relaxed) && state["finished"] != json!(true) {
+        let mut since: Option<Instant> = None;
+        while !run.stop.load(Ordering::Relaxed) && state["finished"] != json!(true) {
             if state["engine_to_move"] == json!(true) {
+                if since.is_none() {
+                    let now = Instant::now();
+                    since = Some(now);
+                    run.tally.lock().expect("tally").waiting.insert(number, now);
+                }
                 let url = format!("{base}/api/games/{id}/think?for=move");
                 let call = agent
                     .get(&url)
@@ -168,21 +227,21 @@ fn player(
                     Ok(response) => response,
                     // The engine plays by itself: its move may be in before this asks.
                     Err(ureq::Error::Status(409, _)) => {
-                        match request(&agent, "GET", &format!("{base}/api/games/{id}"), None, None)
-                        {
-                            Ok(now) => state = now,
-                            Err(_) => return,
+                        match read_again(&id) {
+                            Some(now) => state = now,
+                            None => break,
                         }
+                        run.settle(number, &id, &mut since, &state);
                         continue;
                     }
-                    Err(_) => {
-                        let mut t = tally.lock().expect("tally");
-                        if killed.load(Ordering::SeqCst) {
-                            t.after_kill += 1;
-                        } else {
-                            t.errors.push(format!("think {id}"));
+                    Err(e) => {
+                        run.error(format!("think {id}: {e}"));
+                        match read_again(&id) {
+                            Some(now) => state = now,
+                            None => break,
                         }
-                        return;
+                        run.settle(number, &id, &mut since, &state);
+                        continue;
                     }
                 };
                 let mut next = None;
@@ -200,19 +259,18 @@ fn player(
                         break;
                     }
                 }
-                let Some(next) = next else {
-                    let mut t = tally.lock().expect("tally");
-                    if killed.load(Ordering::SeqCst) {
-                        t.after_kill += 1;
-                    } else {
-                        t.errors.push(format!("no engine move in {id}"));
+                match next {
+                    Some(next) => state = next,
+                    None => {
+                        // The stream broke (its server killed, say): the move may come later.
+                        run.error(format!("no engine move in {id}"));
+                        match read_again(&id) {
+                            Some(now) => state = now,
+                            None => break,
+                        }
                     }
-                    break;
-                };
-                state = next;
-                let mut t = tally.lock().expect("tally");
-                t.engine_moves += 1;
-                t.games.insert(id.clone(), moves_of(&state));
+                }
+                run.settle(number, &id, &mut since, &state);
             } else {
                 let legal: Vec<String> = state["legal"]
                     .as_object()
@@ -240,16 +298,23 @@ fn player(
                 ) {
                     Ok(next) => {
                         state = next;
-                        let mut t = tally.lock().expect("tally");
+                        let mut t = run.tally.lock().expect("tally");
                         t.person_moves += 1;
                         t.games.insert(id.clone(), moves_of(&state));
                     }
-                    Err(_) => return,
+                    // Not acknowledged: it may or may not be stored; read what is.
+                    Err(_) => match read_again(&id) {
+                        Some(now) => state = now,
+                        None => break,
+                    },
                 }
             }
         }
         if state["finished"] == json!(true) {
-            tally.lock().expect("tally").finished += 1;
+            run.tally.lock().expect("tally").finished += 1;
+        }
+        if since.is_some() {
+            run.tally.lock().expect("tally").waiting.remove(&number);
         }
     }
 }
@@ -262,61 +327,8 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[index] as f64 / 1000.0
 }
 
-fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let binary = args
-        .get(1)
-        .expect("usage: load SERVER_BINARY [PLAYERS] [SECONDS]")
-        .clone();
-    let players: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
-    let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(60);
-    let dir = std::env::temp_dir().join(format!("tafl-web-load-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    let db = dir.join("games.sqlite").display().to_string();
-    let mut server = start(&binary, "127.0.0.1:0", &db);
-    let base = format!("http://{}", server.address);
-    println!(
-        "server {} pid {}, {players} players for {seconds} s",
-        base,
-        server.child.id()
-    );
-    let stop = Arc::new(AtomicBool::new(false));
-    let killed = Arc::new(AtomicBool::new(false));
-    let tally = Arc::new(Mutex::new(Tally::default()));
-    let threads: Vec<_> = (0..players)
-        .map(|i| {
-            let (base, stop, killed, tally) =
-                (base.clone(), stop.clone(), killed.clone(), tally.clone());
-            std::thread::spawn(move || {
-                player(
-                    base,
-                    0x9e37_79b9_7f4a_7c15 ^ (i * 7919 + 1),
-                    stop,
-                    killed,
-                    tally,
-                )
-            })
-        })
-        .collect();
-    std::thread::sleep(Duration::from_secs(seconds));
-    let peak = peak_kib(server.child.id());
-    let status = request(
-        &ureq::agent(),
-        "GET",
-        &format!("{base}/api/status"),
-        None,
-        None,
-    )
-    .unwrap_or(Value::Null);
-    // kill -9 while the players are still playing.
-    killed.store(true, Ordering::SeqCst);
-    server.child.kill().expect("kill -9");
-    let _ = server.child.wait();
-    stop.store(true, Ordering::Relaxed);
-    for thread in threads {
-        let _ = thread.join();
-    }
-    let tally = tally.lock().expect("tally");
+/// The figures of a run, printed; the last line (`RESULT key=value ...`) is for scripts.
+fn report(tally: &Tally, seconds: f64) {
     let mut latencies = tally.latencies.clone();
     latencies.sort_unstable();
     println!(
@@ -326,7 +338,9 @@ fn main() {
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0)
     );
-    for (kind, list) in &tally.by_kind {
+    let mut kinds: Vec<_> = tally.by_kind.iter().collect();
+    kinds.sort();
+    for (kind, list) in kinds {
         let mut list = list.clone();
         list.sort_unstable();
         println!(
@@ -338,6 +352,26 @@ fn main() {
             list.iter().filter(|&&m| m > 500_000).count()
         );
     }
+    let mut waits = tally.waits.clone();
+    waits.sort_unstable();
+    let now = Instant::now();
+    let mut still: Vec<u64> = tally
+        .waiting
+        .values()
+        .map(|since| now.duration_since(*since).as_micros() as u64)
+        .collect();
+    still.sort_unstable();
+    println!(
+        "engine moves: {} ({:.1} a second); their wait p50 {:.2} s, p99 {:.2} s; \
+         players still waiting at the end: {} (for p50 {:.1} s, longest {:.1} s)",
+        tally.engine_moves,
+        tally.engine_moves as f64 / seconds,
+        percentile(&waits, 0.5) / 1000.0,
+        percentile(&waits, 0.99) / 1000.0,
+        still.len(),
+        percentile(&still, 0.5) / 1000.0,
+        percentile(&still, 1.0) / 1000.0
+    );
     println!(
         "moves: {} by the players, {} by the engine; games: {} started, {} finished",
         tally.person_moves,
@@ -345,26 +379,38 @@ fn main() {
         tally.games.len(),
         tally.finished
     );
-    println!("server at the end: {status}");
     println!(
-        "peak resident memory of the server: {:.1} MiB",
-        peak as f64 / 1024.0
-    );
-    // Errors after the kill are expected (the server is gone); those before it are not.
-    println!(
-        "errors before the kill: {} (requests cut by the kill: {})",
+        "failed requests and broken streams: {} (after the final kill: {})",
         tally.errors.len(),
         tally.after_kill
     );
-    for error in tally.errors.iter().take(5) {
-        println!("  {error}");
+    let mut by_second: Vec<u64> = tally.errors.iter().map(|(at, _)| *at as u64).collect();
+    by_second.dedup();
+    println!("  in the seconds {by_second:?}");
+    for (at, error) in tally.errors.iter().take(5) {
+        println!("  at {at:.1} s: {error}");
     }
-    // Restart on the same database: every acknowledged move is there.
-    let mut again = start(&binary, "127.0.0.1:0", &db);
-    let base = format!("http://{}", again.address);
+    println!(
+        "RESULT requests={} p50_ms={:.1} p99_ms={:.1} engine_moves={} moves_per_s={:.1} \
+         wait_p50_s={:.2} wait_p99_s={:.2} still_waiting={} errors={}",
+        latencies.len(),
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        tally.engine_moves,
+        tally.engine_moves as f64 / seconds,
+        percentile(&waits, 0.5) / 1000.0,
+        percentile(&waits, 0.99) / 1000.0,
+        still.len(),
+        tally.errors.len()
+    );
+}
+
+/// Every acknowledged move of `games` is stored at `base` (read through its API): the number
+/// of games whose stored moves do not begin with what their player last had acknowledged.
+fn missing_moves(base: &str, games: &HashMap<String, Vec<String>>) -> usize {
     let agent = ureq::agent();
     let mut missing = 0;
-    for (id, moves) in &tally.games {
+    for (id, moves) in games {
         match request(&agent, "GET", &format!("{base}/api/games/{id}"), None, None) {
             Ok(state) => {
                 let stored = moves_of(&state);
@@ -379,11 +425,107 @@ fn main() {
             }
         }
     }
-    let acknowledged: usize = tally.games.values().map(Vec::len).sum();
+    let acknowledged: usize = games.values().map(Vec::len).sum();
     println!(
-        "after kill -9 and restart: {} games, {acknowledged} acknowledged moves checked, {missing} games missing moves",
-        tally.games.len()
+        "check: {} games, {acknowledged} acknowledged moves, {missing} games missing moves",
+        games.len()
     );
+    println!(
+        "CHECK games={} moves={acknowledged} missing={missing}",
+        games.len()
+    );
+    missing
+}
+
+fn start_players(base: &str, players: u64) -> (Arc<Shared>, Vec<std::thread::JoinHandle<()>>) {
+    let run = Arc::new(Shared {
+        base: base.to_owned(),
+        stop: AtomicBool::new(false),
+        killed: AtomicBool::new(false),
+        tally: Mutex::new(Tally::default()),
+        started: Instant::now(),
+    });
+    let threads = (0..players)
+        .map(|i| {
+            let run = run.clone();
+            std::thread::spawn(move || player(i, 0x9e37_79b9_7f4a_7c15 ^ (i * 7919 + 1), run))
+        })
+        .collect();
+    (run, threads)
+}
+
+/// `load --at URL PLAYERS SECONDS`: the players play on servers started by someone else
+/// (scripts/web-load-machines.sh: a balancer in front of several, which it kills and restarts
+/// meanwhile); after the time they stop and every acknowledged move is read back through URL.
+fn at(base: &str, players: u64, seconds: u64) {
+    println!("{players} players at {base} for {seconds} s");
+    let (run, _threads) = start_players(base, players);
+    std::thread::sleep(Duration::from_secs(seconds));
+    run.stop.store(true, Ordering::SeqCst);
+    // The figures as they were when the time ran out (players waiting on a stream stay so).
+    let tally = std::mem::take(&mut *run.tally.lock().expect("tally"));
+    report(&tally, seconds as f64);
+    let missing = missing_moves(base, &tally.games);
+    // Players still waiting on a stream are left: the process ends here.
+    std::process::exit(i32::from(missing > 0));
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).is_some_and(|a| a == "--at") {
+        let base = args
+            .get(2)
+            .expect("usage: load --at URL [PLAYERS] [SECONDS]");
+        let players = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(200);
+        let seconds = args.get(4).and_then(|a| a.parse().ok()).unwrap_or(60);
+        at(base, players, seconds);
+        return;
+    }
+    let binary = args
+        .get(1)
+        .expect("usage: load SERVER_BINARY [PLAYERS] [SECONDS] | load --at URL [PLAYERS] [SECONDS]")
+        .clone();
+    let players: u64 = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(200);
+    let seconds: u64 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(60);
+    let dir = std::env::temp_dir().join(format!("tafl-web-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    let db = dir.join("games.sqlite").display().to_string();
+    let mut server = start(&binary, "127.0.0.1:0", &db);
+    let base = format!("http://{}", server.address);
+    println!(
+        "server {} pid {}, {players} players for {seconds} s",
+        base,
+        server.child.id()
+    );
+    let (run, threads) = start_players(&base, players);
+    std::thread::sleep(Duration::from_secs(seconds));
+    let peak = peak_kib(server.child.id());
+    let status = request(
+        &ureq::agent(),
+        "GET",
+        &format!("{base}/api/status"),
+        None,
+        None,
+    )
+    .unwrap_or(Value::Null);
+    // kill -9 while the players are still playing.
+    run.killed.store(true, Ordering::SeqCst);
+    server.child.kill().expect("kill -9");
+    let _ = server.child.wait();
+    run.stop.store(true, Ordering::Relaxed);
+    for thread in threads {
+        let _ = thread.join();
+    }
+    let tally = run.tally.lock().expect("tally");
+    report(&tally, seconds as f64);
+    println!("server at the end: {status}");
+    println!(
+        "peak resident memory of the server: {:.1} MiB",
+        peak as f64 / 1024.0
+    );
+    // Restart on the same database: every acknowledged move is there.
+    let mut again = start(&binary, "127.0.0.1:0", &db);
+    let missing = missing_moves(&format!("http://{}", again.address), &tally.games);
     let _ = again.child.kill();
     let _ = again.child.wait();
     let _ = std::fs::remove_dir_all(&dir);
