@@ -46,6 +46,9 @@ pgport=$(free_port)
 "${as[@]}" "$pgbin/pg_ctl" -D "$dir/data" -l "$dir/postgres.log" -w \
     -o "-p $pgport -k $dir -c listen_addresses=127.0.0.1 -c max_connections=400" start >/dev/null
 psql() { "${as[@]}" "$pgbin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -X -q -t -A "$@"; }
+sql() { # DB QUERY: on PostgreSQL or on a SQLite file (with the sqlite3 program)
+    if [[ $1 == postgres* ]]; then psql -d "${1##*/}" -c "$2"; else sqlite3 "$1" "$2"; fi
+}
 
 # Peak resident memory (VmHWM) of a process in MiB, and the largest seen of each kind.
 hwm() { awk '/^VmHWM:/ { printf "%.0f", $2 / 1024 }' "/proc/$1/status" 2>/dev/null || echo 0; }
@@ -134,17 +137,17 @@ run() { # NAME DB SERVERS WORKERS
     local result check dup=-
     result=$(grep '^RESULT' "$dir/$name.txt" || echo "RESULT none")
     check=$(grep '^CHECK' "$dir/$name.txt" || echo "CHECK none")
-    if [[ $db == postgres* ]]; then
-        # None twice: the moves' key (game, ply) refuses a second row, and a game's `move`
-        # events (one per move played) must number its moves.
-        dup=$(psql -d "${db##*/}" -c "SELECT
+    # None twice: the moves' key (game, ply) refuses a second row, and a game's `move` events
+    # (one per move played) must number its moves.
+    if [[ $db == postgres* ]] || command -v sqlite3 >/dev/null; then
+        dup=$(sql "$db" "SELECT
             (SELECT count(*) FROM (SELECT game, ply FROM moves GROUP BY game, ply
                 HAVING count(*) > 1) d)
           + (SELECT count(*) FROM games g WHERE
                 (SELECT count(*) FROM events e WHERE e.game = g.id AND e.kind = 'move')
              <> (SELECT count(*) FROM moves m WHERE m.game = g.id))")
         echo "games whose moves were doubled (by key, or more move events than moves): $dup"
-        echo "jobs given up (failed events): $(psql -d "${db##*/}" -c "SELECT count(*) FROM events WHERE kind = 'failed'")"
+        echo "engine moves given up (failed events): $(sql "$db" "SELECT count(*) FROM events WHERE kind = 'failed'")"
     fi
     echo "peak memory: servers ${peak[server]:-0} MiB, workers ${peak[worker]:-0} MiB; load average at the end $load_at_end; client exit $status"
     rows+=("$name $result $check doubled=$dup server_mib=${peak[server]:-0} worker_mib=${peak[worker]:-0} load=$load_at_end")

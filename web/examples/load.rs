@@ -56,6 +56,9 @@ fn peak_kib(pid: u32) -> u64 {
 struct Tally {
     /// Latencies of the requests that do not search, in microseconds, by kind.
     latencies: Vec<u64>,
+    /// Those sent from the 10th second on: past the start, when every player creates a game
+    /// and makes a first move in the same instant.
+    steady: Vec<u64>,
     by_kind: HashMap<&'static str, Vec<u64>>,
     /// Errors after the kill (expected: the server is gone).
     after_kill: u64,
@@ -172,6 +175,9 @@ fn player(number: u64, seed: u64, run: Arc<Shared>) {
             Ok(_) => {
                 let mut t = run.tally.lock().expect("tally");
                 t.latencies.push(micros);
+                if started.duration_since(run.started) >= Duration::from_secs(10) {
+                    t.steady.push(micros);
+                }
                 t.by_kind.entry(kind).or_default().push(micros);
             }
             Err(e) => run.error(e.clone()),
@@ -338,6 +344,15 @@ fn report(tally: &Tally, seconds: f64) {
         percentile(&latencies, 0.99),
         percentile(&latencies, 1.0)
     );
+    let mut steady = tally.steady.clone();
+    steady.sort_unstable();
+    println!(
+        "  from the 10th second on: {} (p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms)",
+        steady.len(),
+        percentile(&steady, 0.5),
+        percentile(&steady, 0.99),
+        percentile(&steady, 1.0)
+    );
     let mut kinds: Vec<_> = tally.by_kind.iter().collect();
     kinds.sort();
     for (kind, list) in kinds {
@@ -391,11 +406,14 @@ fn report(tally: &Tally, seconds: f64) {
         println!("  at {at:.1} s: {error}");
     }
     println!(
-        "RESULT requests={} p50_ms={:.1} p99_ms={:.1} engine_moves={} moves_per_s={:.1} \
+        "RESULT requests={} p50_ms={:.1} p99_ms={:.1} steady_p50_ms={:.1} steady_p99_ms={:.1} \
+         engine_moves={} moves_per_s={:.1} \
          wait_p50_s={:.2} wait_p99_s={:.2} still_waiting={} errors={}",
         latencies.len(),
         percentile(&latencies, 0.5),
         percentile(&latencies, 0.99),
+        percentile(&steady, 0.5),
+        percentile(&steady, 0.99),
         tally.engine_moves,
         tally.engine_moves as f64 / seconds,
         percentile(&waits, 0.5) / 1000.0,
