@@ -1,9 +1,15 @@
-//! Load test of tafl-web (scripts/web-load.sh runs it; not a timed test): N simulated players on
-//! loopback for S seconds, each playing Tablut or Copenhagen against the engine at its fastest
-//! level (100 ms a move); then `kill -9` of the server, a restart on the same database, and a
-//! check that every acknowledged move is there.
+//! Load test of tafl-web (scripts/web-load.sh and scripts/web-load-machines.sh run it; not a
+//! timed test): N simulated players on loopback for S seconds, each playing Tablut, Copenhagen
+//! or Brandub against the engine at its fastest level (100 ms a move).
 //!
-//! `cargo run --release -p tafl-web --example load -- SERVER_BINARY [PLAYERS] [SECONDS]`
+//! `load SERVER_BINARY [PLAYERS] [SECONDS]`: on a server of its own (a SQLite file), then
+//! `kill -9` of the server, a restart on the same database, and a check that every
+//! acknowledged move is there.
+//!
+//! `load --at URL [PLAYERS] [SECONDS]`: on servers started by someone else (a balancer in front
+//! of several, killed and restarted meanwhile by web-load-machines.sh); after the time every
+//! acknowledged move is read back through URL. The last lines, `RESULT ...` and `CHECK ...`,
+//! are for scripts.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
