@@ -131,6 +131,10 @@ run() { # NAME DB SERVERS WORKERS
     load_at_end=$(cut -d' ' -f1 /proc/loadavg)
     for p in "${sp[@]}"; do note_peak server "$p"; done
     for p in "${wp[@]}"; do note_peak worker "$p"; done
+    # The restarted ones too: a server that could not bind its port again would be missing.
+    local alive=0
+    for p in "${sp[@]}" "${wp[@]}"; do kill -0 "$p" 2>/dev/null && alive=$((alive + 1)); done
+    echo "   at the end $alive of $((nservers + nworkers)) servers and workers running"
     local status=0
     wait "$client" || status=$?
     cat "$dir/$name.txt"
@@ -150,7 +154,7 @@ run() { # NAME DB SERVERS WORKERS
         echo "engine moves given up (failed events): $(sql "$db" "SELECT count(*) FROM events WHERE kind = 'failed'")"
     fi
     echo "peak memory: servers ${peak[server]:-0} MiB, workers ${peak[worker]:-0} MiB; load average at the end $load_at_end; client exit $status"
-    rows+=("$name $result $check doubled=$dup server_mib=${peak[server]:-0} worker_mib=${peak[worker]:-0} load=$load_at_end")
+    rows+=("$name $result $check doubled=$dup server_mib=${peak[server]:-0} worker_mib=${peak[worker]:-0} load=$load_at_end alive=$alive/$((nservers + nworkers))")
     for p in "${sp[@]}" "${wp[@]}" ${hp:+"$hp"}; do kill -9 "$p" 2>/dev/null || true; done
     sleep 1
 }
