@@ -1061,6 +1061,55 @@ pub(crate) fn defenders_see_the_edge(
         })
 }
 
+/// The defenders' open lines to the edge in a position (C9), seen in the views as
+/// [`defenders_see_the_edge`] sees them: made once for a position where the attackers move, so
+/// that after each of their moves that captures nothing, "not encircled" is known without
+/// making the move whenever a line survives it.
+pub(crate) struct DefendersEdgeLines {
+    /// In each view ([`View`] order), the squares the defenders slide to through empty squares.
+    reached: [u128; 4],
+    /// In each view, whether one of those slides reaches the edge.
+    sees_the_edge: [bool; 4],
+}
+
+impl DefendersEdgeLines {
+    /// The defenders' lines in `position` (`views` its views).
+    #[inline(always)]
+    pub(crate) fn of(
+        position: &Position,
+        views: &SideViews,
+        masks: &CustomViewMasks,
+    ) -> DefendersEdgeLines {
+        let defenders = views.side(Side::Defenders);
+        let movers = [
+            position.defenders().0 | position.king_set().0,
+            defenders[0],
+            defenders[1],
+            defenders[2],
+        ];
+        let occupied = occupied_views(position, views);
+        let reached: [u128; 4] = std::array::from_fn(|view| {
+            crate::bitboard::slide_east(movers[view], masks.passable[view] & !occupied[view])
+        });
+        DefendersEdgeLines {
+            reached,
+            sees_the_edge: std::array::from_fn(|view| reached[view] & masks.edge[view] != 0),
+        }
+    }
+
+    /// Whether the defenders still see the edge after an attacker's move onto `to` that
+    /// captures nothing: some view's slides reach the edge without crossing `to`. Only the
+    /// landing square can block a slide (the square left opens them, and no defender moves), so
+    /// that view's slides are those of the position after the move. `false` says nothing: the
+    /// position after the move must then be looked at.
+    #[inline(always)]
+    pub(crate) fn kept_after_attacker_lands(&self, to: Square) -> bool {
+        let [west, north, south] = *views::stored_bits(to);
+        let landing = [Bitboard::single(to).0, west, north, south];
+        (0..4).any(|view| self.sees_the_edge[view] && self.reached[view] & landing[view] == 0)
+    }
+}
+
 /// [`count_custom_with_views`] for a position known not to be won.
 #[inline(always)]
 pub(crate) fn count_custom_unwon_with_views(

@@ -118,6 +118,10 @@ impl CustomCounter {
             let groups =
                 movegen::CustomGroups::of(position, set, views, &self.masks, mover.opponent());
             let occupied = movegen::occupied_views(position, views);
+            // After an attackers' move, encirclement is ruled out by a defender's line to the
+            // edge that the move does not block: the lines are found once.
+            let edge_lines = (mover == Side::Attackers && set.spec.surrounding_fatal)
+                .then(|| movegen::DefendersEdgeLines::of(position, views, &self.masks));
             for &m in &moves {
                 let count = if capture_squares.contains(m.to()) {
                     let mut next = *position;
@@ -141,10 +145,14 @@ impl CustomCounter {
                         let views = views.after(mover, m, Bitboard::EMPTY);
                         movegen::defenders_see_the_edge(next, &views, &self.masks)
                     };
+                    let edge_line_kept = edge_lines
+                        .as_ref()
+                        .is_some_and(|lines| lines.kept_after_attacker_lands(m.to()));
                     if position.custom_no_moves_after_quiet_move(
                         set,
                         piece,
                         m.to(),
+                        edge_line_kept,
                         after,
                         not_encircled,
                     ) {

@@ -65,13 +65,15 @@ impl<B: RuleGrid> Position<B> {
     /// attacker's move; an edge fort may follow from either side's move. Defenders left without
     /// an empty square next to them by an attacker's move (OpenTafl's "defenders immobile") are
     /// not looked for: they have no legal move either way. hnefatafl.org's ends are all looked
-    /// at.
+    /// at. `edge_line_kept`: the caller has seen, without making the move, that a defender's
+    /// open line to the edge survives it (so no encirclement, and `after` may not be needed).
     #[inline(always)]
     pub(crate) fn custom_no_moves_after_quiet_move(
         &self,
         set: &RuleSet<B>,
         piece: crate::piece::Piece,
         to: crate::square::Square<B>,
+        edge_line_kept: bool,
         after: impl FnOnce() -> Position<B>,
         not_encircled: impl FnOnce(&Position<B>) -> bool,
     ) -> bool {
@@ -88,7 +90,7 @@ impl<B: RuleGrid> Position<B> {
             }
         }
         let attackers_move = self.side_to_move == Side::Attackers;
-        let encircling = attackers_move && set.spec.surrounding_fatal;
+        let encircling = attackers_move && set.spec.surrounding_fatal && !edge_line_kept;
         if !set.spec.edge_fort && !encircling {
             return false;
         }
