@@ -111,57 +111,16 @@ impl CustomCounter {
         movegen::generate_custom(position, set, &mut moves);
         let mut total = 0;
         if depth == 2 {
-            // A move landing off these squares captures nothing: only its piece moves.
-            let capture_squares = position.custom_capture_squares(set);
-            let king = position.king_set();
-            // The other side's pieces stay where they are after a quiet move: sorted once.
-            let groups =
-                movegen::CustomGroups::of(position, set, views, &self.masks, mover.opponent());
-            let occupied = movegen::occupied_views(position, views);
             // After an attackers' move, encirclement is ruled out by a defender's line to the
-            // edge that the move does not block: the lines are found once.
-            let edge_lines = (mover == Side::Attackers && set.spec.surrounding_fatal)
-                .then(|| movegen::DefendersEdgeLines::of(position, views, &self.masks));
-            for &m in &moves {
-                let count = if capture_squares.contains(m.to()) {
-                    let mut next = *position;
-                    let captured = next.play_unchecked(m);
-                    let views = views.after(mover, m, captured);
-                    movegen::count_custom_with_views(&next, set, &views, &self.masks)
-                } else {
-                    // Only the piece moves: of the ends, only what it can change is looked at,
-                    // and the moves after it are counted without making it.
-                    let piece = match mover {
-                        Side::Attackers => Piece::Attacker,
-                        Side::Defenders if king.contains(m.from()) => Piece::King,
-                        Side::Defenders => Piece::Defender,
-                    };
-                    let after = || {
-                        let mut next = *position;
-                        next.play_quiet_unchecked(m);
-                        next
-                    };
-                    let not_encircled = |next: &Position| {
-                        let views = views.after(mover, m, Bitboard::EMPTY);
-                        movegen::defenders_see_the_edge(next, &views, &self.masks)
-                    };
-                    let edge_line_kept = edge_lines
-                        .as_ref()
-                        .is_some_and(|lines| lines.kept_after_attacker_lands(m.to()));
-                    if position.custom_no_moves_after_quiet_move(
-                        set,
-                        piece,
-                        m.to(),
-                        edge_line_kept,
-                        after,
-                        not_encircled,
-                    ) {
-                        0
-                    } else {
-                        groups.count_after_quiet_move(set, position, occupied, m)
-                    }
-                };
-                total += u64::from(count);
+            // edge that the move does not block: the lines are found once. Counted by two copies
+            // of the loop, so that the rule sets without encirclement pay nothing for it.
+            if mover == Side::Attackers && set.spec.surrounding_fatal {
+                let lines = movegen::DefendersEdgeLines::of(position, views, &self.masks);
+                total = self.count_before_leaves(position, views, &moves, |to| {
+                    lines.kept_after_attacker_lands(to)
+                });
+            } else {
+                total = self.count_before_leaves(position, views, &moves, |_| false);
             }
         } else {
             for &m in &moves {
@@ -169,6 +128,68 @@ impl CustomCounter {
                 let captured = next.play_unchecked(m);
                 total += self.bulk(&next, &views.after(mover, m, captured), depth - 1);
             }
+        }
+        total
+    }
+
+    /// The last two plies of [`CustomCounter::bulk`] from `position`, whose moves are `moves`:
+    /// the last ply counted, and at the ply before it, moves that cannot capture not made.
+    /// `edge_line_kept(to)`: whether a defender's open line to the edge is seen to survive a
+    /// quiet move onto `to` (only asked of the attackers' moves).
+    #[inline(always)]
+    fn count_before_leaves(
+        &self,
+        position: &Position,
+        views: &SideViews,
+        moves: &MoveList,
+        edge_line_kept: impl Fn(crate::square::Square) -> bool,
+    ) -> u64 {
+        let set = self.set;
+        let mover = position.side_to_move();
+        // A move landing off these squares captures nothing: only its piece moves.
+        let capture_squares = position.custom_capture_squares(set);
+        let king = position.king_set();
+        // The other side's pieces stay where they are after a quiet move: sorted once.
+        let groups = movegen::CustomGroups::of(position, set, views, &self.masks, mover.opponent());
+        let occupied = movegen::occupied_views(position, views);
+        let mut total = 0;
+        for &m in moves {
+            let count = if capture_squares.contains(m.to()) {
+                let mut next = *position;
+                let captured = next.play_unchecked(m);
+                let views = views.after(mover, m, captured);
+                movegen::count_custom_with_views(&next, set, &views, &self.masks)
+            } else {
+                // Only the piece moves: of the ends, only what it can change is looked at,
+                // and the moves after it are counted without making it.
+                let piece = match mover {
+                    Side::Attackers => Piece::Attacker,
+                    Side::Defenders if king.contains(m.from()) => Piece::King,
+                    Side::Defenders => Piece::Defender,
+                };
+                let after = || {
+                    let mut next = *position;
+                    next.play_quiet_unchecked(m);
+                    next
+                };
+                let not_encircled = |next: &Position| {
+                    let views = views.after(mover, m, Bitboard::EMPTY);
+                    movegen::defenders_see_the_edge(next, &views, &self.masks)
+                };
+                if position.custom_no_moves_after_quiet_move(
+                    set,
+                    piece,
+                    m.to(),
+                    edge_line_kept(m.to()),
+                    after,
+                    not_encircled,
+                ) {
+                    0
+                } else {
+                    groups.count_after_quiet_move(set, position, occupied, m)
+                }
+            };
+            total += u64::from(count);
         }
         total
     }
