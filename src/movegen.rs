@@ -1623,4 +1623,55 @@ mod tests {
             "{checked} checked, {boxed_in} boxed in"
         );
     }
+
+    /// The defenders' edge lines found before an attackers' move that captures nothing say
+    /// "still not encircled" only when the defenders see the edge after the move, in positions
+    /// along random games of every built-in game where encircling wins.
+    #[test]
+    fn edge_lines_kept_after_an_attackers_move_are_seen_after_it() {
+        let starts: Vec<Position> = crate::test_support::built_in_variants()
+            .iter()
+            .map(|variant| variant.start())
+            .filter(|start| {
+                start
+                    .rules()
+                    .custom()
+                    .is_some_and(|set| set.spec.surrounding_fatal)
+            })
+            .collect();
+        assert!(starts.len() > 3, "{} games with encirclement", starts.len());
+        let positions =
+            crate::test_support::positions_along_random_games(&starts, 8, 200, 0x7a3b_91c4_5e2d);
+        let (mut kept, mut not_kept) = (0, 0);
+        for position in positions
+            .iter()
+            .filter(|p| p.side_to_move() == Side::Attackers)
+        {
+            let set = position.rules().custom().expect("filtered above");
+            let masks = CustomViewMasks::of(set);
+            let views = SideViews::of(position);
+            let lines = DefendersEdgeLines::of(position, &views, &masks);
+            for m in position.legal_moves() {
+                let mut after = *position;
+                let captured = after.play_unchecked(m);
+                if captured.any() {
+                    continue;
+                }
+                if lines.kept_after_attacker_lands(m.to()) {
+                    let views_after = views.after(Side::Attackers, m, captured);
+                    assert!(
+                        defenders_see_the_edge(&after, &views_after, &masks),
+                        "{m:?} blocks the last line in {position:?}"
+                    );
+                    kept += 1;
+                } else {
+                    not_kept += 1;
+                }
+            }
+        }
+        assert!(
+            kept > 10_000 && not_kept > 100,
+            "{kept} kept, {not_kept} not"
+        );
+    }
 }
