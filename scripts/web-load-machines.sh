@@ -153,8 +153,19 @@ run() { # NAME DB SERVERS WORKERS
         echo "games whose moves were doubled (by key, or more move events than moves): $dup"
         echo "engine moves given up (failed events): $(sql "$db" "SELECT count(*) FROM events WHERE kind = 'failed'")"
     fi
+    # What a move's 0.1 s was worth: the depth and nodes of the workers' searches (their log).
+    local depth=- nodes=-
+    if [ "$nworkers" -gt 0 ]; then
+        local searches
+        searches=$(cat "$dir/$name"-w*.err |
+            sed -n 's/.* played .*depth \([0-9]*\), \([0-9]*\) nodes.*/\1 \2/p')
+        median() { sort -n | awk '{ v[NR] = $1 } END { print NR ? v[int((NR + 1) / 2)] : "-" }'; }
+        depth=$(cut -d' ' -f1 <<<"$searches" | median)
+        nodes=$(cut -d' ' -f2 <<<"$searches" | median)
+        echo "workers' searches: median depth $depth, median nodes $nodes"
+    fi
     echo "peak memory: servers ${peak[server]:-0} MiB, workers ${peak[worker]:-0} MiB; load average at the end $load_at_end; client exit $status"
-    rows+=("$name $result $check doubled=$dup server_mib=${peak[server]:-0} worker_mib=${peak[worker]:-0} load=$load_at_end alive=$alive/$((nservers + nworkers))")
+    rows+=("$name $result $check doubled=$dup depth=$depth nodes=$nodes server_mib=${peak[server]:-0} worker_mib=${peak[worker]:-0} load=$load_at_end alive=$alive/$((nservers + nworkers))")
     for p in "${sp[@]}" "${wp[@]}" ${hp:+"$hp"}; do kill -9 "$p" 2>/dev/null || true; done
     sleep 1
 }

@@ -201,8 +201,8 @@ async fn run_claimed(state: &Arc<AppState>, job: ClaimedJob) {
     let end = crate::searches::run_job(state, &job).await;
     let who = &state.jobs.id;
     match end {
-        crate::searches::JobEnd::Played(text) => tracing::info!(
-            "{who}: game {} ply {} played {text} in {} ms (try {})",
+        crate::searches::JobEnd::Played { text, depth, nodes } => tracing::info!(
+            "{who}: game {} ply {} played {text} in {} ms (try {}), depth {depth}, {nodes} nodes",
             job.game,
             job.ply,
             started.elapsed().as_millis(),

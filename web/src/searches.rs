@@ -170,8 +170,13 @@ fn ask_job(state: &Arc<AppState>, game: &Shared, live: &mut Live) {
 
 /// How a job ended.
 pub(crate) enum JobEnd {
-    /// The move was played and stored (its text).
-    Played(String),
+    /// The move was played and stored: its text, and the depth the search completed and its
+    /// nodes (for the log: how much a move's time was worth on this machine).
+    Played {
+        text: String,
+        depth: u32,
+        nodes: u64,
+    },
     /// The job's position is not the game's (it changed, ended, or is gone): it is of no use.
     Stale,
     /// The search was cancelled (the game changed meanwhile, or the lease was lost).
@@ -270,7 +275,15 @@ pub(crate) async fn run_job(state: &Arc<AppState>, job: &ClaimedJob) -> JobEnd {
         watch_clock(state, &game, &live);
     }
     state.forget_if_finished(&live);
-    JobEnd::Played(found.best.unwrap_or_default())
+    let (depth, nodes) = found
+        .lines
+        .first()
+        .map_or((0, 0), |line| (line.depth, line.nodes));
+    JobEnd::Played {
+        text: found.best.unwrap_or_default(),
+        depth,
+        nodes,
+    }
 }
 
 /// Plays and stores the engine's move `found` at `ply`, and tells every page.
