@@ -500,27 +500,9 @@ async fn a_page_plays_through_the_balancer_while_a_server_is_killed() {
 
     // The player opens the site at the balancer's address and starts a game against the
     // engine on the form: Tablut, the attackers, "casual" (a second a move).
-    page.goto(&balancer.url("/")).await;
-    page.wait_for(
-        "the form's games",
-        30,
-        "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
-    )
-    .await;
-    page.select("#variant", "tablut").await;
-    page.select("#human", "attackers").await;
-    page.select("#level", "2").await;
-    page.click("#start").await;
-    let shown = page
-        .wait("the board", |p| {
-            p["live"] == json!(0) && p["turn"] == json!("person")
-        })
+    let id = page
+        .start_engine_game(&balancer.url("/"), "tablut", "attackers", "2")
         .await;
-    let id = shown["path"]
-        .as_str()
-        .and_then(|p| p.strip_prefix("/g/"))
-        .expect("the game's address")
-        .to_owned();
     let events = format!("/api/games/{id}/events");
     let (status, state) = call_at(
         &balancer.url(&format!("/api/games/{id}")),

@@ -416,28 +416,10 @@ async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice(
     let balancer = Balancer::start([&servers[0], &servers[1]]);
     let chromedriver = Chromedriver::start();
     let page = chromedriver.open(1280, 900).await;
-    page.goto(&balancer.url("/")).await;
-    page.wait_for(
-        "the form's games",
-        30,
-        "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
-    )
-    .await;
     // Tablut, the attackers, "club": the engine thinks 3 s, long enough to stop its server.
-    page.select("#variant", "tablut").await;
-    page.select("#human", "attackers").await;
-    page.select("#level", "3").await;
-    page.click("#start").await;
-    let shown = page
-        .wait("the board", |p| {
-            p["live"] == json!(0) && p["turn"] == json!("person")
-        })
+    let id = page
+        .start_engine_game(&balancer.url("/"), "tablut", "attackers", "3")
         .await;
-    let id = shown["path"]
-        .as_str()
-        .and_then(|p| p.strip_prefix("/g/"))
-        .expect("the game's address")
-        .to_owned();
     // Every text the status line shows from now on, and a mark a reload would lose.
     page.run(
         "window.taflMark = 'loaded once';

@@ -85,13 +85,7 @@ async fn two_people_and_a_spectator_play_tablut_in_three_browsers_through_a_serv
     );
 
     // The host creates the game on the start page: Tablut, play a friend, attackers, 5 + 3.
-    host.goto(&server.url("/")).await;
-    host.wait_for(
-        "the form's games",
-        30,
-        "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
-    )
-    .await;
+    host.open_form(&server.url("/")).await;
     host.select("#variant", "tablut").await;
     host.click("input[name=mode][value=friend]").await;
     assert_eq!(

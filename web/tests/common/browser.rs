@@ -284,6 +284,44 @@ impl Browser {
         }
     }
 
+    /// Opens the start page at `url` and waits until its form lists the games.
+    pub async fn open_form(&self, url: &str) {
+        self.goto(url).await;
+        self.wait_for(
+            "the form's games",
+            30,
+            "return document.querySelector('#variant option[value=\"tablut\"]') !== null;",
+        )
+        .await;
+    }
+
+    /// Starts a game against the engine on the start page at `url`, as a person does: the
+    /// game, the person's side and the engine's level chosen in the form, then Start. Waits for
+    /// the person's board and answers the game's id (from the page's address).
+    pub async fn start_engine_game(
+        &self,
+        url: &str,
+        variant: &str,
+        side: &str,
+        level: &str,
+    ) -> String {
+        self.open_form(url).await;
+        self.select("#variant", variant).await;
+        self.select("#human", side).await;
+        self.select("#level", level).await;
+        self.click("#start").await;
+        let shown = self
+            .wait("the board", |p| {
+                p["live"] == json!(0) && p["turn"] == json!("person")
+            })
+            .await;
+        shown["path"]
+            .as_str()
+            .and_then(|p| p.strip_prefix("/g/"))
+            .expect("the game's address")
+            .to_owned()
+    }
+
     /// Ends the session (its chromium quits).
     pub async fn close(self) {
         let _ = self.client.close().await;
