@@ -7,6 +7,7 @@
 #![allow(dead_code)]
 
 use std::collections::BTreeSet;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -44,10 +45,12 @@ impl Chromedriver {
             .and_then(|l| l.local_addr())
             .map(|a| a.port())
             .expect("a free port");
+        // A process group of its own, so that its chromium processes go with it (below).
         let child = Command::new(CHROMEDRIVER)
             .arg(format!("--port={port}"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
+            .process_group(0)
             .spawn()
             .expect("chromedriver starts");
         let url = format!("http://127.0.0.1:{port}");
@@ -86,7 +89,15 @@ impl Chromedriver {
 }
 
 impl Drop for Chromedriver {
+    /// Kills chromedriver and every chromium it started (its process group): a test that ends
+    /// without closing its sessions, or fails, would otherwise leave chromium running, its pages
+    /// still trying to reconnect to the test's stopped server.
     fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", self.child.id())])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
