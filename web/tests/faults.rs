@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use common::balancer::Balancer;
 use common::worker::Worker;
-use common::{EventStream, Server, call_at, database, served_move_texts};
+use common::{EventStream, Server, call_at, database, first_served_move, served_move_texts};
 use serde_json::json;
 
 /// Reads `stream` until `done` accepts an event or the stream ends or breaks (its server
@@ -77,10 +77,7 @@ fn a_killed_servers_stream_reconnects_through_the_balancer_and_the_engines_move_
 
     // The player's move is sent to that same server, so that the engine's search runs there too:
     // the worst case, the stream and the search lost at once.
-    let text = served_move_texts(state)
-        .into_iter()
-        .next()
-        .expect("a legal move");
+    let text = first_served_move(state);
     let (status, answer) = servers[victim].call_as(
         "POST",
         &format!("/api/games/{id}/moves"),
@@ -352,10 +349,7 @@ fn postgresql_stopped_for_ten_seconds() {
     };
     let engine_path = format!("/api/games/{engine_game}");
     let state = a.ok("GET", &engine_path, None);
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a move");
+    let text = first_served_move(&state);
     a.ok(
         "POST",
         &format!("{engine_path}/moves"),
@@ -470,13 +464,7 @@ fn behind_the_balancer_each_client_has_its_own_rate_limit() {
 
 /// The moves of game `id` as the database has them, read through the balancer.
 fn moves_through(balancer: &Balancer, id: &str) -> Vec<String> {
-    let (status, state) = call_at(
-        &balancer.url(&format!("/api/games/{id}")),
-        "GET",
-        None,
-        None,
-    );
-    assert_eq!(status, 200, "{state}");
+    let state = balancer.game(id);
     state["moves"]
         .as_array()
         .expect("moves")
@@ -504,13 +492,7 @@ async fn a_page_plays_through_the_balancer_while_a_server_is_killed() {
         .start_engine_game(&balancer.url("/"), "tablut", "attackers", "2")
         .await;
     let events = format!("/api/games/{id}/events");
-    let (status, state) = call_at(
-        &balancer.url(&format!("/api/games/{id}")),
-        "GET",
-        None,
-        None,
-    );
-    assert_eq!(status, 200, "{state}");
+    let state = balancer.game(&id);
     let mut oracle = Oracle::new(state["rules"].as_str().expect("rules"));
     page.run("window.taflMark = 'loaded once'; return 1;").await;
 
@@ -520,16 +502,8 @@ async fn a_page_plays_through_the_balancer_while_a_server_is_killed() {
     let mut played: Vec<String> = Vec::new();
     for round in 0..2 {
         let ply = oracle.ply();
-        let (_, state) = call_at(
-            &balancer.url(&format!("/api/games/{id}")),
-            "GET",
-            None,
-            None,
-        );
-        let text = served_move_texts(&state)
-            .into_iter()
-            .next()
-            .expect("a legal move");
+        let state = balancer.game(&id);
+        let text = first_served_move(&state);
         let (from, to) = text.split_once('-').expect("a move");
         page.click_move(from, to).await;
         oracle.play(&text);

@@ -14,7 +14,7 @@ use std::process::{Command, ExitStatus};
 use std::sync::RwLock;
 use std::time::{Duration, Instant};
 
-use common::{EventStream, Server, database, scratch, served_move_texts};
+use common::{EventStream, Server, database, first_served_move, scratch};
 use serde_json::{Value, json};
 
 /// Held to read by the tests that need the database, to write by the one that stops it.
@@ -194,10 +194,7 @@ fn readiness_fails_fast_while_the_database_is_stopped_and_recovers() {
     }
     // And it plays again.
     let state = server.ok("GET", &format!("/api/games/{id}"), None);
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a move");
+    let text = first_served_move(&state);
     server.ok(
         "POST",
         &format!("/api/games/{id}/moves"),
@@ -211,10 +208,7 @@ fn every_log_line_of_a_move_names_its_game() {
     let server = Server::start("127.0.0.1:0", &db("logs"), &["--rate", "0"]);
     let id = new_game(&server, "attackers", 0);
     let state = server.ok("GET", &format!("/api/games/{id}"), None);
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a move");
+    let text = first_served_move(&state);
     server.ok(
         "POST",
         &format!("/api/games/{id}/moves"),
@@ -268,10 +262,7 @@ fn sigterm_tells_streams_to_reconnect_hands_back_the_search_and_exits_0() {
     // Level "club": the engine thinks 3 s, long enough to be stopped mid-search.
     let id = new_game(&server, "attackers", 3);
     let state = server.ok("GET", &format!("/api/games/{id}"), None);
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a move");
+    let text = first_served_move(&state);
     let answer = server.ok(
         "POST",
         &format!("/api/games/{id}/moves"),
@@ -356,10 +347,7 @@ fn a_worker_sent_sigterm_mid_search_hands_its_job_back_at_once() {
     // "club": 3 s a move; the person moves, the worker claims the engine's answer.
     let id = new_game(&server, "attackers", 3);
     let state = server.ok("GET", &format!("/api/games/{id}"), None);
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a move");
+    let text = first_served_move(&state);
     let mut events = EventStream::open(&server, &format!("/api/games/{id}/events"), None);
     server.ok(
         "POST",
@@ -406,7 +394,6 @@ fn a_worker_sent_sigterm_mid_search_hands_its_job_back_at_once() {
 async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice() {
     use browser::Chromedriver;
     use common::balancer::Balancer;
-    use common::call_at;
 
     let _cluster = CLUSTER.read();
     // Always PostgreSQL: two servers share the games, HAProxy in front.
@@ -431,16 +418,8 @@ async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice(
     )
     .await;
 
-    let (_, state) = call_at(
-        &balancer.url(&format!("/api/games/{id}")),
-        "GET",
-        None,
-        None,
-    );
-    let text = served_move_texts(&state)
-        .into_iter()
-        .next()
-        .expect("a legal move");
+    let state = balancer.game(&id);
+    let text = first_served_move(&state);
     let (from, to) = text.split_once('-').expect("a move");
     page.click_move(from, to).await;
     page.wait("the player's move", |p| p["live"] == json!(1))
@@ -482,12 +461,7 @@ async fn a_page_moves_on_from_a_stopped_server_without_a_lost_connection_notice(
         1 - victim,
         "{streams:?}"
     );
-    let (_, state) = call_at(
-        &balancer.url(&format!("/api/games/{id}")),
-        "GET",
-        None,
-        None,
-    );
+    let state = balancer.game(&id);
     assert_eq!(state["moves"].as_array().map(Vec::len), Some(2), "{state}");
     assert_eq!(answered["listed"], json!(2));
     let cancelled = logged(&servers[victim], Duration::from_secs(1), |l| {

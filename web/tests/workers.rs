@@ -9,7 +9,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::worker::Worker;
-use common::{EventStream, Server, database, served_move_texts};
+use common::{EventStream, Server, database, first_served_move};
 use serde_json::{Value, json};
 
 /// A fresh database of the tests' PostgreSQL: (its name, its URL).
@@ -61,10 +61,7 @@ fn wait_ply(server: &Server, id: &str, ply: u64, within: Duration) -> Value {
 
 /// The person (the defenders) plays the first legal move of the position `state`.
 fn person_moves(server: &Server, id: &str, state: &Value) {
-    let text = served_move_texts(state)
-        .into_iter()
-        .next()
-        .expect("a legal move");
+    let text = first_served_move(state);
     server.ok(
         "POST",
         &format!("/api/games/{id}/moves"),

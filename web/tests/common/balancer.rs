@@ -68,6 +68,14 @@ impl Balancer {
         format!("http://{}{path}", self.address)
     }
 
+    /// Game `id`'s state read through the balancer (asserted 200).
+    pub fn game(&self, id: &str) -> serde_json::Value {
+        let (status, state) =
+            super::call_at(&self.url(&format!("/api/games/{id}")), "GET", None, None);
+        assert_eq!(status, 200, "{state}");
+        state
+    }
+
     /// The servers (0 for web1, 1 for web2) that the requests for `path` (with any query) went
     /// to, in order, as the log says (`... tafl_web/web2 ... "GET /api/games/ID/events HTTP/1.1"`).
     pub fn servers_of(&self, path: &str) -> Vec<usize> {

@@ -219,6 +219,14 @@ pub fn served_move_texts(state: &Value) -> BTreeSet<String> {
         .collect()
 }
 
+/// The first legal move a served state lists (in the order of [`served_move_texts`]).
+pub fn first_served_move(state: &Value) -> String {
+    served_move_texts(state)
+        .into_iter()
+        .next()
+        .expect("a legal move in the served state")
+}
+
 /// A small deterministic generator (xorshift) for the tests' choices.
 pub struct Choices(pub u64);
 
