@@ -497,6 +497,21 @@ mod tests {
         }
     }
 
+    /// The adapters play Copenhagen under either repetition rule and either shieldwall search
+    /// (`copenhagen-aagenielsen`, the published rules, was refused once it gained
+    /// `sw-published:y`), and nothing else.
+    #[test]
+    fn it_plays_copenhagen_by_any_repetition_and_shieldwall_rule() {
+        for name in ["copenhagen", "copenhagen-aagenielsen"] {
+            let variant = Variant::by_name(name).unwrap();
+            assert_eq!(otep_adapter::not_copenhagen(&variant), None, "{name}");
+        }
+        for name in ["tablut", "tawlbwrdd", "fetlar", "hnefatafl-org-copenhagen"] {
+            let variant = Variant::by_name(name).unwrap();
+            assert!(otep_adapter::not_copenhagen(&variant).is_some(), "{name}");
+        }
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(48))]
 

@@ -106,15 +106,22 @@ pub trait Opponent {
 }
 
 /// Why `variant` is not Copenhagen's rules on the board, if it is not: the adapters play this
-/// crate's `copenhagen` with any repetition rule (`tfr`: the referee applies it, and the
-/// adapter reports where the program's own repetition rule ends a game differently).
+/// crate's `copenhagen` with any repetition rule (`tfr`) and either way of finding shieldwalls
+/// (`sw-published`: OpenTafl's search, or the published rule, as `copenhagen-aagenielsen`
+/// has it). The referee applies both; the adapter reports where the program's own rules end a
+/// game or take pieces differently.
 pub fn not_copenhagen(variant: &Variant) -> Option<String> {
-    // The rules string without its name and repetition rule, read back: equal rules compare equal.
+    // The rules string without its name, repetition rule and shieldwall search, read back:
+    // equal rules compare equal.
     let board_rules = |variant: &Variant| {
         let text = variant.to_string();
         let kept: Vec<&str> = text
             .split_whitespace()
-            .filter(|field| !field.starts_with("name:") && !field.starts_with("tfr:"))
+            .filter(|field| {
+                !["name:", "tfr:", "sw-published:"]
+                    .iter()
+                    .any(|name| field.starts_with(name))
+            })
             .collect();
         kept.join(" ").parse::<Variant>().map(|read| read.rules())
     };
@@ -123,7 +130,7 @@ pub fn not_copenhagen(variant: &Variant) -> Option<String> {
         (Ok(rules), Ok(wanted)) if rules == wanted => None,
         _ => Some(format!(
             "only Copenhagen's rules on the board are played (the rules string `{copenhagen}`, \
-             any `tfr`); these are `{variant}`"
+             any `tfr` and `sw-published`); these are `{variant}`"
         )),
     }
 }
