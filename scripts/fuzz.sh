@@ -7,7 +7,7 @@
 #
 # Needs a nightly toolchain (libFuzzer's instrumentation); installs cargo-fuzz if it is missing.
 # Without nightly it only says so and exits 0: the committed corpora still replay through the
-# same checks in `cargo test` (tests/fuzz_corpus_replay.rs).
+# same checks in `cargo test` (tests/repository/fuzz_corpus_replay.rs).
 # Exits non-zero when a target finds a crash; the input is left in fuzz/artifacts/<target>/.
 set -euo pipefail
 cd "$(dirname "$0")/.."

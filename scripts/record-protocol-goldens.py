@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Records the protocol transcripts that cli/tests/golden_protocol.rs replays, from an engine
+"""Records the protocol transcripts that cli/tests/cli/golden_protocol.rs replays, from an engine
 binary, into cli/tests/data/: a person's commands (golden-protocol.txt) and three whole OTEP
 games (golden-otep-*.txt). `> line` is what is sent, `< line` each reply; `time` and `nps`
 figures are masked. Re-record only when a change is meant to change the engine's replies, and
@@ -37,7 +37,7 @@ PERSON_HEADER = """# A person's commands and the engine's replies (scripts/recor
 
 OTEP_HEADER = """# A whole OTEP exchange as OpenTafl's host sends it (rules, clock, play, move, opponent-move,
 # analyze, finish, goodbye), the engine run with --hash 16 --depth 3; the host's moves came from a
-# second engine. 'nps' is masked. Replayed by cli/tests/golden_protocol.rs; recorded by
+# second engine. 'nps' is masked. Replayed by cli/tests/cli/golden_protocol.rs; recorded by
 # scripts/record-protocol-goldens.py.
 """
 

@@ -107,7 +107,7 @@ mod variant;
 mod views;
 mod zobrist;
 
-// Before the re-exports below: tests/layers.rs maps each name to the module that the last
+// Before the re-exports below: tests/repository/layers.rs maps each name to the module that the last
 // `pub use` line naming it gives.
 /// The names most programs need, in one import: `use tafl_engine::prelude::*;`.
 pub mod prelude {

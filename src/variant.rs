@@ -408,7 +408,7 @@ impl Variant<Wide> {
         HNEFATAFL_ORG_13
             .parse()
             // Cannot fail: a constant string, read by this function's doctest and by
-            // tests/hnefatafl_org_perft.rs, which checks the server's counts against it.
+            // tests/engine/hnefatafl_org_perft.rs, which checks the server's counts against it.
             .expect("hnefatafl.org's 13x13 rules string reads")
     }
 }

@@ -2,7 +2,7 @@
 //! and panics (a finding) when an invariant breaks; on any input it must otherwise return.
 //!
 //! This file is shared: the fuzz targets call it through `tafl_engine_fuzz::checks`, and the main
-//! crate's `tests/fuzz_corpus_replay.rs` includes it with `#[path]` to replay the committed corpora
+//! crate's `tests/repository/fuzz_corpus_replay.rs` includes it with `#[path]` to replay the committed corpora
 //! in every `cargo test`, without a nightly toolchain. So it depends on `std` and `tafl_engine`
 //! only, plus the slow reference rules of `tests/common/reference.rs` (std only as well), the
 //! oracle of the differential checks.

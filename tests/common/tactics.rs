@@ -1,4 +1,4 @@
-//! The tactics suite, tests/data/tactics.txt: forced wins the search must find (tests/search.rs)
+//! The tactics suite, tests/data/tactics.txt: forced wins the search must find (tests/engine/search.rs)
 //! and that the search benchmark times (benches/search.rs), read by one reader.
 #![allow(dead_code)]
 

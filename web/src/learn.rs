@@ -270,7 +270,7 @@ const COPENHAGEN: &[Lesson] = &[
         Goal::Reach("a3", "a2"),
         Some("a3-a2"),
     ),
-    // Any piece passes over the empty throne (the library's `copenhagen`: `tests/learn.rs`
+    // Any piece passes over the empty throne (the library's `copenhagen`: `tests/web/learn.rs`
     // checks a soldier of each side may, and none may stop there).
     lesson(
         "throne",

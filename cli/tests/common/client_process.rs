@@ -1,7 +1,7 @@
 //! The real `tafl-engine` as the client of a fake game server: a TCP listener on 127.0.0.1
 //! (port 0, passed with `--port`), the client's stderr gathered by a thread, its connections
 //! accepted and its exit awaited with a deadline, so that a hung client fails a test instead of
-//! hanging it. Shared by tests/tablut_challenge.rs and tests/hnefatafl_org.rs.
+//! hanging it. Shared by tests/cli/tablut_challenge.rs and tests/cli/hnefatafl_org.rs.
 #![allow(dead_code)]
 
 use std::io::{ErrorKind, Read};

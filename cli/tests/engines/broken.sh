@@ -1,5 +1,5 @@
 #!/bin/sh
-# A deliberately broken OTEP engine for tests/tafl_match.rs. It says hello and follows the
+# A deliberately broken OTEP engine for tests/cli/tafl_match.rs. It says hello and follows the
 # protocol until it is asked to play; then it misbehaves as its first argument says:
 #   dies      exits with status 3
 #   junk      writes bytes that are not UTF-8, lines that mean nothing, then `move zz-99`

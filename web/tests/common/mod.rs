@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod balancer;
+pub mod browser;
 pub mod database;
 pub mod people;
 pub mod worker;

@@ -1,4 +1,4 @@
-//! A `tafl-web worker` process of the tests (web/tests/workers.rs, faults.rs), on a database they
+//! A `tafl-web worker` process of the tests (web/tests/web/workers.rs, faults.rs), on a database they
 //! give it.
 
 use std::io::{BufRead, BufReader};
